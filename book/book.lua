@@ -1,0 +1,175 @@
+-- book.lua -- pandoc (2.17) Lua filter for the woven book.
+--
+--  * {{name}} in prose text, inline code and math is replaced by the value
+--    of `name` in the numbers file given as metadata:  -M numbers=FILE
+--    (one "name value" per line; value = rest of line; # starts a comment).
+--    Placeholders without a value are collected and reported together;
+--    pandoc then fails (exit 83) naming them.
+--  * A paragraph that is only {{table:NAME}} is replaced by the Markdown
+--    table in NAME.md, read from the directory of the numbers file.
+--  * LaTeX: images *.svg -> *.pdf; chunk headers and use lines get macros
+--    (\nwchunkhead, \nwchunkuses, defined in weave-preamble.tex).
+--    Chunk names are protected: nwpandoc.awk breaks "{{" with an empty
+--    span and marks their inline code with class nwname.
+--  * The chunk-use map written by nwpandoc.awk (class nwusemap) is dropped.
+
+local numbers = nil       -- name -> value
+local numbers_path = nil
+local numbers_dir = "."
+
+local missing = pandoc.List()   -- placeholders without a value, in order
+local seen_missing = {}
+
+local function fail(msg)
+  error("book.lua: " .. msg, 0)
+end
+
+local function note_missing(what)
+  if not seen_missing[what] then
+    seen_missing[what] = true
+    missing:insert(what)
+  end
+end
+
+local function has_class(el, c)
+  for _, x in ipairs(el.classes) do if x == c then return true end end
+  return false
+end
+
+local function read_file(path)
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function load_numbers(meta)
+  if meta.numbers == nil then return end
+  numbers_path = pandoc.utils.stringify(meta.numbers)
+  numbers_dir = numbers_path:match("^(.*)/[^/]*$") or "."
+  local text = read_file(numbers_path)
+  if not text then fail("cannot read numbers file " .. numbers_path) end
+  numbers = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    line = line:gsub("\r$", "")
+    local name, value = line:match("^%s*([^%s#][^%s]*)%s+(.-)%s*$")
+    if name then
+      numbers[name] = value
+    elseif line:match("^%s*([^%s#][^%s]*)%s*$") then
+      numbers[line:match("^%s*(%S+)")] = ""      -- name with empty value
+    end
+  end
+end
+
+-- a placeholder name: starts with a letter or _, then letters, digits, _ . - :
+local PH = "{{([%a_][%w_%.%-:]*)}}"
+
+local function value_of(name)
+  if name:match("^table:") then
+    note_missing("{{" .. name .. "}} (not a paragraph of its own)")
+    return nil
+  end
+  local v = numbers and numbers[name]
+  if v == nil then note_missing("{{" .. name .. "}}") end
+  return v          -- nil: leave the text; the build fails at the end
+end
+
+local function subst(s)
+  if not s:find("{{", 1, true) then return s end
+  return (s:gsub(PH, value_of))
+end
+
+-- merge runs of Str (the reader may split "{{a}}" or glue punctuation to it),
+-- then substitute
+local function inlines(els)
+  local out = pandoc.List()
+  local buf = nil
+  local function flush()
+    if buf then out:insert(pandoc.Str(subst(buf))); buf = nil end
+  end
+  for _, el in ipairs(els) do
+    if el.t == "Str" then
+      buf = (buf or "") .. el.text
+    else
+      flush()
+      out:insert(el)
+    end
+  end
+  flush()
+  return out
+end
+
+local function table_para(el)
+  local s = pandoc.utils.stringify(el):gsub("^%s+", ""):gsub("%s+$", "")
+  local name = s:match("^{{table:([^{}]+)}}$")
+  if not name then return nil end
+  local path = numbers_dir .. "/" .. name .. ".md"
+  local text = numbers and read_file(path)
+  if not text then
+    note_missing("{{table:" .. name .. "}} (no file " .. path .. ")")
+    return {}       -- dropped; the build fails at the end
+  end
+  return pandoc.read(text, "markdown").blocks
+end
+
+local is_latex = FORMAT:match("latex") ~= nil
+
+
+local function latex_wrap(el, macro)
+  local content = pandoc.List({pandoc.RawInline("latex", "\\" .. macro .. "{")})
+  content:extend(el.content)
+  content:insert(pandoc.RawInline("latex", "}"))
+  el.content = content
+  return el
+end
+
+local function check_missing()
+  if #missing > 0 then
+    local where = numbers_path and ("numbers file " .. numbers_path)
+                  or "no numbers file given (use -M numbers=FILE)"
+    fail("placeholder(s) without a value (" .. where .. "): "
+         .. table.concat(missing, ", "))
+  end
+end
+
+return {
+  { Meta = function(m) load_numbers(m) end },
+  { Para = table_para, Plain = table_para },
+  { Inlines = inlines,
+    Code = function(el)      -- code in chunk names (class nwname) is left alone
+      if not has_class(el, "nwname") then el.text = subst(el.text); return el end
+    end,
+    Math = function(el) el.text = subst(el.text); return el end },
+  {
+    CodeBlock = function(el)
+      if has_class(el, "nwusemap") then return {} end
+    end,
+    Image = function(el)
+      if is_latex then el.src = el.src:gsub("%.svg$", ".pdf") end
+      return el
+    end,
+    Span = function(el)
+      if not is_latex then return nil end
+      if has_class(el, "chunkhead") then return latex_wrap(el, "nwchunkhead") end
+      if has_class(el, "chunkuses") then return latex_wrap(el, "nwchunkuses") end
+      if has_class(el, "chunknum") then return latex_wrap(el, "nwchunknum") end
+    end,
+    Div = function(el)
+      if not is_latex then return nil end
+      if has_class(el, "nwchunk") then
+        local b = pandoc.List({pandoc.RawBlock("latex", "\\begin{nwchunk}")})
+        b:extend(el.content)
+        b:insert(pandoc.RawBlock("latex", "\\end{nwchunk}"))
+        return b
+      end
+      if has_class(el, "nwindex") then
+        local b = pandoc.List({pandoc.RawBlock("latex", "\\begin{nwindex}")})
+        b:extend(el.content)
+        b:insert(pandoc.RawBlock("latex", "\\end{nwindex}"))
+        return b
+      end
+    end,
+  },
+  { Pandoc = function(doc) check_missing() end },
+}

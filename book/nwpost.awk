@@ -1,0 +1,89 @@
+# nwpost.awk -- replace chunk-use tokens (NWUSEnnnnX) in pandoc output by links.
+#
+#   awk -v fmt=html  -f nwpost.awk x.md x.body.html > x.html
+#   awk -v fmt=latex -f nwpost.awk x.md x.body.tex  > x.tex
+#
+# The first file is the Markdown written by nwpandoc.awk; the token map is
+# read from its code block of class "nwusemap" (lines: token TAB anchor TAB
+# chunk name; anchor "-" = chunk never defined).  POSIX awk only.
+# Exits 1 if the output contains a token that is not in the map.
+
+BEGIN {
+    if (fmt != "html" && fmt != "latex") {
+        print "nwpost.awk: set -v fmt=html or -v fmt=latex" > "/dev/stderr"
+        exit 2
+    }
+    bad = 0
+}
+
+FNR == NR {
+    if ($0 ~ /^~~~~~~~~ *\{\.nwusemap\}/) { inmap = 1; next }
+    if (inmap && $0 ~ /^~~~~~~~~ *$/) { inmap = 0; next }
+    if (inmap) {
+        t = index($0, "\t"); tk = substr($0, 1, t - 1); rest = substr($0, t + 1)
+        t = index(rest, "\t")
+        anchor[tk] = substr(rest, 1, t - 1); name[tk] = substr(rest, t + 1)
+    }
+    next
+}
+
+{
+    out = ""; s = $0
+    while (match(s, /NWUSE[0-9][0-9][0-9][0-9]+X/)) {
+        tk = substr(s, RSTART, RLENGTH)
+        out = out substr(s, 1, RSTART - 1) link(tk)
+        s = substr(s, RSTART + RLENGTH)
+    }
+    print out s
+}
+
+END { if (bad) exit 1 }
+
+# drop noweb's [[ ]] code quotes from a chunk name (code is shown as code anyway)
+function unquote(s,   a, b) {
+    while ((a = index(s, "[[")) > 0 && (b = index(substr(s, a + 2), "]]")) > 0) {
+        while (substr(s, a + 3 + b, 1) == "]") b++
+        s = substr(s, 1, a - 1) substr(s, a + 2, b - 1) substr(s, a + b + 3)
+    }
+    return s
+}
+function html_esc(s,   out, i, c) {
+    out = ""
+    for (i = 1; i <= length(s); i++) {
+        c = substr(s, i, 1)
+        if (c == "&") c = "&amp;"; else if (c == "<") c = "&lt;"
+        else if (c == ">") c = "&gt;"; else if (c == "\"") c = "&quot;"
+        out = out c
+    }
+    return out
+}
+# LaTeX: \nwcodelink{anchor}{name} (weave-preamble.tex) detokenizes the
+# anchor, as fancyvrb makes "-" active inside Verbatim.
+# inside pandoc's Highlighting Verbatim (commandchars=\\\{\}) only \ { }
+# are special; everything else is printed as is
+function tex_esc(s,   out, i, c) {
+    out = ""
+    for (i = 1; i <= length(s); i++) {
+        c = substr(s, i, 1)
+        if (c == "\\") c = "\\textbackslash{}"
+        else if (c == "{") c = "\\{"; else if (c == "}") c = "\\}"
+        out = out c
+    }
+    return out
+}
+function link(tk,   nm) {
+    if (!(tk in anchor)) {
+        printf "nwpost.awk: %s:%d: unknown chunk token %s\n", FILENAME, FNR, tk > "/dev/stderr"
+        bad = 1
+        return tk
+    }
+    nm = unquote(name[tk])
+    if (fmt == "html") {
+        if (anchor[tk] == "-")
+            return "<span class=\"chunkref undefined\">⟨" html_esc(nm) "⟩</span>"
+        return "<a class=\"chunkref\" href=\"#" anchor[tk] "\">⟨" html_esc(nm) "⟩</a>"
+    }
+    if (anchor[tk] == "-")
+        return "\\nwchunkref{" tex_esc(nm) "}"
+    return "\\nwcodelink{" anchor[tk] "}{" tex_esc(nm) "}"
+}

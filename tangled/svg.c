@@ -1,0 +1,1300 @@
+#line 1477 "attention.nw"
+/* svg.c: line charts, heatmaps and bar charts as SVG text, no I/O */
+#include "svg.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sizes in SVG pixels; a figure 700 pixels wide prints about 15 cm wide. */
+enum {
+    TICK_SIZE = 13,
+    LABEL_SIZE = 14,
+    TITLE_SIZE = 15,
+    TICK_LEN = 5,
+    MARGIN = 10,
+    SWATCH = 24,
+    LEGEND_ROW = 18,
+    LEGEND_PAD = 6,
+    LEGEND_GAP = 20,
+    BAR_WIDTH = 14,
+    MAX_TAKEN = 4
+};
+#define INK  "#222222"
+#define GRID "stroke=\"#e3e3e3\" stroke-width=\"1\""
+#define AXIS "stroke=\"#555555\" stroke-width=\"1\""
+#define GUIDE                                                                 \
+    "stroke=\"#444444\" stroke-width=\"1.2\" stroke-dasharray=\"2 3\""
+
+/* ================= growable text ================= */
+
+/* Make room for `more` bytes and a NUL; on failure mark the text failed. */
+static int text_reserve(Text *t, size_t more)
+{
+    if (t->failed)
+        return 0;
+    if (t->len + more < t->cap)
+        return 1;
+    size_t cap = t->cap ? t->cap : 4096;
+    while (cap <= t->len + more && cap <= SIZE_MAX / 2)
+        cap *= 2;
+    char *data = cap > t->len + more ? realloc(t->data, cap) : NULL;
+    if (!data) {
+        t->failed = 1;
+        return 0;
+    }
+    t->data = data;
+    t->cap = cap;
+    return 1;
+}
+
+void text_printf(Text *t, const char *fmt, ...)
+{
+    if (t->failed)
+        return;
+    va_list args;
+    va_start(args, fmt);
+    int need = vsnprintf(NULL, 0, fmt, args); /* measure first */
+    va_end(args);
+    if (need < 0 || !text_reserve(t, (size_t)need)) {
+        t->failed = 1;
+        return;
+    }
+    va_start(args, fmt);
+    vsnprintf(t->data + t->len, t->cap - t->len, fmt, args);
+    va_end(args);
+    t->len += (size_t)need;
+}
+
+void text_free(Text *t)
+{
+    free(t->data);
+    *t = (Text){0};
+}
+
+/* Labels come from the caller: escape what XML reserves. */
+static void text_escaped(Text *t, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': text_printf(t, "&amp;"); break;
+        case '<': text_printf(t, "&lt;"); break;
+        case '>': text_printf(t, "&gt;"); break;
+        case '"': text_printf(t, "&quot;"); break;
+        default: text_printf(t, "%c", *s);
+        }
+    }
+}
+
+/* ================= numbers as text ================= */
+
+/* Returned by value, so one printf can take several numbers. */
+typedef struct {
+    char s[SVG_LABEL_LEN];
+} Num;
+
+/* v with `decimals` digits, written by us: no locale, never "-0" or "nan". */
+static Num fixed(double v, int decimals)
+{
+    static const long long power[] = {1,     10,     100,    1000,
+                                      10000, 100000, 1000000};
+    Num n;
+    decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
+    if (!isfinite(v))
+        v = 0;
+    v = fmax(-1e12, fmin(1e12, v));
+    long long q = llround(fabs(v) * (double)power[decimals]);
+    const char *sign = v < 0 && q != 0 ? "-" : "";
+    if (decimals == 0)
+        snprintf(n.s, sizeof n.s, "%s%lld", sign, q);
+    else
+        snprintf(n.s, sizeof n.s, "%s%lld.%0*lld", sign, q / power[decimals],
+                 decimals, q % power[decimals]);
+    return n;
+}
+
+/* A coordinate: hundredths of a pixel are finer than any printer. */
+static Num px(double v) { return fixed(v, 2); }
+
+/* A caller's format may print "-0.00"; a zero has no sign worth showing. */
+static void drop_negative_zero(char *s)
+{
+    if (s[0] == '-' && !strpbrk(s, "123456789"))
+        memmove(s, s + 1, strlen(s));
+}
+
+/* ================= text layout ================= */
+
+/* Rough advance widths of DejaVu Sans in ems; we cannot ask the font. */
+static double char_em(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return 0.64;
+    if (strchr(" .,:;!|'ijl", c))
+        return 0.30;
+    if (strchr("ftrI-()[]", c))
+        return 0.40;
+    if (strchr("mwMW", c))
+        return 0.90;
+    if (c >= 'A' && c <= 'Z')
+        return 0.72;
+    return 0.62;
+}
+
+/* Width of s at font size `size`, counting a UTF-8 character once. */
+static double text_width(const char *s, double size)
+{
+    double em = 0;
+    for (; s && *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            em += char_em((unsigned char)*s);
+    return em * size;
+}
+
+static double widest_tick(const SvgTicks *ticks)
+{
+    double w = 0;
+    for (int i = 0; i < ticks->count; i++)
+        w = fmax(w, text_width(ticks->label[i], TICK_SIZE));
+    return w;
+}
+
+/* ================= SVG elements ================= */
+
+typedef struct {
+    double size;
+    const char *anchor; /* "middle" or "end"; NULL: start */
+    int bold;
+    double rotate;    /* degrees, about (x, y) */
+    const char *fill; /* NULL: ink */
+    int halo;         /* a white outline keeps text readable on lines */
+} Font;
+
+static void put_text(Text *t, double x, double y, Font f, const char *s)
+{
+    if (!s || !*s)
+        return;
+    text_printf(t, "<text x=\"%s\" y=\"%s\" font-size=\"%s\"", px(x).s,
+                px(y).s, fixed(f.size, 1).s);
+    if (f.anchor)
+        text_printf(t, " text-anchor=\"%s\"", f.anchor);
+    if (f.bold)
+        text_printf(t, " font-weight=\"bold\"");
+    if (f.rotate != 0)
+        text_printf(t, " transform=\"rotate(%s %s %s)\"", fixed(f.rotate, 1).s,
+                    px(x).s, px(y).s);
+    text_printf(t, " fill=\"%s\"", f.fill ? f.fill : INK);
+    if (f.halo)
+        text_printf(t, " stroke=\"white\" stroke-width=\"3\""
+                       " stroke-linejoin=\"round\" paint-order=\"stroke\"");
+    text_printf(t, ">");
+    text_escaped(t, s);
+    text_printf(t, "</text>\n");
+}
+
+static void put_line(Text *t, double x1, double y1, double x2, double y2,
+                     const char *style)
+{
+    text_printf(t, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" %s/>\n",
+                px(x1).s, px(y1).s, px(x2).s, px(y2).s, style);
+}
+
+static void put_rect(Text *t, SvgRect r, const char *fill, const char *extra)
+{
+    text_printf(t,
+                "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+                "fill=\"%s\"%s%s/>\n",
+                px(r.x).s, px(r.y).s, px(r.w).s, px(r.h).s, fill,
+                extra ? " " : "", extra ? extra : "");
+}
+
+/* An axis title turned to read upwards, its right edge at `right`. */
+static void put_y_title(Text *t, double right, double middle, const char *s)
+{
+    Font font = {.size = LABEL_SIZE, .anchor = "middle", .rotate = -90};
+    put_text(t, right - 0.25 * LABEL_SIZE, middle, font, s);
+}
+
+/* Masked heatmap cells are hatched, so they never read as a value. */
+static void put_hatch_pattern(Text *t)
+{
+    text_printf(t, "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" "
+                   "patternUnits=\"userSpaceOnUse\" "
+                   "patternTransform=\"rotate(45)\">"
+                   "<rect width=\"6\" height=\"6\" fill=\"#f3f3f3\"/>"
+                   "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" "
+                   "stroke=\"#cfcfcf\" stroke-width=\"2\"/>"
+                   "</pattern></defs>\n");
+}
+
+void svg_begin(Text *t, double width, double height)
+{
+    text_printf(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    text_printf(t,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" "
+                "height=\"%s\" viewBox=\"0 0 %s %s\" "
+                "font-family=\"DejaVu Sans, sans-serif\">\n",
+                px(width).s, px(height).s, px(width).s, px(height).s);
+    put_hatch_pattern(t);
+    text_printf(t,
+                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+}
+
+void svg_end(Text *t) { text_printf(t, "</svg>\n"); }
+
+/* ================= colours ================= */
+
+const char *svg_palette(int i)
+{
+    static const char *const okabe_ito[] = {"#0072B2", "#D55E00", "#009E73",
+                                            "#CC79A7", "#E69F00", "#56B4E9",
+                                            "#000000", "#F0E442"};
+    int n = (int)(sizeof okabe_ito / sizeof okabe_ito[0]);
+    return okabe_ito[((i % n) + n) % n];
+}
+
+typedef struct {
+    double r, g, b;
+} Rgb; /* 0..255 each */
+
+/* Anchor colours; between them we interpolate linearly. */
+static const Rgb viridis[] = {{68, 1, 84},    {72, 40, 120},  {62, 73, 137},
+                              {49, 104, 142}, {38, 130, 142}, {31, 158, 137},
+                              {53, 183, 121}, {110, 206, 88}, {181, 222, 43},
+                              {253, 231, 37}};
+static const Rgb blue_white_red[] = {
+    {33, 102, 172},  {67, 147, 195},  {146, 197, 222},
+    {209, 229, 240}, {247, 247, 247}, {253, 219, 199},
+    {244, 165, 130}, {214, 96, 77},   {178, 24, 43}};
+
+static Rgb interpolate(const Rgb *anchors, int n, double u)
+{
+    u = u > 0 ? fmin(u, 1) : 0; /* also sends NaN to 0 */
+    double pos = u * (n - 1);
+    int i = pos >= n - 1 ? n - 2 : (int)pos;
+    double f = pos - i;
+    const Rgb *a = &anchors[i], *b = &anchors[i + 1];
+    return (Rgb){a->r + f * (b->r - a->r), a->g + f * (b->g - a->g),
+                 a->b + f * (b->b - a->b)};
+}
+
+static Rgb color_at(SvgColorMap map, double u)
+{
+    if (map == SVG_DIVERGING)
+        return interpolate(blue_white_red, 9, u);
+    return interpolate(viridis, 10, u);
+}
+
+typedef struct {
+    char s[8];
+} Hex;
+
+static Hex hex(Rgb c)
+{
+    Hex h;
+    snprintf(h.s, sizeof h.s, "#%02x%02x%02x", (unsigned)lround(c.r) & 255u,
+             (unsigned)lround(c.g) & 255u, (unsigned)lround(c.b) & 255u);
+    return h;
+}
+
+void svg_color(SvgColorMap map, double u, char out[8])
+{
+    memcpy(out, hex(color_at(map, u)).s, 8);
+}
+
+/* Relative luminance (WCAG), from gamma-encoded sRGB. */
+static double luminance(Rgb c)
+{
+    double rgb[3] = {c.r / 255, c.g / 255, c.b / 255}, l[3];
+    for (int i = 0; i < 3; i++)
+        l[i] = rgb[i] <= 0.04045 ? rgb[i] / 12.92
+                                 : pow((rgb[i] + 0.055) / 1.055, 2.4);
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+}
+
+/* Black or white, whichever contrasts more (they tie at 0.179). */
+static const char *ink_on(Rgb background)
+{
+    return luminance(background) > 0.179 ? "#000000" : "#ffffff";
+}
+
+/* ================= ticks ================= */
+
+/* Round a raw step up to 1, 2 or 5 times a power of ten. */
+static double nice_step(double raw)
+{
+    double power = pow(10, floor(log10(raw)));
+    double m = raw / power, tol = 1e-9;
+    return power * (m <= 1 + tol   ? 1
+                    : m <= 2 + tol ? 2
+                    : m <= 5 + tol ? 5
+                                   : 10);
+}
+
+/* Make lo..hi drawable: finite, ordered and of nonzero width. */
+static void widen_range(double *lo, double *hi)
+{
+    if (!isfinite(*lo) || !isfinite(*hi) || !isfinite(*hi - *lo)) {
+        *lo = 0;
+        *hi = 1;
+        return;
+    }
+    if (*lo > *hi) {
+        double swap = *lo;
+        *lo = *hi;
+        *hi = swap;
+    }
+    if (*hi - *lo <= 1e-12 * fmax(1, fabs(*lo))) {
+        double pad = *lo != 0 ? 0.1 * fabs(*lo) : 1;
+        *lo -= pad;
+        *hi += pad;
+    }
+}
+
+static void add_tick(SvgTicks *ticks, double v, const char *label)
+{
+    if (ticks->count >= SVG_MAX_TICKS)
+        return;
+    ticks->value[ticks->count] = v;
+    memcpy(ticks->label[ticks->count], label, SVG_LABEL_LEN);
+    ticks->count++;
+}
+
+SvgTicks svg_nice_ticks(double lo, double hi, int target, int loose)
+{
+    SvgTicks ticks = {0};
+    widen_range(&lo, &hi);
+    target = target < 2 ? 2 : target > 12 ? 12 : target;
+    double step = nice_step((hi - lo) / target);
+    double first = loose ? floor(lo / step + 1e-9) : ceil(lo / step - 1e-9);
+    double last = loose ? ceil(hi / step - 1e-9) : floor(hi / step + 1e-9);
+    int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+    for (double k = first; k <= last + 0.5; k++) /* + 0.0 turns -0 into 0 */
+        add_tick(&ticks, k * step + 0.0, fixed(k * step, decimals).s);
+    ticks.lo = loose ? first * step + 0.0 : lo;
+    ticks.hi = loose ? last * step + 0.0 : hi;
+    return ticks;
+}
+
+/* m x 10^e as text: plain decimals, or "2e-7" when those get long. */
+static Num log_label(int m, int e)
+{
+    Num n;
+    if (e < -4 || e > 5)
+        snprintf(n.s, sizeof n.s, "%de%d", m, e);
+    else
+        n = fixed(m * pow(10, e), e < 0 ? -e : 0);
+    return n;
+}
+
+/* Candidate ticks m x 10^e in ascending order, reaching past lo and hi. */
+static SvgTicks log_candidates(double lo, double hi)
+{
+    static const int mantissa[] = {1, 2, 5};
+    SvgTicks all = {0};
+    double decades = log10(hi / lo);
+    int with_2_5 = decades <= 3, stride = (int)ceil(decades / 8);
+    int e0 = (int)floor(log10(lo)), e1 = (int)ceil(log10(hi));
+    e0 = (int)floor((double)e0 / stride) * stride - stride;
+    for (int e = e0; e <= e1 + stride; e += stride)
+        for (int j = 0; j < (with_2_5 ? 3 : 1); j++)
+            add_tick(&all, mantissa[j] * pow(10, e),
+                     log_label(mantissa[j], e).s);
+    return all;
+}
+
+/* Keep lo..hi positive, finite and of nonzero width. */
+static void fix_log_range(double *lo, double *hi)
+{
+    if (*lo > *hi) {
+        double swap = *lo;
+        *lo = *hi;
+        *hi = swap;
+    }
+    if (!(*hi > 0) || !isfinite(*hi))
+        *hi = 10;
+    if (!(*lo > 0) || !isfinite(*lo) || *lo >= *hi)
+        *lo = *hi / 10;
+}
+
+SvgTicks svg_log_ticks(double lo, double hi, int loose)
+{
+    fix_log_range(&lo, &hi);
+    SvgTicks all = log_candidates(lo, hi), ticks = {0};
+    int first = 0, last = all.count - 1;
+    double below = lo * (1 + 1e-9), above = hi * (1 - 1e-9);
+    if (loose) { /* widen to the candidates just outside lo..hi */
+        while (first + 1 < all.count && all.value[first + 1] <= below)
+            first++;
+        while (last - 1 >= 0 && all.value[last - 1] >= above)
+            last--;
+    } else { /* keep the candidates inside lo..hi */
+        while (first < all.count && all.value[first] < lo * (1 - 1e-9))
+            first++;
+        while (last >= 0 && all.value[last] > hi * (1 + 1e-9))
+            last--;
+    }
+    for (int i = first; i <= last; i++)
+        add_tick(&ticks, all.value[i], all.label[i]);
+    if (!loose && ticks.count < 2) /* a short fixed range: plain ticks */
+        return svg_nice_ticks(lo, hi, 4, 0);
+    ticks.lo = loose ? all.value[first] : lo;
+    ticks.hi = loose ? all.value[last] : hi;
+    return ticks;
+}
+
+/* ================= axes and frames ================= */
+
+/* Data lo..hi onto pixels from..to, linearly or by logarithm. */
+typedef struct {
+    double lo, hi;
+    int log;
+    double from, to;
+} Axis;
+
+static double axis_map(const Axis *a, double v)
+{
+    double u = a->log ? log10(v / a->lo) / log10(a->hi / a->lo)
+                      : (v - a->lo) / (a->hi - a->lo);
+    return a->from + u * (a->to - a->from);
+}
+
+/* A log axis has no place for zero or negative values. */
+static int plottable(double v, int log)
+{
+    return isfinite(v) && (!log || v > 0);
+}
+
+typedef struct {
+    double lo, hi;
+} Span;
+
+static void span_add(Span *s, double v)
+{
+    s->lo = fmin(s->lo, v);
+    s->hi = fmax(s->hi, v);
+}
+
+/* The caller's fixed range if it gave one, else the data's. */
+static SvgTicks range_ticks(double fixed_lo, double fixed_hi, Span data,
+                            int log, double target)
+{
+    int fixed_range = fixed_lo < fixed_hi;
+    double lo = fixed_range ? fixed_lo : data.lo;
+    double hi = fixed_range ? fixed_hi : data.hi;
+    if (log)
+        return svg_log_ticks(lo, hi, !fixed_range);
+    return svg_nice_ticks(lo, hi, (int)lround(target), !fixed_range);
+}
+
+/* Where a plot sits in its box and how data maps onto it. */
+typedef struct {
+    SvgRect plot;
+    Axis x, y;
+    SvgTicks x_ticks, y_ticks;
+    double below;             /* height of the tick labels under the plot */
+    SvgRect taken[MAX_TAKEN]; /* labels already placed inside the plot */
+    int n_taken;
+} Frame;
+
+static double left_margin(const SvgTicks *y_ticks, const char *y_label)
+{
+    return widest_tick(y_ticks) + TICK_LEN + 4 +
+           (y_label ? LABEL_SIZE + 8 : 0);
+}
+
+static double plot_bottom(const Frame *f) { return f->plot.y + f->plot.h; }
+static double plot_right(const Frame *f) { return f->plot.x + f->plot.w; }
+
+static void draw_y_ticks(Text *t, const Frame *f)
+{
+    Font font = {.size = TICK_SIZE, .anchor = "end"};
+    for (int i = 0; i < f->y_ticks.count; i++) {
+        double y = axis_map(&f->y, f->y_ticks.value[i]);
+        put_line(t, f->plot.x, y, plot_right(f), y, GRID);
+        put_line(t, f->plot.x - TICK_LEN, y, f->plot.x, y, AXIS);
+        put_text(t, f->plot.x - TICK_LEN - 3, y + 0.35 * TICK_SIZE, font,
+                 f->y_ticks.label[i]);
+    }
+}
+
+static void draw_x_ticks(Text *t, const Frame *f)
+{
+    Font font = {.size = TICK_SIZE, .anchor = "middle"};
+    double bottom = plot_bottom(f);
+    for (int i = 0; i < f->x_ticks.count; i++) {
+        double x = axis_map(&f->x, f->x_ticks.value[i]);
+        put_line(t, x, f->plot.y, x, bottom, GRID);
+        put_line(t, x, bottom, x, bottom + TICK_LEN, AXIS);
+        put_text(t, x, bottom + TICK_LEN + TICK_SIZE, font,
+                 f->x_ticks.label[i]);
+    }
+}
+
+/* Title above the plot, axis titles beside and below it. */
+static void draw_titles(Text *t, const Frame *f, double box_top,
+                        const char *title, const char *x_label,
+                        const char *y_label)
+{
+    double middle_x = f->plot.x + f->plot.w / 2;
+    put_text(t, middle_x, box_top + TITLE_SIZE,
+             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1}, title);
+    put_text(t, middle_x, plot_bottom(f) + f->below + 4 + LABEL_SIZE,
+             (Font){.size = LABEL_SIZE, .anchor = "middle"}, x_label);
+    put_y_title(t, f->plot.x - left_margin(&f->y_ticks, NULL) - 4,
+                f->plot.y + f->plot.h / 2, y_label);
+}
+
+/* ================= line charts ================= */
+
+static int series_length(const SvgSeries *s)
+{
+    return s->x && s->y && s->n > 0 ? s->n : 0;
+}
+
+static int series_count(const SvgLinePanel *p)
+{
+    return p->series && p->n_series > 0 ? p->n_series : 0;
+}
+
+static const char *series_color(const SvgSeries *s, int index)
+{
+    return s->color ? s->color : svg_palette(index);
+}
+
+static int point_ok(const SvgSeries *s, int i, int log_y)
+{
+    return plottable(s->x[i], 0) && plottable(s->y[i], log_y);
+}
+
+/* The extent of the data and the guides, so all of them are in view. */
+static void panel_extent(const SvgLinePanel *p, Span *x, Span *y)
+{
+    *x = *y = (Span){INFINITY, -INFINITY};
+    for (int k = 0; k < series_count(p); k++) {
+        const SvgSeries *s = &p->series[k];
+        for (int i = 0; i < series_length(s); i++) {
+            if (!point_ok(s, i, p->log_y))
+                continue;
+            span_add(x, s->x[i]);
+            span_add(y, s->y[i]);
+        }
+    }
+    if (p->h_line.on && plottable(p->h_line.at, p->log_y))
+        span_add(y, p->h_line.at);
+    if (p->v_line.on && plottable(p->v_line.at, 0))
+        span_add(x, p->v_line.at);
+}
+
+static Frame line_frame(SvgRect box, const SvgLinePanel *p)
+{
+    Frame f = {0};
+    Span x, y;
+    panel_extent(p, &x, &y);
+    f.x_ticks = range_ticks(p->x_min, p->x_max, x, 0, box.w / 75);
+    f.y_ticks = range_ticks(p->y_min, p->y_max, y, p->log_y, box.h / 50);
+    const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
+    double left = left_margin(&f.y_ticks, p->y_label);
+    double right = text_width(last_x, TICK_SIZE) / 2 + 2;
+    double top = p->title ? TITLE_SIZE + 14 : TICK_SIZE;
+    f.below = TICK_LEN + TICK_SIZE;
+    double bottom = f.below + 4 + (p->x_label ? LABEL_SIZE + 8 : 0);
+    f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
+                       box.h - top - bottom};
+    f.x = (Axis){f.x_ticks.lo, f.x_ticks.hi, 0, f.plot.x, plot_right(&f)};
+    f.y = (Axis){f.y_ticks.lo, f.y_ticks.hi, p->log_y, plot_bottom(&f),
+                 f.plot.y};
+    return f;
+}
+
+/* One series as a path; a point that cannot be drawn lifts the pen. */
+static void draw_series(Text *t, const Frame *f, const SvgSeries *s,
+                        const char *color, int log_y)
+{
+    if (series_length(s) == 0)
+        return;
+    text_printf(t,
+                "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                "stroke-linejoin=\"round\"%s d=\"",
+                color, s->dashed ? " stroke-dasharray=\"7 4\"" : "");
+    int pen_down = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (!point_ok(s, i, log_y)) {
+            pen_down = 0;
+            continue;
+        }
+        text_printf(t, "%s%s %s", i ? " " : "", pen_down ? "L" : "M",
+                    px(axis_map(&f->x, s->x[i])).s);
+        text_printf(t, " %s", px(axis_map(&f->y, s->y[i])).s);
+        pen_down = 1;
+    }
+    text_printf(t, "\"/>\n");
+}
+
+/* Curves are clipped to the plot, in case a fixed range cuts them. */
+static void draw_all_series(Text *t, const Frame *f, const SvgLinePanel *p)
+{
+    Num x = fixed(f->plot.x, 0), y = fixed(f->plot.y, 0);
+    text_printf(t, "<clipPath id=\"clip-%s-%s\">", x.s, y.s);
+    put_rect(t, f->plot, "white", NULL);
+    text_printf(t, "</clipPath>\n<g clip-path=\"url(#clip-%s-%s)\">\n", x.s,
+                y.s);
+    for (int k = 0; k < series_count(p); k++)
+        draw_series(t, f, &p->series[k], series_color(&p->series[k], k),
+                    p->log_y);
+    text_printf(t, "</g>\n");
+}
+
+static int inside(SvgRect r, double x, double y)
+{
+    return x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
+}
+
+static int overlaps(SvgRect a, SvgRect b)
+{
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
+           b.y < a.y + a.h;
+}
+
+/* Samples of one curve that fall in r, eight along each segment. */
+static int series_crowding(const Frame *f, const SvgSeries *s, int log_y,
+                           SvgRect r)
+{
+    int count = 0;
+    for (int i = 1; i < series_length(s); i++) {
+        if (!point_ok(s, i - 1, log_y) || !point_ok(s, i, log_y))
+            continue;
+        double x0 = axis_map(&f->x, s->x[i - 1]),
+               x1 = axis_map(&f->x, s->x[i]);
+        double y0 = axis_map(&f->y, s->y[i - 1]),
+               y1 = axis_map(&f->y, s->y[i]);
+        for (int j = 0; j < 8; j++)
+            count += inside(r, x0 + (x1 - x0) * j / 8, y0 + (y1 - y0) * j / 8);
+    }
+    return count;
+}
+
+/* How bad a place r is for a label: data hidden, labels hit, plot left. */
+static int crowding(const Frame *f, const SvgLinePanel *p, SvgRect r)
+{
+    int cost = 0;
+    for (int k = 0; k < series_count(p); k++)
+        cost += series_crowding(f, &p->series[k], p->log_y, r);
+    for (int i = 0; i < f->n_taken; i++)
+        cost += overlaps(f->taken[i], r) ? 1000 : 0;
+    SvgRect plot = f->plot;
+    if (!inside(plot, r.x, r.y) || !inside(plot, r.x + r.w, r.y + r.h))
+        cost += 100000;
+    return cost;
+}
+
+/* The least crowded of n candidate spots (the first wins ties). */
+static int best_spot(Frame *f, const SvgLinePanel *p, const SvgRect *spots,
+                     int n)
+{
+    int best = 0, best_cost = crowding(f, p, spots[0]);
+    for (int i = 1; i < n; i++) {
+        int cost = crowding(f, p, spots[i]);
+        if (cost < best_cost) {
+            best = i;
+            best_cost = cost;
+        }
+    }
+    if (f->n_taken < MAX_TAKEN)
+        f->taken[f->n_taken++] = spots[best];
+    return best;
+}
+
+/* The label of a guide goes in the emptiest of four spots beside it. */
+static void put_guide_label(Text *t, Frame *f, const SvgLinePanel *p,
+                            const SvgRect spots[4], const char *label)
+{
+    SvgRect r = spots[best_spot(f, p, spots, 4)];
+    put_text(t, r.x + 2, r.y + 0.95 * TICK_SIZE,
+             (Font){.size = TICK_SIZE, .halo = 1}, label);
+}
+
+static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
+{
+    if (!p->h_line.on || !plottable(p->h_line.at, p->log_y))
+        return;
+    double y = axis_map(&f->y, p->h_line.at);
+    put_line(t, f->plot.x, y, plot_right(f), y, GUIDE);
+    if (!p->h_line.label)
+        return;
+    double w = text_width(p->h_line.label, TICK_SIZE) + 4, h = 1.3 * TICK_SIZE;
+    double right = plot_right(f) - w - 4, left = f->plot.x + 4;
+    SvgRect spots[4] = {{right, y - h - 2, w, h},
+                        {left, y - h - 2, w, h},
+                        {right, y + 2, w, h},
+                        {left, y + 2, w, h}};
+    put_guide_label(t, f, p, spots, p->h_line.label);
+}
+
+static void draw_v_line(Text *t, Frame *f, const SvgLinePanel *p)
+{
+    if (!p->v_line.on || !plottable(p->v_line.at, 0))
+        return;
+    double x = axis_map(&f->x, p->v_line.at);
+    put_line(t, x, f->plot.y, x, plot_bottom(f), GUIDE);
+    if (!p->v_line.label)
+        return;
+    double w = text_width(p->v_line.label, TICK_SIZE) + 4, h = 1.3 * TICK_SIZE;
+    double top = f->plot.y + 4, low = plot_bottom(f) - h - 4;
+    SvgRect spots[4] = {{x + 4, top, w, h},
+                        {x - w - 4, top, w, h},
+                        {x + 4, low, w, h},
+                        {x - w - 4, low, w, h}};
+    put_guide_label(t, f, p, spots, p->v_line.label);
+}
+
+/* ---- legends ---- */
+
+static double legend_item_width(const SvgSeries *s)
+{
+    return SWATCH + 6 + text_width(s->label, TICK_SIZE);
+}
+
+SvgRect svg_legend_size(const SvgSeries *series, int n, int horizontal)
+{
+    double w = 0;
+    if (!series || n <= 0)
+        return (SvgRect){0, 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        double item = legend_item_width(&series[i]);
+        w = horizontal ? w + item + (i ? LEGEND_GAP : 0) : fmax(w, item);
+    }
+    double h = horizontal ? LEGEND_ROW : n * LEGEND_ROW;
+    return (SvgRect){0, 0, w + 2 * LEGEND_PAD, h + 2 * LEGEND_PAD};
+}
+
+/* A sample of the line (or a box, for bars) and the label after it. */
+static void legend_item(Text *t, double x, double y, const SvgSeries *s,
+                        const char *color, int box)
+{
+    double middle = y + LEGEND_ROW / 2.0;
+    if (box)
+        put_rect(t, (SvgRect){x + 6, middle - 6, 12, 12}, color, NULL);
+    else
+        text_printf(t,
+                    "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
+                    "stroke=\"%s\" stroke-width=\"2\"%s/>\n",
+                    px(x).s, px(middle).s, px(x + SWATCH).s, px(middle).s,
+                    color, s->dashed ? " stroke-dasharray=\"7 4\"" : "");
+    put_text(t, x + SWATCH + 6, middle + 0.35 * TICK_SIZE,
+             (Font){.size = TICK_SIZE}, s->label);
+}
+
+static void legend_items(Text *t, double x, double y, const SvgSeries *series,
+                         int n, int horizontal, int box)
+{
+    x += LEGEND_PAD;
+    y += LEGEND_PAD;
+    for (int i = 0; i < n; i++) {
+        legend_item(t, x, y, &series[i], series_color(&series[i], i), box);
+        if (horizontal)
+            x += legend_item_width(&series[i]) + LEGEND_GAP;
+        else
+            y += LEGEND_ROW;
+    }
+}
+
+void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
+                int horizontal)
+{
+    if (series && n > 0)
+        legend_items(t, x, y, series, n, horizontal, 0);
+}
+
+/* A legend inside the plot, on a white card, in its corner. */
+static void draw_inside_legend(Text *t, Frame *f, const SvgLinePanel *p)
+{
+    if (p->legend < SVG_LEGEND_BEST || p->legend >= SVG_LEGEND_NONE ||
+        series_count(p) == 0)
+        return;
+    SvgRect size = svg_legend_size(p->series, p->n_series, 0);
+    double w = size.w, h = size.h, m = 6;
+    double left = f->plot.x + m, right = plot_right(f) - w - m;
+    double top = f->plot.y + m, low = plot_bottom(f) - h - m;
+    SvgRect corners[4] = {{right, top, w, h},
+                          {left, top, w, h},
+                          {right, low, w, h},
+                          {left, low, w, h}};
+    SvgRect r = p->legend == SVG_LEGEND_BEST
+                    ? corners[best_spot(f, p, corners, 4)]
+                    : corners[p->legend - SVG_LEGEND_TOP_RIGHT];
+    put_rect(t, r, "white", "fill-opacity=\"0.9\" stroke=\"#cccccc\"");
+    svg_legend(t, r.x, r.y, p->series, p->n_series, 0);
+}
+
+void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
+{
+    Frame f = line_frame(box, p);
+    draw_y_ticks(t, &f);
+    draw_x_ticks(t, &f);
+    put_line(t, f.plot.x, f.plot.y, f.plot.x, plot_bottom(&f), AXIS);
+    put_line(t, f.plot.x, plot_bottom(&f), plot_right(&f), plot_bottom(&f),
+             AXIS);
+    draw_titles(t, &f, box.y, p->title, p->x_label, p->y_label);
+    draw_all_series(t, &f, p);
+    draw_inside_legend(t, &f, p);
+    draw_h_line(t, &f, p);
+    draw_v_line(t, &f, p);
+}
+
+/* The plot's top edge in its box, where an outside legend lines up. */
+static double plot_top(const SvgLinePanel *p)
+{
+    return p->title ? TITLE_SIZE + 14 : TICK_SIZE;
+}
+
+void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
+                    double height)
+{
+    SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN};
+    int below = p->legend == SVG_LEGEND_BELOW;
+    SvgRect legend = svg_legend_size(p->series, p->n_series, below);
+    svg_begin(t, width, height);
+    if (p->legend == SVG_LEGEND_RIGHT && legend.w > 0) {
+        box.w -= legend.w + 8;
+        svg_legend(t, box.x + box.w + 8, box.y + plot_top(p), p->series,
+                   p->n_series, 0);
+    } else if (below && legend.w > 0) {
+        box.h -= legend.h;
+        svg_legend(t, (width - legend.w) / 2, box.y + box.h, p->series,
+                   p->n_series, 1);
+    }
+    svg_line_panel(t, box, p);
+    svg_end(t);
+}
+
+void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
+                     const char *title, double width, double height)
+{
+    int n = panels && n_panels > 0 ? n_panels : 0;
+    int shared = n > 0 && panels[0].legend != SVG_LEGEND_NONE;
+    SvgRect legend =
+        shared ? svg_legend_size(panels[0].series, panels[0].n_series, 1)
+               : (SvgRect){0, 0, 0, 0};
+    double top = MARGIN + (title ? TITLE_SIZE + 10 : 0);
+    double panel_w = n ? (width - 2 * MARGIN) / n : 0;
+    double panel_h = height - top - MARGIN - legend.h;
+    svg_begin(t, width, height);
+    put_text(t, width / 2, MARGIN + TITLE_SIZE,
+             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1}, title);
+    for (int i = 0; i < n; i++)
+        svg_line_panel(t,
+                       (SvgRect){MARGIN + i * panel_w, top, panel_w, panel_h},
+                       &panels[i]);
+    if (legend.w > 0)
+        svg_legend(t, (width - legend.w) / 2, top + panel_h, panels[0].series,
+                   panels[0].n_series, 1);
+    svg_end(t);
+}
+
+/* ================= heatmaps ================= */
+
+/* Where 0..1 along the colour map a value falls; a diverging map puts
+   zero at the white middle even when lo..hi is lopsided. */
+static double scale_unit(SvgColorScale s, double v)
+{
+    if (s.map == SVG_DIVERGING && s.lo < 0 && s.hi > 0)
+        return v < 0 ? 0.5 - 0.5 * v / s.lo : 0.5 + 0.5 * v / s.hi;
+    return (v - s.lo) / (s.hi - s.lo);
+}
+
+SvgColorScale svg_fit_scale(SvgColorScale s, const SvgHeatmap *maps, int n)
+{
+    if (s.lo < s.hi)
+        return s;
+    Span span = {INFINITY, -INFINITY};
+    for (int k = 0; maps && k < n; k++)
+        for (int i = 0; maps[k].values && i < maps[k].rows * maps[k].cols; i++)
+            if (isfinite(maps[k].values[i]))
+                span_add(&span, maps[k].values[i]);
+    if (s.map == SVG_DIVERGING) { /* symmetric, so white means zero */
+        double m = fmax(fabs(span.lo), fabs(span.hi));
+        span = (Span){-m, m};
+    }
+    widen_range(&span.lo, &span.hi);
+    s.lo = span.lo;
+    s.hi = span.hi;
+    return s;
+}
+
+/* A label from the caller's list, or the index when there is none. */
+static const char *label_at(const char *const *labels, int i, char buf[16])
+{
+    if (labels && labels[i])
+        return labels[i];
+    snprintf(buf, 16, "%d", i);
+    return buf;
+}
+
+static double widest_label(const char *const *labels, int n, double size)
+{
+    char buf[16];
+    double w = 0;
+    for (int i = 0; i < n; i++)
+        w = fmax(w, text_width(label_at(labels, i, buf), size));
+    return w;
+}
+
+static void format_cell(const SvgHeatmap *m, double v, char buf[32])
+{
+    snprintf(buf, 32, m->cell_format, v);
+    drop_negative_zero(buf);
+}
+
+/* Numbers as large as fit the cells, all the same size (0: none fit). */
+static double number_size(const SvgHeatmap *m, double cell)
+{
+    char buf[32];
+    double widest = 0, size = fmin(TICK_SIZE, 0.42 * cell);
+    if (!m->cell_format)
+        return 0;
+    for (int i = 0; i < m->rows * m->cols; i++)
+        if (isfinite(m->values[i])) {
+            format_cell(m, m->values[i], buf);
+            widest = fmax(widest, text_width(buf, 1));
+        }
+    if (widest > 0)
+        size = fmin(size, 0.85 * cell / widest);
+    return size >= 6 ? size : 0;
+}
+
+/* The grid of square cells, centred with its labels in the box. */
+typedef struct {
+    SvgRect grid;
+    double cell, row_label_w, left;
+} HeatLayout;
+
+static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
+{
+    HeatLayout L;
+    L.row_label_w = widest_label(m->row_labels, m->rows, TICK_SIZE);
+    double left = L.left =
+        L.row_label_w + 6 + (m->y_label ? LABEL_SIZE + 8 : 0);
+    double top = m->title ? TITLE_SIZE + 10 : 0;
+    double bottom = TICK_SIZE + 8 + (m->x_label ? LABEL_SIZE + 8 : 0);
+    L.cell = fmin((box.w - left) / m->cols, (box.h - top - bottom) / m->rows);
+    L.cell = fmax(L.cell, 1);
+    L.grid.w = L.cell * m->cols;
+    L.grid.h = L.cell * m->rows;
+    L.grid.x = box.x + (box.w - left - L.grid.w) / 2 + left;
+    L.grid.y = box.y + (box.h - top - bottom - L.grid.h) / 2 + top;
+    return L;
+}
+
+static void draw_cells(Text *t, const SvgHeatmap *m, const HeatLayout *L,
+                       SvgColorScale s)
+{
+    text_printf(t, "<g stroke=\"white\" stroke-width=\"1\">\n");
+    for (int r = 0; r < m->rows; r++)
+        for (int c = 0; c < m->cols; c++) {
+            double v = m->values[r * m->cols + c];
+            SvgRect cell = {L->grid.x + c * L->cell, L->grid.y + r * L->cell,
+                            L->cell, L->cell};
+            put_rect(t, cell,
+                     isfinite(v) ? hex(color_at(s.map, scale_unit(s, v))).s
+                                 : "url(#hatch)",
+                     NULL);
+        }
+    text_printf(t, "</g>\n");
+}
+
+/* Each number in black or white, whichever its cell makes readable. */
+static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
+                         SvgColorScale s)
+{
+    double size = number_size(m, L->cell);
+    char buf[32];
+    for (int r = 0; size > 0 && r < m->rows; r++)
+        for (int c = 0; c < m->cols; c++) {
+            double v = m->values[r * m->cols + c];
+            if (!isfinite(v))
+                continue;
+            format_cell(m, v, buf);
+            Rgb fill = color_at(s.map, scale_unit(s, v));
+            put_text(
+                t, L->grid.x + (c + 0.5) * L->cell,
+                L->grid.y + (r + 0.5) * L->cell + 0.35 * size,
+                (Font){.size = size, .anchor = "middle", .fill = ink_on(fill)},
+                buf);
+        }
+}
+
+static void draw_heat_labels(Text *t, const SvgHeatmap *m, const HeatLayout *L)
+{
+    char buf[16];
+    const SvgRect *g = &L->grid;
+    double bottom = g->y + g->h;
+    for (int r = 0; r < m->rows; r++)
+        put_text(t, g->x - 6, g->y + (r + 0.5) * L->cell + 0.35 * TICK_SIZE,
+                 (Font){.size = TICK_SIZE, .anchor = "end"},
+                 label_at(m->row_labels, r, buf));
+    for (int c = 0; c < m->cols; c++)
+        put_text(t, g->x + (c + 0.5) * L->cell, bottom + 4 + TICK_SIZE,
+                 (Font){.size = TICK_SIZE, .anchor = "middle"},
+                 label_at(m->col_labels, c, buf));
+    put_text(t, g->x + g->w / 2, g->y - 10,
+             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1},
+             m->title);
+    put_text(t, g->x + g->w / 2, bottom + TICK_SIZE + 8 + LABEL_SIZE,
+             (Font){.size = LABEL_SIZE, .anchor = "middle"}, m->x_label);
+    put_y_title(t, g->x - L->row_label_w - 14, g->y + g->h / 2, m->y_label);
+}
+
+void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *m,
+                       SvgColorScale fitted)
+{
+    if (!m->values || m->rows <= 0 || m->cols <= 0)
+        return;
+    HeatLayout L = heat_layout(box, m);
+    draw_cells(t, m, &L, fitted);
+    draw_numbers(t, m, &L, fitted);
+    draw_heat_labels(t, m, &L);
+}
+
+/* ---- the colour bar ---- */
+
+static SvgTicks bar_ticks(SvgColorScale s, double height)
+{
+    return svg_nice_ticks(s.lo, s.hi, (int)lround(height / 70), 0);
+}
+
+double svg_color_bar_width(SvgColorScale s)
+{
+    SvgTicks ticks = bar_ticks(s, 300);
+    return BAR_WIDTH + TICK_LEN + 3 + widest_tick(&ticks) +
+           (s.label ? 8 + LABEL_SIZE : 0);
+}
+
+/* The bar's colours sampled along its length, as a gradient. */
+static void put_gradient(Text *t, Num id_x, Num id_y, SvgColorScale s)
+{
+    text_printf(t,
+                "<defs><linearGradient id=\"bar-%s-%s\" x1=\"0\" y1=\"1\" "
+                "x2=\"0\" y2=\"0\">\n",
+                id_x.s, id_y.s);
+    for (int i = 0; i <= 32; i++) {
+        double at = i / 32.0, v = s.lo + at * (s.hi - s.lo);
+        text_printf(t, "<stop offset=\"%s\" stop-color=\"%s\"/>\n",
+                    fixed(at, 4).s, hex(color_at(s.map, scale_unit(s, v))).s);
+    }
+    text_printf(t, "</linearGradient></defs>\n");
+}
+
+void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
+{
+    Num id_x = fixed(box.x, 0), id_y = fixed(box.y, 0);
+    char fill[64];
+    snprintf(fill, sizeof fill, "url(#bar-%s-%s)", id_x.s, id_y.s);
+    put_gradient(t, id_x, id_y, s);
+    put_rect(t, (SvgRect){box.x, box.y, BAR_WIDTH, box.h}, fill,
+             "stroke=\"#555555\" stroke-width=\"0.5\"");
+    SvgTicks ticks = bar_ticks(s, box.h);
+    double x = box.x + BAR_WIDTH;
+    for (int i = 0; i < ticks.count; i++) {
+        double y = box.y + box.h * (s.hi - ticks.value[i]) / (s.hi - s.lo);
+        put_line(t, x, y, x + TICK_LEN, y, AXIS);
+        put_text(t, x + TICK_LEN + 3, y + 0.35 * TICK_SIZE,
+                 (Font){.size = TICK_SIZE}, ticks.label[i]);
+    }
+    put_y_title(t, box.x + box.w, box.y + box.h / 2, s.label);
+}
+
+/* Width a panel needs: its labels, its grid, its title. */
+static double heat_block_width(SvgRect box, const SvgHeatmap *m)
+{
+    if (!m->values || m->rows <= 0 || m->cols <= 0)
+        return box.w;
+    HeatLayout L = heat_layout(box, m);
+    return fmax(L.left + L.grid.w, text_width(m->title, TITLE_SIZE)) + 20;
+}
+
+/* The colour bar spans the grids from the first panel to the last. */
+static void heat_color_bar(Text *t, SvgRect first, SvgRect last,
+                           const SvgHeatmap *maps, int n, double x,
+                           SvgColorScale s)
+{
+    SvgRect top = n ? heat_layout(first, &maps[0]).grid : first;
+    SvgRect low = n ? heat_layout(last, &maps[n - 1]).grid : last;
+    svg_color_bar(
+        t, (SvgRect){x, top.y, svg_color_bar_width(s), low.y + low.h - top.y},
+        s);
+}
+
+void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
+                  const char *title, SvgColorScale scale, double width,
+                  double height)
+{
+    SvgColorScale fitted = svg_fit_scale(scale, maps, n);
+    n = maps && n > 0 ? n : 0;
+    columns = columns < 1 ? 1 : columns > n && n > 0 ? n : columns;
+    int rows = n > 0 ? (n + columns - 1) / columns : 1;
+    double bar_w = svg_color_bar_width(fitted) + 16;
+    double top = MARGIN + (title ? TITLE_SIZE + 12 : 0);
+    SvgRect box = {0, top, (width - 2 * MARGIN - bar_w) / columns,
+                   (height - top - MARGIN) / rows};
+    if (n > 0) /* square cells may leave spare width: close it up */
+        box.w = fmin(box.w, heat_block_width(box, &maps[0]));
+    double x0 = (width - columns * box.w - bar_w) / 2;
+    svg_begin(t, width, height);
+    put_text(t, width / 2, MARGIN + TITLE_SIZE,
+             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1}, title);
+    SvgRect first = box, last = box;
+    for (int i = 0; i < n; i++) {
+        last.x = x0 + (i % columns) * box.w;
+        last.y = top + (i / columns) * box.h;
+        first = i == 0 ? last : first;
+        svg_heatmap_panel(t, last, &maps[i], fitted);
+    }
+    heat_color_bar(t, first, last, maps, n, x0 + columns * box.w + 4, fitted);
+    svg_end(t);
+}
+
+void svg_heatmap(Text *t, const SvgHeatmap *map, SvgColorScale scale,
+                 double width, double height)
+{
+    svg_heatmaps(t, map, 1, 1, NULL, scale, width, height);
+}
+
+/* ================= bar charts ================= */
+
+static float bar_value(const SvgBarChart *c, int group, int category)
+{
+    return c->values[group * c->n_categories + category];
+}
+
+/* Bars grow from zero, so zero is in view; value labels need headroom. */
+static Span bar_extent(const SvgBarChart *c)
+{
+    Span s = {0, 0};
+    for (int g = 0; g < c->n_groups; g++)
+        for (int i = 0; i < c->n_categories; i++)
+            if (isfinite(bar_value(c, g, i)))
+                span_add(&s, bar_value(c, g, i));
+    double room = c->value_format ? 0.1 * (s.hi - s.lo) : 0;
+    s.hi += s.hi > 0 ? room : 0;
+    s.lo -= s.lo < 0 ? room : 0;
+    return s;
+}
+
+/* Category labels too wide for their slot are tilted by 40 degrees. */
+static int tilted(const SvgBarChart *c, double slot)
+{
+    return widest_label(c->categories, c->n_categories, TICK_SIZE) >
+           0.9 * slot;
+}
+
+static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
+{
+    Frame f = {0};
+    f.y_ticks = range_ticks(c->y_min, c->y_max, bar_extent(c), 0, box.h / 50);
+    double left = left_margin(&f.y_ticks, c->y_label);
+    double widest = widest_label(c->categories, c->n_categories, TICK_SIZE);
+    *tilt = tilted(c, (box.w - left) / c->n_categories);
+    f.below = TICK_LEN + (*tilt ? 0.65 * widest + TICK_SIZE : TICK_SIZE);
+    if (*tilt) /* the first label hangs left of its bar */
+        left =
+            fmax(left, 0.77 * widest - 0.5 * (box.w - left) / c->n_categories);
+    double top = c->title ? TITLE_SIZE + 14 : TICK_SIZE;
+    double bottom = f.below + 4 + (c->x_label ? LABEL_SIZE + 8 : 0);
+    f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - 4,
+                       box.h - top - bottom};
+    f.x = (Axis){0, c->n_categories, 0, f.plot.x, plot_right(&f)};
+    f.y = (Axis){f.y_ticks.lo, f.y_ticks.hi, 0, plot_bottom(&f), f.plot.y};
+    return f;
+}
+
+static void draw_value_label(Text *t, const SvgBarChart *c, double x, double y,
+                             double v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, c->value_format, v);
+    drop_negative_zero(buf);
+    double size = TICK_SIZE - 1;
+    put_text(t, x, v >= 0 ? y - 4 : y + size + 2,
+             (Font){.size = size, .anchor = "middle"}, buf);
+}
+
+static void draw_bars(Text *t, const Frame *f, const SvgBarChart *c)
+{
+    double slot = f->plot.w / c->n_categories, bar = 0.8 * slot / c->n_groups;
+    double zero = axis_map(&f->y, fmax(f->y.lo, fmin(f->y.hi, 0)));
+    for (int g = 0; g < c->n_groups; g++)
+        for (int i = 0; i < c->n_categories; i++) {
+            double v = bar_value(c, g, i);
+            if (!isfinite(v))
+                continue;
+            double x = f->plot.x + (i + 0.1) * slot + g * bar;
+            double y =
+                fmax(f->plot.y, fmin(plot_bottom(f), axis_map(&f->y, v)));
+            put_rect(t, (SvgRect){x, fmin(y, zero), bar, fabs(zero - y)},
+                     svg_palette(g), "stroke=\"white\" stroke-width=\"1\"");
+            if (c->value_format)
+                draw_value_label(t, c, x + bar / 2, y, v);
+        }
+    put_line(t, f->plot.x, zero, plot_right(f), zero, AXIS);
+}
+
+static void draw_categories(Text *t, const Frame *f, const SvgBarChart *c,
+                            int tilt)
+{
+    char buf[16];
+    double slot = f->plot.w / c->n_categories, y = plot_bottom(f) + TICK_LEN;
+    for (int i = 0; i < c->n_categories; i++) {
+        double x = f->plot.x + (i + 0.5) * slot;
+        Font font = {.size = TICK_SIZE,
+                     .anchor = tilt ? "end" : "middle",
+                     .rotate = tilt ? -40 : 0};
+        put_text(t, tilt ? x + 4 : x, y + (tilt ? 0.7 : 1) * TICK_SIZE, font,
+                 label_at(c->categories, i, buf));
+    }
+}
+
+/* Several groups need a legend; each group is one colour. */
+static void draw_bar_legend(Text *t, const SvgBarChart *c, double x, double y)
+{
+    SvgSeries *items = calloc((size_t)c->n_groups, sizeof *items);
+    if (!items) {
+        t->failed = 1;
+        return;
+    }
+    for (int g = 0; g < c->n_groups; g++)
+        items[g].label = c->groups[g];
+    legend_items(t, x, y, items, c->n_groups, 0, 1);
+    free(items);
+}
+
+static double bar_legend_width(const SvgBarChart *c)
+{
+    double w = 0;
+    for (int g = 0; c->groups && c->n_groups > 1 && g < c->n_groups; g++)
+        w = fmax(w, SWATCH + 6 + text_width(c->groups[g], TICK_SIZE));
+    return w > 0 ? w + 2 * LEGEND_PAD + 8 : 0;
+}
+
+void svg_bar_chart(Text *t, const SvgBarChart *c, double width, double height)
+{
+    svg_begin(t, width, height);
+    if (c->values && c->n_categories > 0 && c->n_groups > 0) {
+        double legend_w = bar_legend_width(c);
+        SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN - legend_w,
+                       height - 2 * MARGIN};
+        int tilt;
+        Frame f = bar_frame(box, c, &tilt);
+        draw_y_ticks(t, &f);
+        put_line(t, f.plot.x, f.plot.y, f.plot.x, plot_bottom(&f), AXIS);
+        draw_bars(t, &f, c);
+        draw_categories(t, &f, c, tilt);
+        draw_titles(t, &f, box.y, c->title, c->x_label, c->y_label);
+        if (legend_w > 0)
+            draw_bar_legend(t, c, box.x + box.w + 8, f.plot.y);
+    }
+    svg_end(t);
+}

@@ -1,0 +1,144 @@
+#line 1331 "attention.nw"
+/* svg.h: figures for the book, written as SVG text into memory (no I/O) */
+#ifndef SVG_H
+#define SVG_H
+
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define SVG_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SVG_PRINTF_LIKE(f, a)
+#endif
+
+/* A growable text; start from Text t = {0}. Out of memory sets failed. */
+typedef struct {
+    char *data;
+    size_t len, cap;
+    int failed;
+} Text;
+void text_printf(Text *t, const char *fmt, ...) SVG_PRINTF_LIKE(2, 3);
+void text_free(Text *t);
+
+typedef struct {
+    double x, y, w, h;
+} SvgRect;
+
+/* Axis ticks: values and their labels, covering lo..hi. */
+enum { SVG_MAX_TICKS = 24, SVG_LABEL_LEN = 24 };
+typedef struct {
+    double lo, hi; /* the range the axis shows */
+    int count;
+    double value[SVG_MAX_TICKS];
+    char label[SVG_MAX_TICKS][SVG_LABEL_LEN];
+} SvgTicks;
+/* About `target` ticks at 1, 2 or 5 x 10^k; if loose, the range grows to
+   the ticks around it, else the ticks stay inside lo..hi. */
+SvgTicks svg_nice_ticks(double lo, double hi, int target, int loose);
+/* Ticks at powers of ten, with 2 and 5 between them over short ranges. */
+SvgTicks svg_log_ticks(double lo, double hi, int loose);
+
+/* Okabe-Ito colours, safe for colour-blind readers; i wraps around. */
+const char *svg_palette(int i);
+
+/* ---- line charts ---- */
+typedef struct {
+    const char *label;
+    const float *x, *y; /* n points; a NaN breaks the line */
+    int n;
+    int dashed;
+    const char *color; /* NULL: svg_palette(index of the series) */
+} SvgSeries;
+
+/* A labelled reference line: horizontal at y = at, or vertical at x = at. */
+typedef struct {
+    int on;
+    double at;
+    const char *label;
+} SvgGuide;
+
+typedef enum {
+    SVG_LEGEND_RIGHT, /* outside the plot (the default) */
+    SVG_LEGEND_BELOW, /* outside the plot */
+    SVG_LEGEND_BEST,  /* the inside corner that hides least data */
+    SVG_LEGEND_TOP_RIGHT,
+    SVG_LEGEND_TOP_LEFT,
+    SVG_LEGEND_BOTTOM_RIGHT,
+    SVG_LEGEND_BOTTOM_LEFT,
+    SVG_LEGEND_NONE
+} SvgLegendPlace;
+
+typedef struct {
+    const char *title, *x_label, *y_label; /* each may be NULL */
+    const SvgSeries *series;
+    int n_series;
+    double x_min, x_max; /* fixed range if x_min < x_max, else fitted */
+    double y_min, y_max; /* fixed range if y_min < y_max, else fitted */
+    int log_y;
+    SvgGuide h_line, v_line;
+    SvgLegendPlace legend;
+} SvgLinePanel;
+
+void svg_line_chart(Text *t, const SvgLinePanel *panel, double width,
+                    double height);
+/* Panels side by side, one legend below for the series of panels[0]
+   (none if panels[0].legend is SVG_LEGEND_NONE); title may be NULL. */
+void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
+                     const char *title, double width, double height);
+
+/* ---- heatmaps ---- */
+typedef enum { SVG_SEQUENTIAL, SVG_DIVERGING } SvgColorMap;
+typedef struct {
+    SvgColorMap map;   /* viridis-like, or blue-white-red about 0 */
+    double lo, hi;     /* fixed if lo < hi, else fitted to the data */
+    const char *label; /* title of the colour bar, may be NULL */
+} SvgColorScale;
+
+typedef struct {
+    const char *title, *x_label, *y_label;
+    int rows, cols;
+    const float *values;           /* rows x cols, row by row;
+                                      NaN marks a masked cell */
+    const char *const *row_labels; /* NULL: 0, 1, 2, ... */
+    const char *const *col_labels;
+    const char *cell_format; /* e.g. "%.2f"; NULL: no numbers */
+} SvgHeatmap;
+
+void svg_heatmap(Text *t, const SvgHeatmap *map, SvgColorScale scale,
+                 double width, double height);
+/* n heatmaps in a grid of `columns`, sharing one colour scale. */
+void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
+                  const char *title, SvgColorScale scale, double width,
+                  double height);
+
+/* ---- bar charts ---- */
+typedef struct {
+    const char *title, *x_label, *y_label;
+    int n_categories, n_groups;
+    const char *const *categories; /* n_categories names */
+    const char *const *groups;     /* n_groups names, or NULL */
+    const float *values;           /* n_groups x n_categories */
+    const char *value_format;      /* e.g. "%.1f"; NULL: no labels */
+    double y_min, y_max;           /* fixed if y_min < y_max */
+} SvgBarChart;
+
+void svg_bar_chart(Text *t, const SvgBarChart *chart, double width,
+                   double height);
+
+/* ---- building blocks, for figures of your own ---- */
+void svg_begin(Text *t, double width, double height);
+void svg_end(Text *t);
+void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *panel);
+SvgRect svg_legend_size(const SvgSeries *series, int n, int horizontal);
+void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
+                int horizontal);
+SvgColorScale svg_fit_scale(SvgColorScale scale, const SvgHeatmap *maps,
+                            int n);
+void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *map,
+                       SvgColorScale fitted);
+double svg_color_bar_width(SvgColorScale fitted);
+void svg_color_bar(Text *t, SvgRect box, SvgColorScale fitted);
+/* The colour for u in 0..1 as "#rrggbb". */
+void svg_color(SvgColorMap map, double u, char out[8]);
+
+#endif

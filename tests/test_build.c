@@ -1,0 +1,43 @@
+/* Tests of the literate build: tangle, compile, weave.  Each runs one
+   function of tests/build_tests.sh from the top of the repository and
+   fails when it exits non-zero; the script says what it found. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void run(const char *name)
+{
+    char command[256];
+    snprintf(command, sizeof command, "sh tests/build_tests.sh %s", name);
+    fflush(stdout);
+    int status = system(command);
+    assert_int_equal(status, 0);
+}
+
+static void test_tangle_is_fresh(void **s) { (void)s; run("tangle_is_fresh"); }
+static void test_prose_edit_recompiles_nothing(void **s) { (void)s; run("prose_edit_recompiles_nothing"); }
+static void test_compiler_error_names_nw_line(void **s) { (void)s; run("compiler_error_names_nw_line"); }
+static void test_stray_root_fails(void **s) { (void)s; run("stray_root_fails"); }
+static void test_undefined_chunk_fails(void **s) { (void)s; run("undefined_chunk_fails"); }
+static void test_missing_number_fails(void **s) { (void)s; run("missing_number_fails"); }
+static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve"); }
+static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tangle_is_fresh),
+        cmocka_unit_test(test_prose_edit_recompiles_nothing),
+        cmocka_unit_test(test_compiler_error_names_nw_line),
+        cmocka_unit_test(test_stray_root_fails),
+        cmocka_unit_test(test_undefined_chunk_fails),
+        cmocka_unit_test(test_missing_number_fails),
+        cmocka_unit_test(test_html_links_resolve),
+        cmocka_unit_test(test_no_placeholder_survives),
+    };
+    return cmocka_run_group_tests_name("build", tests, NULL, NULL);
+}

@@ -1,0 +1,279 @@
+/* Tests of the core of attention.nw: the task, parameter tables, layers,
+   the perceptron and the training loop.  Built twice: with real = float
+   (the program's build) and with -DATTENTION_DOUBLE for the gradient check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attention.h"
+
+/* ---------------------------------------------------------------- the task */
+
+static void test_vocabulary_round_trip(void **state)
+{
+    (void)state;
+    const char *chars = "0123456789*=;";
+    for (int t = 0; t < VOCAB; t++) {
+        assert_int_equal(token_of_char(chars[t]), t);
+        assert_int_equal(char_of_token(t), chars[t]);
+    }
+    assert_int_equal(token_of_char('x'), -1);
+    assert_int_equal(token_of_char('\0'), -1);
+    assert_int_equal(char_of_token(VOCAB), '?');
+    assert_int_equal(char_of_token(-1), '?');
+}
+
+/* Every problem's tokens spell "a*b=P;" as printf writes it. */
+static void test_problem_strings(void **state)
+{
+    (void)state;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[SEQ_LEN], a = p / 10, b = p % 10;
+        char expected[16], got[16];
+        snprintf(expected, sizeof expected, "%d*%d=%d;", a, b, a * b);
+        int n = problem_tokens(p, tokens);
+        assert_int_equal(n, (int)strlen(expected));
+        for (int i = 0; i < n; i++)
+            got[i] = char_of_token(tokens[i]);
+        got[n] = '\0';
+        assert_string_equal(got, expected);
+        char answer[8];
+        problem_answer(p, answer);
+        assert_string_equal(answer, strchr(expected, '=') + 1);
+    }
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static void test_params_layout(void **state)
+{
+    (void)state;
+    static const TableSpec specs[] = {{"a", 2, 3}, {"b", 1, 5}, {"c", 4, 4}};
+    Params p;
+    assert_int_equal(params_alloc(&p, specs, 3), 0);
+    assert_int_equal(p.n_params, 6 + 5 + 16);
+    assert_ptr_equal(p.table[0], p.params);
+    assert_ptr_equal(p.table[1], p.params + 6);
+    assert_ptr_equal(p.table[2], p.params + 11);
+    assert_ptr_equal(p.grad[2], p.grads + 11);
+    assert_ptr_equal(p.grads, p.params + 27);
+    assert_ptr_equal(p.m, p.params + 54);
+    assert_ptr_equal(p.v, p.params + 81);
+    for (size_t i = 0; i < 4 * p.n_params; i++)
+        assert_true(p.params[i] == 0);
+    params_free(&p);
+    assert_null(p.params);
+    assert_int_equal(params_alloc(&p, specs, 0), -1);
+    assert_int_equal(params_alloc(&p, specs, MAX_TABLES + 1), -1);
+}
+
+static void test_mlp_has_four_tables(void **state)
+{
+    (void)state;
+    Mlp *mlp = malloc(sizeof *mlp);
+    assert_non_null(mlp);
+    assert_int_equal(mlp_init(mlp, 1), 0);
+    assert_int_equal(mlp->model.p.n_tables, 4);
+    assert_int_equal(mlp->model.p.n_params, 20 * 64 + 64 + 64 * 39 + 39);
+    mlp_free(mlp);
+    free(mlp);
+}
+
+/* ---------------------------------------------------------------- layers */
+
+/* matmul_forward against a product written out by hand. */
+static void test_matmul_small(void **state)
+{
+    (void)state;
+    const real x[2 * 3] = {1, 2, 3, -1, 0, 2};
+    const real w[3 * 2] = {1, 0, 0, 1, 1, 1};
+    const real b[2] = {10, 20};
+    real y[4];
+    matmul_forward(y, x, w, b, 2, 3, 2);
+    assert_true(y[0] == 14 && y[1] == 25 && y[2] == 11 && y[3] == 22);
+    matmul_forward(y, x, w, NULL, 2, 3, 2);
+    assert_true(y[0] == 4 && y[1] == 5 && y[2] == 1 && y[3] == 2);
+}
+
+static void test_gelu_values(void **state)
+{
+    (void)state;
+    /* GELU(x) = x Phi(x); Phi(1) = 0.841344746..., Phi(-1) = 0.158655253... */
+    const real x[3] = {0, 1, -1};
+    real y[3];
+    gelu_forward(y, x, 3);
+    assert_true(fabs((double)y[0]) < 1e-7);
+    assert_true(fabs((double)y[1] - 0.8413447461) < 1e-6);
+    assert_true(fabs((double)y[2] + 0.1586552539) < 1e-6);
+}
+
+static void test_softmax_crossentropy(void **state)
+{
+    (void)state;
+    const real logits[3] = {1000, 1001, 1002};   /* overflow without the max */
+    real probs[3];
+    real loss = softmax_crossentropy(probs, logits, 3, 0);
+    double e0 = 1, e1 = exp(1.0), e2 = exp(2.0), s = e0 + e1 + e2;
+    assert_true(fabs((double)probs[0] - e0 / s) < 1e-6);
+    assert_true(fabs((double)probs[2] - e2 / s) < 1e-6);
+    assert_true(fabs((double)loss + log(e0 / s)) < 1e-5);
+}
+
+/* ---------------------------------------------------------------- gradients */
+
+#ifdef ATTENTION_DOUBLE
+/* The perceptron's backward pass against central finite differences, every
+   parameter of every table, on a real batch, in double precision. */
+static void test_mlp_gradient_check(void **state)
+{
+    (void)state;
+    Mlp *mlp = malloc(sizeof *mlp);
+    assert_non_null(mlp);
+    assert_int_equal(mlp_init(mlp, 7), 0);
+    Model *m = &mlp->model;
+    int batch[16];
+    for (int i = 0; i < 16; i++)
+        batch[i] = (i * 37 + 11) % N_PROBLEMS;
+    memset(m->p.grads, 0, m->p.n_params * sizeof(real));
+    m->batch_loss(m, batch, 16, 1);
+    for (int t = 0; t < m->p.n_tables; t++) {
+        size_t n = (size_t)m->p.specs[t].rows * (size_t)m->p.specs[t].cols;
+        double worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            real *w = &m->p.table[t][i], saved = *w, h = 1e-4;
+            *w = saved + h;
+            double up = m->batch_loss(m, batch, 16, 0);
+            *w = saved - h;
+            double down = m->batch_loss(m, batch, 16, 0);
+            *w = saved;
+            double numeric = (up - down) / (2 * h), analytic = m->p.grad[t][i];
+            double err = fabs(numeric - analytic) / fmax(1e-6, fabs(numeric) + fabs(analytic));
+            if (err > worst)
+                worst = err;
+        }
+        printf("  gradient check %-3s worst relative error %.2e\n", m->p.specs[t].name, worst);
+        assert_true(worst < 1e-5);
+    }
+    mlp_free(mlp);
+    free(mlp);
+}
+#endif
+
+/* ---------------------------------------------------------------- training */
+
+static void test_rng_is_deterministic_and_uniform(void **state)
+{
+    (void)state;
+    Rng a, b;
+    rng_seed(&a, 42);
+    rng_seed(&b, 42);
+    for (int i = 0; i < 100; i++)
+        assert_true(rng_next(&a) == rng_next(&b));
+    rng_seed(&a, 1);
+    double sum = 0, sum2 = 0;
+    int counts[10] = {0};
+    for (int i = 0; i < 100000; i++) {
+        double x = (double)rng_normal(&a);
+        sum += x;
+        sum2 += x * x;
+        counts[rng_below(&a, 10)]++;
+    }
+    assert_true(fabs(sum / 100000) < 0.02);           /* mean 0 */
+    assert_true(fabs(sum2 / 100000 - 1) < 0.02);      /* variance 1 */
+    for (int d = 0; d < 10; d++)
+        assert_true(counts[d] > 9500 && counts[d] < 10500);
+}
+
+/* One Adam step on a single parameter, against the formula done by hand. */
+static void test_adam_first_step(void **state)
+{
+    (void)state;
+    static const TableSpec spec[] = {{"w", 1, 2}};
+    Params p;
+    assert_int_equal(params_alloc(&p, spec, 1), 0);
+    p.params[0] = 1;
+    p.params[1] = -2;
+    p.grads[0] = (real)0.5;
+    p.grads[1] = -4;
+    TrainConfig cfg = train_defaults();
+    adam_step(&p, 1, &cfg);
+    /* at t = 1, m_hat = g and v_hat = g^2, so the step is lr * g / (|g| + eps) */
+    assert_true(fabs((double)p.params[0] - (1 - 3e-3 * 0.5 / (0.5 + 1e-8))) < 1e-6);
+    assert_true(fabs((double)p.params[1] - (-2 + 3e-3 * 4 / (4 + 1e-8))) < 1e-6);
+    params_free(&p);
+}
+
+#ifndef ATTENTION_DOUBLE
+static TrainResult train_mlp(uint64_t seed, TrainRecord *log, int capacity, int stop)
+{
+    Mlp *mlp = malloc(sizeof *mlp);
+    assert_non_null(mlp);
+    assert_int_equal(mlp_init(mlp, seed), 0);
+    TrainConfig cfg = train_defaults();
+    cfg.seed = seed;
+    cfg.stop_at_perfect = stop;
+    TrainResult r = train(&mlp->model, &cfg, log, capacity);
+    mlp_free(mlp);
+    free(mlp);
+    return r;
+}
+
+/* From the default seed the perceptron reaches 100/100, and it stops there
+   when asked to. */
+static void test_mlp_reaches_perfect_score(void **state)
+{
+    (void)state;
+    static TrainRecord log[400];
+    TrainResult r = train_mlp(train_defaults().seed, log, 400, 1);
+    assert_true(r.first_perfect > 0);
+    assert_int_equal(r.steps_done, r.first_perfect);
+    assert_int_equal(log[r.n_records - 1].correct, N_PROBLEMS);
+    for (int i = 0; i + 1 < r.n_records; i++)
+        assert_true(log[i].correct < N_PROBLEMS);
+    printf("  perceptron: 100/100 at step %d\n", r.first_perfect);
+}
+
+/* The same seed gives the same records, bit for bit; another seed does not. */
+static void test_training_is_deterministic(void **state)
+{
+    (void)state;
+    static TrainRecord a[20], b[20], c[20];
+    TrainResult ra = train_mlp(3, a, 20, 0), rb = train_mlp(3, b, 20, 0);
+    TrainResult rc = train_mlp(4, c, 20, 0);
+    assert_int_equal(ra.n_records, rb.n_records);
+    assert_memory_equal(a, b, sizeof a);
+    assert_int_equal(rc.n_records, ra.n_records);
+    assert_memory_not_equal(a, c, sizeof a);
+}
+#endif
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vocabulary_round_trip),
+        cmocka_unit_test(test_problem_strings),
+        cmocka_unit_test(test_params_layout),
+        cmocka_unit_test(test_mlp_has_four_tables),
+        cmocka_unit_test(test_matmul_small),
+        cmocka_unit_test(test_gelu_values),
+        cmocka_unit_test(test_softmax_crossentropy),
+        cmocka_unit_test(test_rng_is_deterministic_and_uniform),
+        cmocka_unit_test(test_adam_first_step),
+#ifdef ATTENTION_DOUBLE
+        cmocka_unit_test(test_mlp_gradient_check),
+#else
+        cmocka_unit_test(test_mlp_reaches_perfect_score),
+        cmocka_unit_test(test_training_is_deterministic),
+#endif
+    };
+#ifdef ATTENTION_DOUBLE
+    return cmocka_run_group_tests_name("core (double)", tests, NULL, NULL);
+#else
+    return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+#endif
+}
