@@ -29,7 +29,7 @@ OBJECTS := $(patsubst %.c,build/%.o,$(C_ROOTS))
 NOWEB_LIB := /usr/lib/noweb
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/weave.css book/weave-preamble.tex book/checklinks
 
-.PHONY: all tangle program book check clean deps bench
+.PHONY: all tangle program book check clean deps bench reference
 .DELETE_ON_ERROR:
 
 all: book
@@ -82,12 +82,16 @@ $(PROGRAM): $(OBJECTS)
 	$(CC) $(CFLAGS) -o $@ $(OBJECTS) $(LDLIBS)
 
 # ---------------------------------------------------------------- experiments
-# The program writes every figure and the numbers file; it reruns only when
-# the program itself changed.  Figures are converted to PDF for LaTeX.
+# The book's model is trained once, by the program, and saved; the figures
+# and numbers are computed from it.  Both rerun only when the program itself
+# changed.  Figures are converted to PDF for LaTeX.
+MODEL   := build/model.ckpt
 RESULTS := build/results
-build/results.stamp: $(PROGRAM)
+$(MODEL): $(PROGRAM)
+	$(PROGRAM) train -o $@ > build/train.out
+build/results.stamp: $(PROGRAM) $(MODEL)
 	@mkdir -p $(RESULTS) build/fig
-	$(PROGRAM) figures -o $(RESULTS)
+	$(PROGRAM) figures -m $(MODEL) -o $(RESULTS)
 	@for f in $(RESULTS)/fig/*.svg; do \
 	   rsvg-convert -f pdf -o "build/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
 	@cmp -s $(RESULTS)/fig/mlp_training.svg book/readme-figure.svg \
@@ -150,10 +154,25 @@ build/test_core_double: tests/test_core.c tangled/core.c tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_core.c tangled/core.c -lcmocka $(LDLIBS)
 build/test_build: tests/test_build.c
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c -lcmocka
+GPT_TEST_SOURCES := tests/test_gpt.c tests/checks.c tangled/core.c
+build/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
+	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
+build/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
+	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
-TESTS := build/test_core build/test_core_double build/test_build
+TESTS := build/test_core build/test_core_double build/test_gpt build/test_gpt_double \
+         build/test_build
 check: $(TESTS) all
 	@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status
+
+# The PyTorch reference (tests/reference.py) is independent of the C code;
+# its input and output are committed, so the tests need no PyTorch.  To
+# regenerate them (Debian's python3-torch, with the system Python):
+reference: tests/reference_input.c tests/checks.c tangled/core.c
+	$(CC) $(TEST_CFLAGS) -Itests -o build/reference_input tests/reference_input.c \
+	  tests/checks.c tangled/core.c $(LDLIBS)
+	build/reference_input tests/ref_input.bin
+	/usr/bin/python3 tests/reference.py tests/ref_input.bin tests/reference.bin
 
 clean:
 	rm -rf build book/attention.html book/attention.pdf

@@ -4,27 +4,27 @@
 #define ATTENTION_H
 #include <stddef.h>
 #include <stdint.h>
-#line 90 "attention.nw"
+#line 95 "attention.nw"
 #ifdef ATTENTION_DOUBLE
 typedef double real;
 #else
 typedef float real;
 #endif
-#line 883 "attention.nw"
+#line 2499 "attention.nw"
 typedef struct { uint64_t state; } Rng;
 void     rng_seed(Rng *rng, uint64_t seed);
 uint64_t rng_next(Rng *rng);
 double   rng_uniform(Rng *rng);
 int      rng_below(Rng *rng, int n);
 real     rng_normal(Rng *rng);
-#line 115 "attention.nw"
+#line 120 "attention.nw"
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
 enum { TOK_TIMES = 10, TOK_EQUALS = 11, TOK_END = 12 };
 int  problem_tokens(int p, int tokens[SEQ_LEN]);
 int  problem_answer(int p, char answer[8]);
 int  token_of_char(int c);
 char char_of_token(int token);
-#line 229 "attention.nw"
+#line 234 "attention.nw"
 enum { MAX_TABLES = 16 };
 typedef struct { const char *name; int rows, cols; } TableSpec;
 typedef struct {
@@ -37,7 +37,7 @@ typedef struct {
 } Params;
 int  params_alloc(Params *p, const TableSpec *specs, int n_tables);
 void params_free(Params *p);
-#line 448 "attention.nw"
+#line 465 "attention.nw"
 void matmul_forward(real *out, const real *in, const real *weight,
                     const real *bias, int n, int c_in, int c_out);
 void matmul_backward(real *d_in, real *d_weight, real *d_bias,
@@ -45,11 +45,12 @@ void matmul_backward(real *d_in, real *d_weight, real *d_bias,
                      int n, int c_in, int c_out);
 void gelu_forward(real *out, const real *in, int n);
 void gelu_backward(real *d_in, const real *in, const real *d_out, int n);
-real softmax_crossentropy(real *probs, const real *logits, int n, int target);
-void crossentropy_backward(real *d_logits, const real *probs, int n,
-                           int target, real scale);
+void crossentropy_forward(real *losses, real *probs, const real *logits,
+                          const int *targets, int n, int n_classes);
+void crossentropy_backward(real *d_logits, const real *probs,
+                           const int *targets, real scale, int n, int n_classes);
 int  argmax(const real *x, int n);
-#line 472 "attention.nw"
+#line 490 "attention.nw"
 typedef struct Model Model;
 struct Model {
     Params p;
@@ -57,29 +58,31 @@ struct Model {
     int (*answer)(Model *m, int p, char answer[8]);
 };
 int score(Model *m, unsigned char solved[N_PROBLEMS]);
-#line 510 "attention.nw"
+#line 528 "attention.nw"
 enum { MAX_BATCH = 128 };
-#line 741 "attention.nw"
-typedef struct {
-    uint64_t seed;
-    int steps, batch, eval_every, stop_at_perfect;
-    real lr, beta1, beta2, eps;
-} TrainConfig;
+#line 752 "attention.nw"
 typedef struct {
     int step;
     real loss;                          /* of this step's batch */
     int correct;                        /* problems answered exactly */
     unsigned char solved[N_PROBLEMS];   /* which ones */
 } TrainRecord;
+typedef struct {
+    uint64_t seed;
+    int steps, batch, eval_every, stop_at_perfect;
+    real lr, beta1, beta2, eps;
+    void (*observe)(const TrainRecord *record, void *context);
+    void *context;                      /* handed to observe */
+} TrainConfig;
 typedef struct { int steps_done, first_perfect, n_records; } TrainResult;
 TrainConfig train_defaults(void);
 void adam_step(Params *p, int t, const TrainConfig *cfg);
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity);
-#line 202 "attention.nw"
+#line 207 "attention.nw"
 enum { MLP_IN = 2 * N_DIGITS, MLP_HIDDEN = 64, MLP_SLOTS = 3,
        MLP_OUT = MLP_SLOTS * VOCAB };
-#line 514 "attention.nw"
+#line 532 "attention.nw"
 typedef struct {
     Model model;
     real x[MAX_BATCH * MLP_IN];          /* onehot(a) ++ onehot(b) */
@@ -87,10 +90,87 @@ typedef struct {
     real h[MAX_BATCH * MLP_HIDDEN];      /* GELU(z) */
     real logits[MAX_BATCH * MLP_OUT];
     real probs[MAX_BATCH * MLP_OUT];
+    real losses[MAX_BATCH * MLP_SLOTS];
+    int targets[MAX_BATCH * MLP_SLOTS];    /* token of each slot, or -1 */
     real d_h[MAX_BATCH * MLP_HIDDEN], d_z[MAX_BATCH * MLP_HIDDEN];
     real d_logits[MAX_BATCH * MLP_OUT];
 } Mlp;
 int  mlp_init(Mlp *mlp, uint64_t seed);
 void mlp_free(Mlp *mlp);
-#line 55 "attention.nw"
+#line 982 "attention.nw"
+enum { WIDTH = 32 };                /* numbers describing one position */
+#line 1055 "attention.nw"
+void embed_forward(real *out, const int *tokens, const real *tok_emb,
+                   const real *pos_emb, int B, int T, int C);
+void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
+                    const int *tokens, int B, int T, int C);
+#line 1116 "attention.nw"
+enum { N_HEADS = 4, HIDDEN = 64, MAX_HEADS = 8 };
+#line 1126 "attention.nw"
+enum { TOK_EMB, POS_EMB, LN1_GAIN, WQ, WK, WV, WO, LN2_GAIN,
+       W1, B1, W2, B2, LNF_GAIN, W_OUT, N_GPT_TABLES };
+extern const TableSpec gpt_tables[N_GPT_TABLES];
+#line 1168 "attention.nw"
+typedef struct {
+    real *x, *ln1, *ln1_mean, *ln1_rstd;            /* embedding, LN 1 */
+    real *q, *k, *v, *scores, *weights, *heads, *attn, *x2;  /* attention */
+    real *ln2, *ln2_mean, *ln2_rstd, *pre_gelu, *hidden, *ffn, *x3;  /* FFN */
+    real *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;     /* output */
+} Activations;
+#line 1182 "attention.nw"
+typedef struct {
+    Model model;            /* first member: a Gpt * is a Model * */
+    int n_heads, max_batch;
+    Activations act, grad;  /* values and their gradients, same layout */
+    real *act_memory, *grad_memory;
+    size_t act_size;        /* reals in each of the two memories */
+    int *tokens, *targets;  /* max_batch * SEQ_LEN; target -1 = none */
+} Gpt;
+int  gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch);
+void gpt_destroy(Gpt *g);
+void gpt_init_params(Gpt *g, uint64_t seed);
+void gpt_forward(Gpt *g, const int *tokens, int B, int T);
+real gpt_loss(Gpt *g, const int *targets, int B, int T);
+void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T);
+#line 1664 "attention.nw"
+void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
+                       const real *gain, int N, int C);
+void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
+                        const real *in, const real *gain, const real *mean,
+                        const real *rstd, int N, int C);
+void residual_forward(real *out, const real *a, const real *b, int N);
+void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
+#line 1682 "attention.nw"
+real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
+int  gpt_answer(Model *m, int p, char out[8]);
+#line 2008 "attention.nw"
+typedef struct {
+    int T, n_heads, tokens[SEQ_LEN];
+    real x[SEQ_LEN][WIDTH], ln1[SEQ_LEN][WIDTH];
+    real q[SEQ_LEN][WIDTH], k[SEQ_LEN][WIDTH], v[SEQ_LEN][WIDTH];
+    real scores[MAX_HEADS][SEQ_LEN][SEQ_LEN];   /* scaled, masked to -inf */
+    real weights[MAX_HEADS][SEQ_LEN][SEQ_LEN];  /* softmax of each row */
+    real heads[SEQ_LEN][WIDTH];                 /* heads side by side */
+    real attn[SEQ_LEN][WIDTH], x2[SEQ_LEN][WIDTH];
+    real hidden[SEQ_LEN][HIDDEN], x3[SEQ_LEN][WIDTH];
+    real logits[SEQ_LEN][VOCAB];
+} Trace;
+void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
+int  gpt_forms_agree(Gpt *g, int p);
+#line 2430 "attention.nw"
+void attention_forward(real *out, real *scores, real *weights,
+                       const real *q, const real *k, const real *v,
+                       int B, int T, int C, int n_heads);
+void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
+                        real *d_weights, const real *d_out, const real *q,
+                        const real *k, const real *v, const real *weights,
+                        int B, int T, int C, int n_heads);
+#line 1798 "attention.nw"
+enum { CHECKPOINT_VERSION = 1 };
+size_t checkpoint_size(const Params *p);
+void checkpoint_encode(unsigned char *out, const Params *p, int n_heads);
+const char *checkpoint_decode(Params *p, int n_heads,
+                              const unsigned char *in, size_t length,
+                              char *why, size_t why_size);
+#line 57 "attention.nw"
 #endif

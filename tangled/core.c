@@ -1,22 +1,22 @@
-#line 62 "attention.nw"
+#line 64 "attention.nw"
 /* core.c: data, models, training (tangled; edit attention.nw) */
 #include "attention.h"
+#include <stdio.h>                  /* snprintf only: the core does no I/O */
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
-#line 653 "attention.nw"
-static int mlp_slot_loss(Mlp *mlp, int row, int p, real *loss);
-static void mlp_backward(Mlp *mlp, const int *problems, int n, real scale);
-#line 813 "attention.nw"
+#line 663 "attention.nw"
+static void mlp_backward(Mlp *mlp, int n, real scale);
+#line 826 "attention.nw"
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 385 "attention.nw"
+#line 390 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 892 "attention.nw"
+#line 2508 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -26,17 +26,17 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 909 "attention.nw"
+#line 2525 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 920 "attention.nw"
+#line 2536 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
     return (real)(sqrt(-2.0 * log(u1)) * cos(2.0 * 3.14159265358979323846 * u2));
 }
-#line 126 "attention.nw"
+#line 131 "attention.nw"
 static const char vocabulary[VOCAB + 1] = "0123456789*=;";
 
 int token_of_char(int c)
@@ -51,7 +51,7 @@ char char_of_token(int token)
 {
     return token >= 0 && token < VOCAB ? vocabulary[token] : '?';
 }
-#line 147 "attention.nw"
+#line 152 "attention.nw"
 int problem_answer(int p, char answer[8])
 {
     int product = (p / 10) * (p % 10), n = 0;
@@ -62,7 +62,7 @@ int problem_answer(int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 164 "attention.nw"
+#line 169 "attention.nw"
 int problem_tokens(int p, int tokens[SEQ_LEN])
 {
     char answer[8];
@@ -75,7 +75,7 @@ int problem_tokens(int p, int tokens[SEQ_LEN])
         tokens[n++] = token_of_char(answer[i]);
     return n;
 }
-#line 248 "attention.nw"
+#line 253 "attention.nw"
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)
 {
     memset(p, 0, sizeof *p);
@@ -89,7 +89,7 @@ int params_alloc(Params *p, const TableSpec *specs, int n_tables)
     if (p->params == NULL)
         return -1;
     
-#line 266 "attention.nw"
+#line 271 "attention.nw"
 p->grads = p->params + p->n_params;
 p->m = p->grads + p->n_params;
 p->v = p->m + p->n_params;
@@ -99,16 +99,16 @@ for (int i = 0; i < n_tables; i++) {
     p->grad[i] = p->grads + offset;
     offset += (size_t)specs[i].rows * (size_t)specs[i].cols;
 }
-#line 261 "attention.nw"
+#line 266 "attention.nw"
     return 0;
 }
-#line 278 "attention.nw"
+#line 283 "attention.nw"
 void params_free(Params *p)
 {
     free(p->params);
     memset(p, 0, sizeof *p);
 }
-#line 315 "attention.nw"
+#line 320 "attention.nw"
 void matmul_forward(real *out, const real *in, const real *weight,
                     const real *bias, int n, int c_in, int c_out)
 {
@@ -120,7 +120,7 @@ void matmul_forward(real *out, const real *in, const real *weight,
             out[row * c_out + j] = sum;
         }
 }
-#line 337 "attention.nw"
+#line 342 "attention.nw"
 void matmul_backward(real *d_in, real *d_weight, real *d_bias,
                      const real *d_out, const real *in, const real *weight,
                      int n, int c_in, int c_out)
@@ -141,7 +141,7 @@ void matmul_backward(real *d_in, real *d_weight, real *d_bias,
             d_bias[j] += dy[j];
     }
 }
-#line 364 "attention.nw"
+#line 369 "attention.nw"
 static real normal_cdf(real z) { return (real)0.5 * (1 + erf(z * (real)M_SQRT1_2)); }
 static real normal_pdf(real z) { return exp(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 
@@ -156,29 +156,39 @@ void gelu_backward(real *d_in, const real *in, const real *d_out, int n)
     for (int i = 0; i < n; i++)
         d_in[i] += d_out[i] * (normal_cdf(in[i]) + in[i] * normal_pdf(in[i]));
 }
-#line 400 "attention.nw"
-real softmax_crossentropy(real *probs, const real *logits, int n, int target)
+#line 407 "attention.nw"
+void crossentropy_forward(real *losses, real *probs, const real *logits,
+                          const int *targets, int n, int n_classes)
 {
-    real max = logits[0], sum = 0;
-    for (int i = 1; i < n; i++)
-        if (logits[i] > max)
-            max = logits[i];
-    for (int i = 0; i < n; i++) {
-        probs[i] = exp(logits[i] - max);
-        sum += probs[i];
+    for (int row = 0; row < n; row++) {
+        const real *logit = logits + row * n_classes;
+        real *prob = probs + row * n_classes, max = logit[0], sum = 0;
+        for (int i = 1; i < n_classes; i++)
+            if (logit[i] > max)
+                max = logit[i];
+        for (int i = 0; i < n_classes; i++) {
+            prob[i] = exp(logit[i] - max);
+            sum += prob[i];
+        }
+        for (int i = 0; i < n_classes; i++)
+            prob[i] = prob[i] / sum;
+        losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
-    for (int i = 0; i < n; i++)
-        probs[i] /= sum;
-    return -log(probs[target]);
 }
-#line 421 "attention.nw"
-void crossentropy_backward(real *d_logits, const real *probs, int n,
-                           int target, real scale)
+#line 432 "attention.nw"
+void crossentropy_backward(real *d_logits, const real *probs,
+                           const int *targets, real scale, int n, int n_classes)
 {
-    for (int i = 0; i < n; i++)
-        d_logits[i] += scale * (probs[i] - (i == target));
+    for (int row = 0; row < n; row++) {
+        if (targets[row] < 0)
+            continue;
+        for (int i = 0; i < n_classes; i++) {
+            real indicator = i == targets[row] ? 1 : 0;
+            d_logits[row * n_classes + i] += (probs[row * n_classes + i] - indicator) * scale;
+        }
+    }
 }
-#line 434 "attention.nw"
+#line 451 "attention.nw"
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -187,20 +197,20 @@ int argmax(const real *x, int n)
             best = i;
     return best;
 }
-#line 288 "attention.nw"
+#line 293 "attention.nw"
 enum { MLP_W1, MLP_B1, MLP_W2, MLP_B2, MLP_TABLES };
 static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 533 "attention.nw"
+#line 553 "attention.nw"
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 544 "attention.nw"
+#line 564 "attention.nw"
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -210,7 +220,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 560 "attention.nw"
+#line 580 "attention.nw"
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -224,65 +234,58 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 583 "attention.nw"
+#line 604 "attention.nw"
+static int mlp_targets(int *targets, const int *problems, int n)
+{
+    int count = 0;
+    for (int row = 0; row < n; row++) {
+        char answer[8];
+        int length = problem_answer(problems[row], answer);
+        for (int slot = 0; slot < MLP_SLOTS; slot++)
+            targets[row * MLP_SLOTS + slot] =
+                slot < length ? token_of_char(answer[slot]) : -1;
+        count += length;
+    }
+    return count;
+}
+#line 620 "attention.nw"
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
-    int targets = 0;
+    int rows = n * MLP_SLOTS, count = mlp_targets(mlp->targets, problems, n);
     real loss = 0;
     mlp_forward(mlp, problems, n);
-    for (int row = 0; row < n; row++)
-        targets += mlp_slot_loss(mlp, row, problems[row], &loss);
+    crossentropy_forward(mlp->losses, mlp->probs, mlp->logits, mlp->targets,
+                         rows, VOCAB);
+    for (int row = 0; row < rows; row++)
+        loss += mlp->losses[row];
     if (backward)
-        mlp_backward(mlp, problems, n, (real)1 / targets);
-    return loss / targets;
+        mlp_backward(mlp, n, (real)1 / count);
+    return loss / count;
 }
-#line 601 "attention.nw"
-static int mlp_slot_loss(Mlp *mlp, int row, int p, real *loss)
-{
-    char answer[8];
-    int length = problem_answer(p, answer);
-    for (int slot = 0; slot < length; slot++) {
-        int off = row * MLP_OUT + slot * VOCAB;
-        *loss += softmax_crossentropy(mlp->probs + off, mlp->logits + off,
-                                      VOCAB, token_of_char(answer[slot]));
-    }
-    return length;
-}
-#line 620 "attention.nw"
-static void mlp_backward(Mlp *mlp, const int *problems, int n, real scale)
+#line 642 "attention.nw"
+static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
     memset(mlp->d_logits, 0, (size_t)n * MLP_OUT * sizeof(real));
     memset(mlp->d_h, 0, (size_t)n * MLP_HIDDEN * sizeof(real));
     memset(mlp->d_z, 0, (size_t)n * MLP_HIDDEN * sizeof(real));
-    for (int row = 0; row < n; row++)
-        
-#line 637 "attention.nw"
-{
-    char answer[8];
-    int length = problem_answer(problems[row], answer);
-    for (int slot = 0; slot < length; slot++) {
-        int off = row * MLP_OUT + slot * VOCAB;
-        crossentropy_backward(mlp->d_logits + off, mlp->probs + off, VOCAB,
-                              token_of_char(answer[slot]), scale);
-    }
-}
-#line 628 "attention.nw"
+    crossentropy_backward(mlp->d_logits, mlp->probs, mlp->targets, scale,
+                          n * MLP_SLOTS, VOCAB);
     matmul_backward(mlp->d_h, g[MLP_W2], g[MLP_B2], mlp->d_logits, mlp->h,
                     t[MLP_W2], n, MLP_HIDDEN, MLP_OUT);
     gelu_backward(mlp->d_z, mlp->z, mlp->d_h, n * MLP_HIDDEN);
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 668 "attention.nw"
+#line 677 "attention.nw"
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 681 "attention.nw"
+#line 690 "attention.nw"
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -298,7 +301,611 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 717 "attention.nw"
+#line 1006 "attention.nw"
+void embed_forward(real *out, const int *tokens, const real *tok_emb,
+                   const real *pos_emb, int B, int T, int C)
+{
+    for (int b = 0; b < B; b++)
+        for (int t = 0; t < T; t++) {
+            real *x = out + (b * T + t) * C;
+            const real *token = tok_emb + tokens[b * T + t] * C;  /* a row pick */
+            const real *pos = pos_emb + t * C;
+            for (int i = 0; i < C; i++)
+                x[i] = token[i] + pos[i];
+        }
+}
+#line 1036 "attention.nw"
+void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
+                    const int *tokens, int B, int T, int C)
+{
+    for (int b = 0; b < B; b++)
+        for (int t = 0; t < T; t++) {
+            const real *dx = d_out + (b * T + t) * C;
+            real *d_token = d_tok_emb + tokens[b * T + t] * C;
+            real *d_pos = d_pos_emb + t * C;
+            for (int i = 0; i < C; i++) {
+                d_token[i] += dx[i];
+                d_pos[i] += dx[i];
+            }
+        }
+}
+#line 1132 "attention.nw"
+const TableSpec gpt_tables[N_GPT_TABLES] = {
+    {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
+    {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
+    {"Wk", WIDTH, WIDTH},       {"Wv", WIDTH, WIDTH},
+    {"Wo", WIDTH, WIDTH},       {"ln2_gain", 1, WIDTH},
+    {"W1", WIDTH, HIDDEN},      {"b1", 1, HIDDEN},
+    {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
+    {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
+};
+#line 1205 "attention.nw"
+void gpt_forward(Gpt *g, const int *tokens, int B, int T)
+{
+    Activations *a = &g->act;
+    real **w = g->model.p.table;
+    int N = B * T, C = WIDTH;
+    embed_forward(a->x, tokens, w[TOK_EMB], w[POS_EMB], B, T, C);
+    
+#line 1223 "attention.nw"
+layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N, C);
+matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
+matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
+matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
+attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
+                  B, T, C, g->n_heads);
+matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
+residual_forward(a->x2, a->x, a->attn, N * C);
+#line 1212 "attention.nw"
+    
+#line 1238 "attention.nw"
+layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N, C);
+matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
+gelu_forward(a->hidden, a->pre_gelu, N * HIDDEN);
+matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
+residual_forward(a->x3, a->x2, a->ffn, N * C);
+#line 1213 "attention.nw"
+    
+#line 1246 "attention.nw"
+layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N, C);
+matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
+#line 1214 "attention.nw"
+}
+#line 1270 "attention.nw"
+static const real LN_EPS = (real)1e-5;
+#line 1277 "attention.nw"
+void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
+                       const real *gain, int N, int C)
+{
+    for (int row = 0; row < N; row++) {
+        const real *x = in + row * C;
+        real m = 0, var = 0;
+        for (int i = 0; i < C; i++)
+            m += x[i];
+        m = m / C;
+        for (int i = 0; i < C; i++)
+            var += (x[i] - m) * (x[i] - m);
+        var = var / C;
+        real s = 1 / sqrt(var + LN_EPS);
+        for (int i = 0; i < C; i++)
+            out[row * C + i] = (x[i] - m) * s * gain[i];
+        mean[row] = m;
+        rstd[row] = s;
+    }
+}
+#line 1306 "attention.nw"
+void residual_forward(real *out, const real *a, const real *b, int N)
+{
+    for (int i = 0; i < N; i++)
+        out[i] = a[i] + b[i];
+}
+#line 1322 "attention.nw"
+static real *carve(real *memory, size_t *used, size_t n)
+{
+    real *slot = memory ? memory + *used : NULL;
+    *used += n;
+    return slot;
+}
+#line 1336 "attention.nw"
+static size_t layout(Activations *a, real *memory, int max_batch, int n_heads)
+{
+    size_t used = 0, rows = (size_t)max_batch * SEQ_LEN, C = WIDTH;
+    size_t cells = rows * (size_t)n_heads * SEQ_LEN;
+    
+#line 1346 "attention.nw"
+a->x = carve(memory, &used, rows * C);
+a->ln1 = carve(memory, &used, rows * C);
+a->ln1_mean = carve(memory, &used, rows);
+a->ln1_rstd = carve(memory, &used, rows);
+a->q = carve(memory, &used, rows * C);
+a->k = carve(memory, &used, rows * C);
+a->v = carve(memory, &used, rows * C);
+a->scores = carve(memory, &used, cells);
+a->weights = carve(memory, &used, cells);
+a->heads = carve(memory, &used, rows * C);
+a->attn = carve(memory, &used, rows * C);
+a->x2 = carve(memory, &used, rows * C);
+a->ln2 = carve(memory, &used, rows * C);
+a->ln2_mean = carve(memory, &used, rows);
+a->ln2_rstd = carve(memory, &used, rows);
+a->pre_gelu = carve(memory, &used, rows * HIDDEN);
+a->hidden = carve(memory, &used, rows * HIDDEN);
+a->ffn = carve(memory, &used, rows * C);
+a->x3 = carve(memory, &used, rows * C);
+a->lnf = carve(memory, &used, rows * C);
+a->lnf_mean = carve(memory, &used, rows);
+a->lnf_rstd = carve(memory, &used, rows);
+a->logits = carve(memory, &used, rows * VOCAB);
+a->probs = carve(memory, &used, rows * VOCAB);
+a->losses = carve(memory, &used, rows);
+#line 1341 "attention.nw"
+    return used;
+}
+#line 1380 "attention.nw"
+int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
+{
+    memset(g, 0, sizeof *g);
+    if (n_heads < 1 || n_heads > MAX_HEADS || WIDTH % n_heads || max_batch < 1)
+        return -1;
+    if (params_alloc(&g->model.p, gpt_tables, N_GPT_TABLES) != 0)
+        return -1;
+    g->model.batch_loss = gpt_batch_loss;
+    g->model.answer = gpt_answer;
+    g->n_heads = n_heads;
+    g->max_batch = max_batch;
+    
+#line 1398 "attention.nw"
+g->act_size = layout(&g->act, NULL, max_batch, n_heads);
+g->act_memory = calloc(g->act_size, sizeof(real));
+g->grad_memory = calloc(g->act_size, sizeof(real));
+g->tokens = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
+g->targets = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
+if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
+    gpt_destroy(g);
+    return -1;
+}
+layout(&g->act, g->act_memory, max_batch, n_heads);
+layout(&g->grad, g->grad_memory, max_batch, n_heads);
+#line 1392 "attention.nw"
+    gpt_init_params(g, seed);
+    return 0;
+}
+#line 1412 "attention.nw"
+void gpt_destroy(Gpt *g)
+{
+    params_free(&g->model.p);
+    free(g->act_memory);
+    free(g->grad_memory);
+    free(g->tokens);
+    free(g->targets);
+    memset(g, 0, sizeof *g);
+}
+#line 1437 "attention.nw"
+static real init_std(int table)
+{
+    switch (table) {
+    case LN1_GAIN: case LN2_GAIN: case LNF_GAIN: case B1: case B2:
+        return 0;
+    case TOK_EMB: case POS_EMB:
+        return 1 / sqrt((real)WIDTH);
+    default:
+        return 1 / sqrt((real)gpt_tables[table].rows);
+    }
+}
+#line 1455 "attention.nw"
+void gpt_init_params(Gpt *g, uint64_t seed)
+{
+    Params *p = &g->model.p;
+    Rng rng;
+    rng_seed(&rng, seed);
+    for (int table = 0; table < N_GPT_TABLES; table++) {
+        int n = gpt_tables[table].rows * gpt_tables[table].cols;
+        int is_gain = table == LN1_GAIN || table == LN2_GAIN || table == LNF_GAIN;
+        real std = init_std(table);
+        for (int i = 0; i < n; i++)
+            p->table[table][i] = std > 0 ? std * (real)rng_normal(&rng)
+                                         : is_gain ? 1 : 0;
+    }
+    memset(p->m, 0, p->n_params * sizeof(real));
+    memset(p->v, 0, p->n_params * sizeof(real));
+}
+#line 1490 "attention.nw"
+static void fill_batch(Gpt *g, const int *problems, int n)
+{
+    for (int b = 0; b < n; b++) {
+        int *tokens = g->tokens + b * SEQ_LEN;
+        int *targets = g->targets + b * SEQ_LEN;
+        int length = problem_tokens(problems[b], tokens);
+        for (int t = length; t < SEQ_LEN; t++)
+            tokens[t] = TOK_END;
+        for (int t = 0; t < SEQ_LEN; t++)
+            targets[t] = t + 1 < length ? tokens[t + 1] : -1;
+    }
+}
+#line 1511 "attention.nw"
+static int count_targets(const int *targets, int N)
+{
+    int count = 0;
+    for (int row = 0; row < N; row++)
+        count += targets[row] >= 0;
+    return count;
+}
+
+real gpt_loss(Gpt *g, const int *targets, int B, int T)
+{
+    int N = B * T;
+    real sum = 0;
+    crossentropy_forward(g->act.losses, g->act.probs, g->act.logits, targets,
+                         N, VOCAB);
+    for (int row = 0; row < N; row++)
+        sum += g->act.losses[row];
+    return sum / count_targets(targets, N);
+}
+#line 1541 "attention.nw"
+void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
+{
+    Activations *a = &g->act, *d = &g->grad;
+    real **w = g->model.p.table, **dw = g->model.p.grad;
+    int N = B * T, C = WIDTH;
+    memset(g->grad_memory, 0, g->act_size * sizeof(real));
+    real scale = (real)1 / count_targets(targets, N);
+    
+#line 1556 "attention.nw"
+crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
+matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
+                N, C, VOCAB);
+layernorm_backward(d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
+                   a->lnf_mean, a->lnf_rstd, N, C);
+#line 1549 "attention.nw"
+    
+#line 1570 "attention.nw"
+residual_backward(d->x2, d->ffn, d->x3, N * C);
+matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
+                N, HIDDEN, C);
+gelu_backward(d->pre_gelu, a->pre_gelu, d->hidden, N * HIDDEN);
+matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
+                N, C, HIDDEN);
+layernorm_backward(d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
+                   a->ln2_mean, a->ln2_rstd, N, C);
+#line 1550 "attention.nw"
+    
+#line 1586 "attention.nw"
+residual_backward(d->x, d->attn, d->x2, N * C);
+matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
+attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
+                   a->q, a->k, a->v, a->weights, B, T, C, g->n_heads);
+matmul_backward(d->ln1, dw[WQ], NULL, d->q, a->ln1, w[WQ], N, C, C);
+matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
+matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
+layernorm_backward(d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
+                   a->ln1_mean, a->ln1_rstd, N, C);
+#line 1551 "attention.nw"
+    embed_backward(dw[TOK_EMB], dw[POS_EMB], d->x, tokens, B, T, C);
+}
+#line 1602 "attention.nw"
+void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
+{
+    for (int i = 0; i < N; i++) {
+        d_a[i] += d_out[i];
+        d_b[i] += d_out[i];
+    }
+}
+#line 1631 "attention.nw"
+void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
+                        const real *in, const real *gain, const real *mean,
+                        const real *rstd, int N, int C)
+{
+    for (int row = 0; row < N; row++) {
+        const real *x = in + row * C, *dy = d_out + row * C;
+        
+#line 1650 "attention.nw"
+real d_norm_mean = 0, d_norm_norm_mean = 0;
+for (int i = 0; i < C; i++) {
+    real norm = (x[i] - mean[row]) * rstd[row];
+    d_norm_mean += gain[i] * dy[i];
+    d_norm_norm_mean += gain[i] * dy[i] * norm;
+}
+d_norm_mean = d_norm_mean / C;
+d_norm_norm_mean = d_norm_norm_mean / C;
+#line 1638 "attention.nw"
+        for (int i = 0; i < C; i++) {
+            real norm = (x[i] - mean[row]) * rstd[row];
+            real d_norm = gain[i] * dy[i];
+            d_gain[i] += dy[i] * norm;
+            d_in[row * C + i] += rstd[row] * (d_norm - d_norm_mean
+                                              - norm * d_norm_norm_mean);
+        }
+    }
+}
+#line 1690 "attention.nw"
+real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
+{
+    Gpt *g = (Gpt *)m;
+    if (n < 1 || n > g->max_batch)
+        return NAN;
+    fill_batch(g, problems, n);
+    gpt_forward(g, g->tokens, n, SEQ_LEN);
+    real loss = gpt_loss(g, g->targets, n, SEQ_LEN);
+    if (backward)
+        gpt_backward(g, g->tokens, g->targets, n, SEQ_LEN);
+    return loss;
+}
+#line 1712 "attention.nw"
+int gpt_answer(Model *m, int p, char out[8])
+{
+    Gpt *g = (Gpt *)m;
+    int tokens[SEQ_LEN], T = 4, length = 0;
+    problem_tokens(p, tokens);              /* only "a*b=" is kept */
+    while (T < SEQ_LEN) {
+        gpt_forward(g, tokens, 1, T);
+        int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
+        tokens[T++] = next;
+        out[length++] = char_of_token(next);
+        if (next == TOK_END)
+            break;
+    }
+    out[length] = '\0';
+    return length;
+}
+#line 2028 "attention.nw"
+/* out (n x p) = a (n x m) times b (m x p) */
+static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < p; j++) {
+            real sum = 0;
+            for (int k = 0; k < m; k++)
+                sum += a[i * m + k] * b[k * p + j];
+            out[i * p + j] = sum;
+        }
+}
+
+static void transpose(real *out, const real *a, int n, int m)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            out[j * n + i] = a[i * m + j];
+}
+
+static void divide_all(real *a, int n, real divisor)
+{
+    for (int i = 0; i < n; i++)
+        a[i] = a[i] / divisor;
+}
+#line 2058 "attention.nw"
+static void mask_future(real *scores, int T)
+{
+    for (int t = 0; t < T; t++)
+        for (int u = t + 1; u < T; u++)
+            scores[t * T + u] = -INFINITY;
+}
+#line 2071 "attention.nw"
+static void softmax_rows(real *a, int n, int m)
+{
+    for (int i = 0; i < n; i++) {
+        real *row = a + i * m, max = -INFINITY, sum = 0;
+        for (int j = 0; j < m; j++)
+            if (row[j] > max)
+                max = row[j];
+        for (int j = 0; j < m; j++) {
+            row[j] = exp(row[j] - max);
+            sum += row[j];
+        }
+        for (int j = 0; j < m; j++)
+            row[j] = row[j] / sum;
+    }
+}
+#line 2094 "attention.nw"
+static void take_columns(real *out, const real *a, int n, int m,
+                         int first, int count)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < count; j++)
+            out[i * count + j] = a[i * m + first + j];
+}
+
+static void put_columns(real *a, const real *part, int n, int m,
+                        int first, int count)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < count; j++)
+            a[i * m + first + j] = part[i * count + j];
+}
+
+static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
+{
+    for (int t = 0; t < T; t++)
+        for (int u = 0; u < T; u++)
+            out[t][u] = a[t * T + u];
+}
+#line 2122 "attention.nw"
+static void classic_head(Trace *tr, int head, int d_head)
+{
+    int T = tr->T, first = head * d_head;
+    real Q[SEQ_LEN * WIDTH], K[SEQ_LEN * WIDTH], V[SEQ_LEN * WIDTH];
+    real K_T[WIDTH * SEQ_LEN], S[SEQ_LEN * SEQ_LEN], O[SEQ_LEN * WIDTH];
+    take_columns(Q, &tr->q[0][0], T, WIDTH, first, d_head);
+    take_columns(K, &tr->k[0][0], T, WIDTH, first, d_head);
+    take_columns(V, &tr->v[0][0], T, WIDTH, first, d_head);
+    transpose(K_T, K, T, d_head);
+    matmul(S, Q, K_T, T, d_head, T);             /* 4. scores = Q K^T   */
+    divide_all(S, T * T, sqrt((real)d_head));    /* 5. / sqrt(d_head)   */
+    mask_future(S, T);                           /* 6. causal mask      */
+    keep_square(tr->scores[head], S, T);
+    softmax_rows(S, T, T);                       /* 7. softmax each row */
+    keep_square(tr->weights[head], S, T);
+    matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
+    put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
+}
+#line 2145 "attention.nw"
+static void classic_attention(Trace *tr, real **w)
+{
+    int T = tr->T, d_head = WIDTH / tr->n_heads;
+    matmul(&tr->q[0][0], &tr->ln1[0][0], w[WQ], T, WIDTH, WIDTH);   /* 1. Q */
+    matmul(&tr->k[0][0], &tr->ln1[0][0], w[WK], T, WIDTH, WIDTH);   /* 2. K */
+    matmul(&tr->v[0][0], &tr->ln1[0][0], w[WV], T, WIDTH, WIDTH);   /* 3. V */
+    for (int head = 0; head < tr->n_heads; head++)
+        classic_head(tr, head, d_head);
+    matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
+}
+#line 2163 "attention.nw"
+void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
+{
+    real **w = g->model.p.table;
+    real mean[SEQ_LEN], rstd[SEQ_LEN], norm[SEQ_LEN * WIDTH];
+    real pre_gelu[SEQ_LEN * HIDDEN], ffn[SEQ_LEN * WIDTH];
+    tr->T = T;
+    tr->n_heads = g->n_heads;
+    for (int t = 0; t < T; t++)
+        tr->tokens[t] = tokens[t];
+    embed_forward(&tr->x[0][0], tokens, w[TOK_EMB], w[POS_EMB], 1, T, WIDTH);
+    layernorm_forward(&tr->ln1[0][0], mean, rstd, &tr->x[0][0], w[LN1_GAIN],
+                      T, WIDTH);
+    classic_attention(tr, w);
+    residual_forward(&tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
+    
+#line 2182 "attention.nw"
+layernorm_forward(norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T, WIDTH);
+matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
+gelu_forward(&tr->hidden[0][0], pre_gelu, T * HIDDEN);
+matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
+residual_forward(&tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
+layernorm_forward(norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T, WIDTH);
+matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
+#line 2178 "attention.nw"
+}
+#line 2212 "attention.nw"
+static void attention_scores(real *score, const real *q_t, const real *k,
+                             int t, int T, int C, int d_head)
+{
+    real root = sqrt((real)d_head);
+    for (int u = 0; u <= t; u++) {
+        real dot = 0;
+        for (int i = 0; i < d_head; i++)
+            dot += q_t[i] * k[u * C + i];
+        score[u] = dot / root;
+    }
+    for (int u = t + 1; u < T; u++)
+        score[u] = -INFINITY;
+}
+#line 2231 "attention.nw"
+static void attention_softmax(real *weight, const real *score, int t, int T)
+{
+    real max = -INFINITY, sum = 0;
+    for (int u = 0; u <= t; u++)
+        if (score[u] > max)
+            max = score[u];
+    for (int u = 0; u <= t; u++) {
+        weight[u] = exp(score[u] - max);
+        sum += weight[u];
+    }
+    for (int u = 0; u <= t; u++)
+        weight[u] = weight[u] / sum;
+    for (int u = t + 1; u < T; u++)
+        weight[u] = 0;
+}
+#line 2252 "attention.nw"
+static void attention_mix(real *o_t, const real *weight, const real *v,
+                          int t, int C, int d_head)
+{
+    for (int i = 0; i < d_head; i++) {
+        real mix = 0;
+        for (int u = 0; u <= t; u++)
+            mix += weight[u] * v[u * C + i];
+        o_t[i] = mix;
+    }
+}
+#line 2271 "attention.nw"
+void attention_forward(real *out, real *scores, real *weights,
+                       const real *q, const real *k, const real *v,
+                       int B, int T, int C, int n_heads)
+{
+    int d_head = C / n_heads;
+    for (int b = 0; b < B; b++)
+        for (int head = 0; head < n_heads; head++)
+            for (int t = 0; t < T; t++) {
+                int row = b * T + t, cell = ((b * n_heads + head) * T + t) * T;
+                int first = b * T * C + head * d_head;
+                attention_scores(scores + cell, q + row * C + head * d_head,
+                                 k + first, t, T, C, d_head);
+                attention_softmax(weights + cell, scores + cell, t, T);
+                attention_mix(out + row * C + head * d_head, weights + cell,
+                              v + first, t, C, d_head);
+            }
+}
+#line 2312 "attention.nw"
+int gpt_forms_agree(Gpt *g, int p)
+{
+    Trace tr;
+    int tokens[SEQ_LEN], T = problem_tokens(p, tokens), same = 1;
+    gpt_trace(g, tokens, T, &tr);
+    gpt_forward(g, tokens, 1, T);
+    for (int head = 0; head < g->n_heads; head++)
+        for (int t = 0; t < T; t++)
+            same &= !memcmp(tr.weights[head][t],
+                            g->act.weights + (head * T + t) * T,
+                            (size_t)T * sizeof(real));
+    for (int t = 0; t < T; t++)
+        same &= !memcmp(tr.logits[t], g->act.logits + t * VOCAB,
+                        VOCAB * sizeof(real));
+    return same;
+}
+#line 2350 "attention.nw"
+static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
+                                   const real *weight, const real *v,
+                                   int t, int C, int d_head)
+{
+    for (int u = 0; u <= t; u++)
+        for (int i = 0; i < d_head; i++) {
+            d_weight[u] += d_o_t[i] * v[u * C + i];
+            d_v[u * C + i] += weight[u] * d_o_t[i];
+        }
+}
+#line 2373 "attention.nw"
+static void attention_softmax_backward(real *d_score, const real *d_weight,
+                                       const real *weight, int t)
+{
+    real expected = 0;
+    for (int u = 0; u <= t; u++)
+        expected += weight[u] * d_weight[u];
+    for (int u = 0; u <= t; u++)
+        d_score[u] += weight[u] * (d_weight[u] - expected);
+}
+#line 2389 "attention.nw"
+static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
+                                      const real *q_t, const real *k,
+                                      int t, int C, int d_head)
+{
+    real root = sqrt((real)d_head);
+    for (int u = 0; u <= t; u++)
+        for (int i = 0; i < d_head; i++) {
+            d_q_t[i] += d_score[u] * k[u * C + i] / root;
+            d_k[u * C + i] += d_score[u] * q_t[i] / root;
+        }
+}
+#line 2406 "attention.nw"
+void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
+                        real *d_weights, const real *d_out, const real *q,
+                        const real *k, const real *v, const real *weights,
+                        int B, int T, int C, int n_heads)
+{
+    int d_head = C / n_heads;
+    for (int b = 0; b < B; b++)
+        for (int head = 0; head < n_heads; head++)
+            for (int t = 0; t < T; t++) {
+                int row = b * T + t, cell = ((b * n_heads + head) * T + t) * T;
+                int first = b * T * C + head * d_head, column = head * d_head;
+                attention_mix_backward(d_weights + cell, d_v + first,
+                                       d_out + row * C + column,
+                                       weights + cell, v + first, t, C, d_head);
+                attention_softmax_backward(d_scores + cell, d_weights + cell,
+                                           weights + cell, t);
+                attention_scores_backward(d_q + row * C + column, d_k + first,
+                                          d_scores + cell, q + row * C + column,
+                                          k + first, t, C, d_head);
+            }
+}
+#line 726 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real correct1 = 1 - pow(cfg->beta1, (real)t);
@@ -311,7 +918,7 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         p->params[i] -= cfg->lr * m_hat / (sqrt(v_hat) + cfg->eps);
     }
 }
-#line 486 "attention.nw"
+#line 504 "attention.nw"
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     int correct = 0;
@@ -326,18 +933,18 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 764 "attention.nw"
+#line 777 "attention.nw"
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
-        .seed = 1, .steps = 2000, .batch = 32, .eval_every = 10,
+        .seed = 1, .steps = 1000, .batch = 32, .eval_every = 10,
         .stop_at_perfect = 0,
         .lr = (real)3e-3, .beta1 = (real)0.9, .beta2 = (real)0.999,
-        .eps = (real)1e-8,
+        .eps = (real)1e-8, .observe = NULL, .context = NULL,
     };
     return cfg;
 }
-#line 782 "attention.nw"
+#line 795 "attention.nw"
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -347,27 +954,147 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
         
-#line 808 "attention.nw"
+#line 821 "attention.nw"
 for (int i = 0; i < cfg->batch; i++)
     batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 791 "attention.nw"
+#line 804 "attention.nw"
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
         
-#line 817 "attention.nw"
+#line 830 "attention.nw"
 if (step % cfg->eval_every == 0 || step == cfg->steps) {
     TrainRecord record = {step, loss, 0, {0}};
     int correct = record.correct = score(m, record.solved);
     if (result.n_records < log_capacity)
         log[result.n_records++] = record;
+    if (cfg->observe)
+        cfg->observe(&record, cfg->context);
     if (correct == N_PROBLEMS && result.first_perfect < 0)
         result.first_perfect = step;
     if (correct == N_PROBLEMS && cfg->stop_at_perfect)
         break;
 }
-#line 796 "attention.nw"
+#line 809 "attention.nw"
     }
     return result;
+}
+#line 1807 "attention.nw"
+static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
+
+size_t checkpoint_size(const Params *p)
+{
+    return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
+}
+#line 1820 "attention.nw"
+static unsigned char *put_u32(unsigned char *out, uint32_t x)
+{
+    for (int i = 0; i < 4; i++)
+        *out++ = (unsigned char)(x >> (8 * i));
+    return out;
+}
+
+static uint32_t get_u32(const unsigned char *in)
+{
+    uint32_t x = 0;
+    for (int i = 0; i < 4; i++)
+        x |= (uint32_t)in[i] << (8 * i);
+    return x;
+}
+#line 1840 "attention.nw"
+static unsigned char *put_f32(unsigned char *out, real value)
+{
+    float f = (float)value;
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    return put_u32(out, bits);
+}
+
+static float get_f32(const unsigned char *in)
+{
+    uint32_t bits = get_u32(in);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+#line 1861 "attention.nw"
+static uint64_t fnv1a(const unsigned char *data, size_t length)
+{
+    uint64_t hash = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < length; i++) {
+        hash ^= data[i];
+        hash *= 0x100000001b3u;
+    }
+    return hash;
+}
+#line 1873 "attention.nw"
+void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
+{
+    unsigned char *start = out;
+    memcpy(out, checkpoint_magic, 8);
+    out = put_u32(out + 8, CHECKPOINT_VERSION);
+    out = put_u32(out, (uint32_t)n_heads);
+    out = put_u32(out, (uint32_t)p->n_tables);
+    for (int i = 0; i < p->n_tables; i++) {
+        out = put_u32(out, (uint32_t)p->specs[i].rows);
+        out = put_u32(out, (uint32_t)p->specs[i].cols);
+    }
+    for (size_t i = 0; i < p->n_params; i++)
+        out = put_f32(out, p->params[i]);
+    uint64_t hash = fnv1a(start, (size_t)(out - start));
+    out = put_u32(out, (uint32_t)hash);
+    put_u32(out, (uint32_t)(hash >> 32));
+}
+#line 1899 "attention.nw"
+const char *checkpoint_decode(Params *p, int n_heads,
+                              const unsigned char *in, size_t length,
+                              char *why, size_t why_size)
+{
+    
+#line 1917 "attention.nw"
+#define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
+size_t expected = checkpoint_size(p);
+if (length < 20)
+    REFUSE("too short to be a checkpoint (%zu bytes)", length);
+if (memcmp(in, checkpoint_magic, 8) != 0)
+    REFUSE("not a checkpoint (it does not start with ATTNCKPT)");
+if (get_u32(in + 8) != CHECKPOINT_VERSION)
+    REFUSE("checkpoint format version %lu, but this program reads version %d",
+           (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
+#line 1904 "attention.nw"
+    
+#line 1929 "attention.nw"
+if (get_u32(in + 12) != (uint32_t)n_heads)
+    REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
+if (get_u32(in + 16) != (uint32_t)p->n_tables)
+    REFUSE("%lu tables, expected %d", (unsigned long)get_u32(in + 16), p->n_tables);
+if (length < 20 + 8 * (size_t)p->n_tables)
+    REFUSE("truncated: %zu bytes, expected %zu", length, expected);
+for (int i = 0; i < p->n_tables; i++) {
+    uint32_t rows = get_u32(in + 20 + 8 * i), cols = get_u32(in + 24 + 8 * i);
+    if (rows != (uint32_t)p->specs[i].rows || cols != (uint32_t)p->specs[i].cols)
+        REFUSE("table %d (%s) is %lux%lu, expected %dx%d", i, p->specs[i].name,
+               (unsigned long)rows, (unsigned long)cols, p->specs[i].rows, p->specs[i].cols);
+}
+if (length != expected)
+    REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
+           length, expected);
+#line 1905 "attention.nw"
+    
+#line 1947 "attention.nw"
+uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
+if (stored != fnv1a(in, length - 8))
+    REFUSE("checksum mismatch: the file is damaged");
+const unsigned char *numbers = in + 20 + 8 * (size_t)p->n_tables;
+for (int t = 0, i = 0; t < p->n_tables; t++)
+    for (int j = 0; j < p->specs[t].rows * p->specs[t].cols; j++, i++)
+        if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
+            REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
+#undef REFUSE
+#line 1906 "attention.nw"
+    const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
+    for (size_t i = 0; i < p->n_params; i++)
+        p->params[i] = get_f32(data + 4 * i);
+    return NULL;
 }

@@ -1,4 +1,4 @@
-#line 935 "attention.nw"
+#line 2551 "attention.nw"
 /* main.c: the command-line program (tangled; edit attention.nw) */
 #define _POSIX_C_SOURCE 200809L
 #include "attention.h"
@@ -10,10 +10,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#line 964 "attention.nw"
+#include <unistd.h>
+#line 2591 "attention.nw"
 static int fail(const char *format, ...);
 static int fail_errno(const char *path, int error);
-
+typedef struct Run Run;
+static void show_progress(const TrainRecord *r, void *context);
+static void report_training(const Run *run, const char *output);
+static int save_training_log(const char *checkpoint, const Run *run);
+static int load_training_log(const char *checkpoint, Run *run);
+static void print_trace(const Trace *tr, int t, const char *text);
+static int table_of_tables(const char *dir, const Params *p);
+static void numbers_of_chapters_2_to_4(Text *out, Gpt *g);
+static double closest_tokens(const Gpt *g, int *a, int *b);
+static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g);
+static int figure_training(const char *fig, const Run *gpt, const Run *mlp);
+static int figure_token_embedding(const char *fig, const Gpt *g);
+static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g);
+static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
+static int table_of_the_trace(const char *dir, const Trace *tr, int t);
+static int figure_trace_weights(const char *fig, const Trace *tr);
+#line 3129 "attention.nw"
+enum { MAX_STEPS = 1000000, MAX_WORDS = 256 };
+#line 2612 "attention.nw"
 static int write_file(const char *path, const char *data, size_t length)
 {
     char temporary[4096];
@@ -34,7 +53,7 @@ static int write_file(const char *path, const char *data, size_t length)
     }
     return 0;
 }
-#line 994 "attention.nw"
+#line 2639 "attention.nw"
 static int fail(const char *format, ...)
 {
     va_list args;
@@ -50,14 +69,14 @@ static int fail_errno(const char *path, int error)
 {
     return fail("cannot write %s: %s", path, strerror(error ? error : EIO));
 }
-#line 1012 "attention.nw"
+#line 2657 "attention.nw"
 static int make_directory(const char *path)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return fail("cannot create directory %s: %s", path, strerror(errno));
     return 0;
 }
-#line 1024 "attention.nw"
+#line 2669 "attention.nw"
 static int save_text(const char *dir, const char *name, Text *text)
 {
     char path[4096];
@@ -71,7 +90,53 @@ static int save_text(const char *dir, const char *name, Text *text)
     text_free(text);
     return result;
 }
-#line 1048 "attention.nw"
+#line 2692 "attention.nw"
+static unsigned char *read_file(const char *path, size_t *length, size_t limit)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return fail("cannot read %s: %s", path, strerror(errno)), NULL;
+    unsigned char *data = malloc(limit + 1);
+    size_t n = data ? fread(data, 1, limit + 1, f) : 0;
+    int error = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    if (data == NULL || error != 0 || n > limit) {
+        if (data == NULL) fail("out of memory reading %s", path);
+        else if (error) fail("cannot read %s: %s", path, strerror(error));
+        else fail("cannot load %s: larger than any checkpoint (over %zu bytes)", path, limit);
+        free(data);
+        return NULL;
+    }
+    *length = n;
+    return data;
+}
+#line 2714 "attention.nw"
+static int save_checkpoint(const char *path, const Params *p, int n_heads)
+{
+    size_t size = checkpoint_size(p);
+    unsigned char *bytes = malloc(size);
+    if (bytes == NULL)
+        return fail("out of memory saving %s", path);
+    checkpoint_encode(bytes, p, n_heads);
+    int status = write_file(path, (const char *)bytes, size);
+    free(bytes);
+    return status;
+}
+
+static int load_checkpoint(const char *path, Params *p, int n_heads)
+{
+    size_t length = 0;
+    char why[256];
+    unsigned char *bytes = read_file(path, &length, 2 * checkpoint_size(p));
+    if (bytes == NULL)
+        return -1;
+    const char *problem = checkpoint_decode(p, n_heads, bytes, length, why, sizeof why);
+    free(bytes);
+    if (problem != NULL)
+        return fail("cannot load %s: %s", path, problem);
+    return 0;
+}
+#line 2750 "attention.nw"
 static void number(Text *numbers, const char *name, const char *format, ...)
 {
     va_list args;
@@ -81,14 +146,163 @@ static void number(Text *numbers, const char *name, const char *format, ...)
     va_end(args);
     text_printf(numbers, "%s %s\n", name, value);
 }
-#line 1066 "attention.nw"
-enum { MAX_RECORDS = 1024 };
+#line 3026 "attention.nw"
+static int usage_error(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fputs("attention: ", stderr);
+    vfprintf(stderr, format, args);
+    fputs("\nTry 'attention --help'.\n", stderr);
+    va_end(args);
+    return 2;
+}
+
+static int is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+#line 3044 "attention.nw"
+static int parse_whole(const char *option, const char *text,
+                       unsigned long long min, unsigned long long max,
+                       unsigned long long *value)
+{
+    char *end = NULL;
+    errno = 0;
+    if (text[0] >= '0' && text[0] <= '9')
+        *value = strtoull(text, &end, 10);
+    if (end == NULL || *end != '\0' || errno == ERANGE || *value < min || *value > max)
+        return usage_error("%s: '%s' is not a whole number from %llu to %llu",
+                           option, text, min, max);
+    return 0;
+}
+#line 3064 "attention.nw"
 typedef struct {
+    uint64_t seed;
+    int steps, pos;                 /* pos < 0: the last position */
+    const char *model, *output;
+    const char *words[MAX_WORDS];   /* arguments that are not options */
+    int n_words;
+} Arguments;
+#line 3074 "attention.nw"
+static int parse_arguments(int argc, char **argv, const char *accepted,
+                           Arguments *a)
+{
+    *a = (Arguments){train_defaults().seed, train_defaults().steps, -1,
+                     "attention.ckpt", NULL, {NULL}, 0};
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (a->n_words == MAX_WORDS)
+                return usage_error("%s: too many arguments", argv[1]);
+            a->words[a->n_words++] = arg;
+            continue;
+        }
+        
+#line 3097 "attention.nw"
+char wanted[32];
+snprintf(wanted, sizeof wanted, " %s ", arg);
+char list[128];
+snprintf(list, sizeof list, " %s ", accepted);
+if (strlen(arg) > 16 || strstr(list, wanted) == NULL)
+    return usage_error("%s: unknown option '%s'", argv[1], arg);
+if (i + 1 >= argc)
+    return usage_error("%s: option %s needs a value", argv[1], arg);
+const char *value = argv[++i];
+unsigned long long number = 0;
+int status = 0;
+if (strcmp(arg, "--seed") == 0 && (status = parse_whole(arg, value, 0, UINT64_MAX, &number)) == 0)
+    a->seed = number;
+else if (strcmp(arg, "--steps") == 0 && (status = parse_whole(arg, value, 1, MAX_STEPS, &number)) == 0)
+    a->steps = (int)number;
+else if (strcmp(arg, "--pos") == 0 && (status = parse_whole(arg, value, 0, SEQ_LEN - 1, &number)) == 0)
+    a->pos = (int)number;
+else if (strcmp(arg, "-m") == 0)
+    a->model = value;
+else if (strcmp(arg, "-o") == 0)
+    a->output = value;
+if (status != 0)
+    return status;
+if (value[0] == '\0')
+    return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
+#line 3088 "attention.nw"
+    }
+    return 0;
+}
+#line 3136 "attention.nw"
+static int parse_question(const char *text, int *problem)
+{
+    int ok = strlen(text) == 4 && text[0] >= '0' && text[0] <= '9' && text[1] == '*'
+             && text[2] >= '0' && text[2] <= '9' && text[3] == '=';
+    if (!ok)
+        return usage_error("'%.40s%s' is not a problem: write a digit, '*', a digit "
+                           "and '=', as in 7*8=", text, strlen(text) > 40 ? "..." : "");
+    *problem = (text[0] - '0') * 10 + (text[2] - '0');
+    return 0;
+}
+#line 3153 "attention.nw"
+static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
+{
+    size_t n = strlen(text);
+    if (n < 1 || n > SEQ_LEN)
+        return usage_error("'%.40s%s' has %zu characters: a sequence has 1 to %d tokens",
+                           text, n > 40 ? "..." : "", n, SEQ_LEN);
+    for (size_t i = 0; i < n; i++)
+        if ((tokens[i] = token_of_char((unsigned char)text[i])) < 0)
+            return usage_error("'%s': the character at position %zu is not a token "
+                               "(the tokens are 0-9 * = ;)", text, i);
+    *length = (int)n;
+    return 0;
+}
+#line 2960 "attention.nw"
+static Gpt *new_transformer(uint64_t seed)
+{
+    Gpt *g = malloc(sizeof *g);
+    if (g == NULL || gpt_create(g, seed, N_HEADS, MAX_BATCH) != 0) {
+        free(g);
+        fail("out of memory for the transformer");
+        return NULL;
+    }
+    return g;
+}
+
+static void delete_transformer(Gpt *g)
+{
+    if (g != NULL)
+        gpt_destroy(g);
+    free(g);
+}
+#line 2988 "attention.nw"
+static int forms_agree_at_start_up(void)
+{
+    Gpt *g = new_transformer(train_defaults().seed);
+    if (g == NULL)
+        return -1;
+    int agree = gpt_forms_agree(g, 7 * 10 + 8);
+    delete_transformer(g);
+    if (!agree)
+        return fail("the classic and the production form of attention disagree "
+                    "on 7*8=; refusing to run (see chapter 5)");
+    return 0;
+}
+#line 3006 "attention.nw"
+static Gpt *load_transformer(const char *path)
+{
+    Gpt *g = new_transformer(0);
+    if (g != NULL && load_checkpoint(path, &g->model.p, g->n_heads) != 0) {
+        delete_transformer(g);
+        return NULL;
+    }
+    return g;
+}
+#line 2768 "attention.nw"
+enum { MAX_RECORDS = 1024 };
+struct Run {
     TrainConfig cfg;
     TrainResult result;
     TrainRecord log[MAX_RECORDS];
-} Run;
-#line 1075 "attention.nw"
+};
+#line 2777 "attention.nw"
 static int run_mlp(Run *run, size_t *n_params)
 {
     Mlp *mlp = malloc(sizeof *mlp);
@@ -102,7 +316,7 @@ static int run_mlp(Run *run, size_t *n_params)
     free(mlp);
     return 0;
 }
-#line 1095 "attention.nw"
+#line 2797 "attention.nw"
 static void learned_at(const Run *run, int step[N_PROBLEMS])
 {
     for (int p = 0; p < N_PROBLEMS; p++) {
@@ -111,25 +325,35 @@ static void learned_at(const Run *run, int step[N_PROBLEMS])
             step[p] = run->log[r].step;
     }
 }
-#line 1109 "attention.nw"
+#line 2813 "attention.nw"
+static void numbers_of_training(Text *out, const Run *run, const char *prefix)
+{
+    const TrainConfig *cfg = &run->cfg;
+    int first = run->result.first_perfect;
+    char name[64];
+    #define NUMBER(suffix, ...) \
+        (snprintf(name, sizeof name, "%s_%s", prefix, suffix), number(out, name, __VA_ARGS__))
+    NUMBER("seed", "%llu", (unsigned long long)cfg->seed);
+    NUMBER("steps", "%d", cfg->steps);
+    NUMBER("batch", "%d", cfg->batch);
+    NUMBER("lr", "%g", (double)cfg->lr);
+    NUMBER("eval_every", "%d", cfg->eval_every);
+    NUMBER("first_perfect", "%d", first);
+    NUMBER("problems_seen", "%d", first * cfg->batch);
+    NUMBER("epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
+    #undef NUMBER
+}
+#line 2837 "attention.nw"
 static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
                                  const int step[N_PROBLEMS])
 {
-    const TrainConfig *cfg = &run->cfg;
-    int first = run->result.first_perfect, last = run->result.n_records - 1;
+    int last = run->result.n_records - 1;
+    numbers_of_training(out, run, "mlp");
     number(out, "mlp_params", "%zu", n_params);
-    number(out, "mlp_seed", "%llu", (unsigned long long)cfg->seed);
-    number(out, "mlp_steps", "%d", cfg->steps);
-    number(out, "mlp_batch", "%d", cfg->batch);
-    number(out, "mlp_lr", "%g", (double)cfg->lr);
-    number(out, "mlp_eval_every", "%d", cfg->eval_every);
-    number(out, "mlp_first_perfect", "%d", first);
-    number(out, "mlp_problems_seen", "%d", first * cfg->batch);
-    number(out, "mlp_epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
     number(out, "mlp_final_loss", "%.4f", (double)run->log[last].loss);
     number(out, "mlp_final_correct", "%d", run->log[last].correct);
     
-#line 1130 "attention.nw"
+#line 2850 "attention.nw"
 int earliest = 0, latest = 0, zeros = 0, zero_sum = 0, others = 0, other_sum = 0;
 int ones = 0, one_sum = 0;
 for (int p = 1; p < N_PROBLEMS; p++) {
@@ -149,9 +373,9 @@ number(out, "mlp_latest_step", "%d", step[latest]);
 number(out, "mlp_zero_mean_step", "%.0f", zero_sum / (double)zeros);
 number(out, "mlp_other_mean_step", "%.0f", other_sum / (double)others);
 number(out, "mlp_one_mean_step", "%.0f", one_sum / (double)ones);
-#line 1126 "attention.nw"
+#line 2846 "attention.nw"
 }
-#line 1157 "attention.nw"
+#line 2877 "attention.nw"
 static void curves_of(const Run *run, float *step, float *loss, float *correct)
 {
     for (int r = 0; r < run->result.n_records; r++) {
@@ -160,7 +384,7 @@ static void curves_of(const Run *run, float *step, float *loss, float *correct)
         correct[r] = (float)run->log[r].correct;
     }
 }
-#line 1168 "attention.nw"
+#line 2888 "attention.nw"
 static int figure_mlp_training(const char *fig, const Run *run)
 {
     static float step[MAX_RECORDS], loss[MAX_RECORDS], correct[MAX_RECORDS];
@@ -182,7 +406,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
     svg_line_charts(&svg, panels, 2, NULL, 720, 300);
     return save_text(fig, "mlp_training.svg", &svg);
 }
-#line 1195 "attention.nw"
+#line 2915 "attention.nw"
 static const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
@@ -201,90 +425,536 @@ static int figure_mlp_learned_at(const char *fig, const int step[N_PROBLEMS])
     svg_heatmap(&svg, &map, scale, 520, 440);
     return save_text(fig, "mlp_learned_at.svg", &svg);
 }
-#line 1218 "attention.nw"
-static int figures_of_chapter_1(const char *fig, Text *numbers)
+#line 2938 "attention.nw"
+static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
 {
-    int step[N_PROBLEMS], status = 0;
+    int step[N_PROBLEMS];
     size_t n_params = 0;
-    Run *run = malloc(sizeof *run);
-    if (run == NULL)
-        return fail("out of memory");
     run->cfg = train_defaults();
     if (run_mlp(run, &n_params) != 0)
-        status = -1;
-    else {
-        learned_at(run, step);
-        numbers_of_chapter_1(numbers, run, n_params, step);
-        if (figure_mlp_training(fig, run) != 0 || figure_mlp_learned_at(fig, step) != 0)
-            status = -1;
+        return -1;
+    learned_at(run, step);
+    numbers_of_chapter_1(numbers, run, n_params, step);
+    if (figure_mlp_training(fig, run) != 0 || figure_mlp_learned_at(fig, step) != 0)
+        return -1;
+    return 0;
+}
+#line 3545 "attention.nw"
+static int figures_of_chapters_2_to_5(const char *model, const char *dir,
+                                      const char *fig, Text *numbers, const Run *mlp)
+{
+    Run *run = malloc(sizeof *run);
+    Gpt *g = load_transformer(model);
+    int status = run == NULL ? fail("out of memory") : g == NULL ? -1 : 0;
+    if (status == 0)
+        status = load_training_log(model, run);
+    if (status == 0)
+        status = claims_hold(run, mlp, g);
+    if (status == 0) {
+        numbers_of_training(numbers, run, "gpt");
+        numbers_of_chapters_2_to_4(numbers, g);
+        status = table_of_tables(dir, &g->model.p);
     }
+    if (status == 0)
+        status = figure_training(fig, run, mlp);
+    if (status == 0)
+        status = figure_token_embedding(fig, g);
+    if (status == 0)
+        status = trace_of_chapter_5(dir, fig, numbers, g);
+    delete_transformer(g);
     free(run);
     return status;
 }
-#line 1246 "attention.nw"
-static int command_figures(const char *dir)
+#line 3581 "attention.nw"
+static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
+{
+    int a, b;
+    if (gpt->result.first_perfect < 0 || mlp->result.first_perfect < 0)
+        return fail("chapters 1 and 4 say both models reach 100/100; this run does not");
+    if (gpt->result.first_perfect >= mlp->result.first_perfect)
+        return fail("chapter 4 says the transformer reaches 100/100 in fewer steps than "
+                    "the perceptron (%d against %d here): revise the text",
+                    gpt->result.first_perfect, mlp->result.first_perfect);
+    if (closest_tokens(g, &a, &b) >= 0.5)
+        return fail("chapter 3 says no two token vectors are close to parallel, but "
+                    "'%c' and '%c' have cosine %.2f: revise the text", char_of_token(a),
+                    char_of_token(b), closest_tokens(g, &a, &b));
+    if (score(&g->model, NULL) != N_PROBLEMS)
+        return fail("chapter 4 says the saved model answers all 100 problems; it does not");
+    return 0;
+}
+#line 3606 "attention.nw"
+static double loss_floor(double *targets_per_sequence)
+{
+    int targets = 0;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[SEQ_LEN];
+        targets += problem_tokens(p, tokens) - 1;
+    }
+    *targets_per_sequence = targets / (double)N_PROBLEMS;
+    return N_PROBLEMS * log(10.0) / targets;
+}
+#line 3619 "attention.nw"
+static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
+{
+    int all[N_PROBLEMS], one_digit = 0, agree = 0;
+    double per_sequence, floor = loss_floor(&per_sequence);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        all[p] = p;
+        one_digit += (p / 10) * (p % 10) < 10;
+        agree += gpt_forms_agree(g, p);
+    }
+    number(out, "one_digit_answers", "%d", one_digit);
+    number(out, "gpt_params", "%zu", g->model.p.n_params);
+    number(out, "gpt_n_tables", "%d", g->model.p.n_tables);
+    number(out, "gpt_loss_floor", "%.3f", floor);
+    number(out, "gpt_targets_per_sequence", "%.2f", per_sequence);
+    number(out, "gpt_final_loss", "%.3f", (double)g->model.batch_loss(&g->model, all, N_PROBLEMS, 0));
+    number(out, "gpt_final_correct", "%d", score(&g->model, NULL));
+    number(out, "forms_agree", "%d", agree);
+    int a = 0, b = 0;
+    double closest = closest_tokens(g, &a, &b);
+    number(out, "tok_emb_max_cosine", "%.2f", closest);
+    number(out, "tok_emb_cosine_a", "%c", char_of_token(a));
+    number(out, "tok_emb_cosine_b", "%c", char_of_token(b));
+}
+#line 3648 "attention.nw"
+static int table_of_tables(const char *dir, const Params *p)
+{
+    Text md = {0};
+    text_printf(&md, "| | table | rows | columns | numbers |\n|--:|:--|--:|--:|--:|\n");
+    for (int i = 0; i < p->n_tables; i++)
+        text_printf(&md, "| %d | `%s` | %d | %d | %d |\n", i + 1, p->specs[i].name,
+                    p->specs[i].rows, p->specs[i].cols, p->specs[i].rows * p->specs[i].cols);
+    text_printf(&md, "| | **all %d tables** | | | **%zu** |\n", p->n_tables, p->n_params);
+    return save_text(dir, "gpt_tables.md", &md);
+}
+#line 3664 "attention.nw"
+static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
+{
+    static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS], correct[2][MAX_RECORDS];
+    char floor_label[64], marker[64];
+    double per_sequence, floor = loss_floor(&per_sequence);
+    Text svg = {0};
+    curves_of(gpt, step[0], loss[0], correct[0]);
+    curves_of(mlp, step[1], loss[1], correct[1]);
+    snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
+    snprintf(marker, sizeof marker, "transformer 100/100 at step %d", gpt->result.first_perfect);
+    SvgSeries losses[2] = {
+        {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL},
+        {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL}};
+    SvgSeries scores[2] = {
+        {"transformer", step[0], correct[0], gpt->result.n_records, 0, NULL},
+        {"perceptron", step[1], correct[1], mlp->result.n_records, 1, NULL}};
+    SvgLinePanel panels[2] = {
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
+         .n_series = 2, .log_y = 1, .h_line = {1, floor, floor_label}, .legend = SVG_LEGEND_BELOW},
+        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = scores,
+         .n_series = 2, .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE,
+         .v_line = {gpt->result.first_perfect > 0, gpt->result.first_perfect, marker}},
+    };
+    svg_line_charts(&svg, panels, 2, NULL, 760, 340);
+    return save_text(fig, "gpt_training.svg", &svg);
+}
+#line 3697 "attention.nw"
+static int figure_token_embedding(const char *fig, const Gpt *g)
+{
+    static const char *const tokens[VOCAB] =
+        {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "=", ";"};
+    static const char *const columns[WIDTH] = {"0", "", "", "", "4", "", "", "", "8", "", "",
+        "", "12", "", "", "", "16", "", "", "", "20", "", "", "", "24", "", "", "", "28", "", "", ""};
+    float values[VOCAB * WIDTH];
+    Text svg = {0};
+    for (int i = 0; i < VOCAB * WIDTH; i++)
+        values[i] = (float)g->model.p.table[TOK_EMB][i];
+    SvgHeatmap map = {.x_label = "dimension", .y_label = "token", .rows = VOCAB,
+                      .cols = WIDTH, .values = values, .row_labels = tokens,
+                      .col_labels = columns};
+    SvgColorScale scale = {SVG_DIVERGING, 0, 0, "value"};
+    svg_heatmap(&svg, &map, scale, 760, 360);
+    return save_text(fig, "token_embedding.svg", &svg);
+}
+#line 3721 "attention.nw"
+static double cosine(const real *x, const real *y, int n)
+{
+    double xy = 0, xx = 0, yy = 0;
+    for (int i = 0; i < n; i++) {
+        xy += (double)x[i] * (double)y[i];
+        xx += (double)x[i] * (double)x[i];
+        yy += (double)y[i] * (double)y[i];
+    }
+    return xy / sqrt(xx * yy);
+}
+
+static double closest_tokens(const Gpt *g, int *a, int *b)
+{
+    const real *table = g->model.p.table[TOK_EMB];
+    double best = -2;
+    for (int i = 0; i < VOCAB; i++)
+        for (int j = i + 1; j < VOCAB; j++) {
+            double c = cosine(table + i * WIDTH, table + j * WIDTH, WIDTH);
+            if (c > best)
+                best = c, *a = i, *b = j;
+        }
+    return best;
+}
+#line 3751 "attention.nw"
+static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g)
+{
+    int tokens[SEQ_LEN], T = 4, t = 3;
+    Trace *tr = malloc(sizeof *tr);
+    if (tr == NULL)
+        return fail("out of memory");
+    problem_tokens(7 * 10 + 8, tokens);
+    gpt_trace(g, tokens, T, tr);
+    numbers_of_the_trace(numbers, tr, t);
+    int status = table_of_the_trace(dir, tr, t);
+    if (status == 0)
+        status = figure_trace_weights(fig, tr);
+    free(tr);
+    return status;
+}
+#line 3769 "attention.nw"
+static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
+{
+    int top_head = 0, top_u = 0;
+    for (int head = 0; head < tr->n_heads; head++)
+        for (int u = 0; u <= t; u++)
+            if (tr->weights[head][t][u] > tr->weights[top_head][t][top_u])
+                top_head = head, top_u = u;
+    number(out, "trace_next_token", "%c", char_of_token(argmax(tr->logits[t], VOCAB)));
+    number(out, "trace_top_head", "%d", top_head);
+    number(out, "trace_top_u", "%d", top_u);
+    number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
+    number(out, "trace_top_weight", "%.2f", (double)tr->weights[top_head][t][top_u]);
+}
+#line 3785 "attention.nw"
+static int table_of_the_trace(const char *dir, const Trace *tr, int t)
+{
+    Text md = {0};
+    text_printf(&md, "| head | |");
+    for (int u = 0; u <= t; u++)
+        text_printf(&md, " $u = %d$ (`%c`) |", u, char_of_token(tr->tokens[u]));
+    text_printf(&md, "\n|--:|:--|");
+    for (int u = 0; u <= t; u++)
+        text_printf(&md, "--:|");
+    for (int head = 0; head < tr->n_heads; head++) {
+        text_printf(&md, "\n| %d | score |", head);
+        for (int u = 0; u <= t; u++)
+            text_printf(&md, " %.2f |", (double)tr->scores[head][t][u]);
+        text_printf(&md, "\n| | weight |");
+        for (int u = 0; u <= t; u++)
+            text_printf(&md, " **%.2f** |", (double)tr->weights[head][t][u]);
+    }
+    text_printf(&md, "\n");
+    return save_text(dir, "trace_row.md", &md);
+}
+#line 3808 "attention.nw"
+static int figure_trace_weights(const char *fig, const Trace *tr)
+{
+    static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
+    static char titles[MAX_HEADS][16], labels[SEQ_LEN][2];
+    static const char *names[SEQ_LEN];
+    SvgHeatmap maps[MAX_HEADS];
+    Text svg = {0};
+    for (int t = 0; t < tr->T; t++) {
+        labels[t][0] = char_of_token(tr->tokens[t]);
+        names[t] = labels[t];
+    }
+    for (int head = 0; head < tr->n_heads; head++) {
+        for (int t = 0; t < tr->T; t++)
+            for (int u = 0; u < tr->T; u++)
+                values[head][t * tr->T + u] = u > t ? NAN : (float)tr->weights[head][t][u];
+        snprintf(titles[head], sizeof titles[head], "head %d", head);
+        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)", tr->T, tr->T,
+                                  values[head], names, names, "%.2f"};
+    }
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
+    svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
+    return save_text(fig, "trace_weights.svg", &svg);
+}
+#line 3177 "attention.nw"
+static int command_train(const Arguments *a)
+{
+    const char *output = a->output ? a->output : "attention.ckpt";
+    Run *run = malloc(sizeof *run);
+    Gpt *g = new_transformer(a->seed);
+    int status = run == NULL || g == NULL ? fail("out of memory") : 0;
+    if (status == 0) {
+        
+#line 3198 "attention.nw"
+run->cfg = train_defaults();
+run->cfg.seed = a->seed;
+run->cfg.steps = a->steps;
+if (isatty(fileno(stderr)))
+    run->cfg.observe = show_progress;
+run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
+if (run->cfg.observe)
+    fputc('\n', stderr);
+#line 3185 "attention.nw"
+        status = save_checkpoint(output, &g->model.p, g->n_heads);
+        if (status == 0)
+            status = save_training_log(output, run);
+        if (status == 0)
+            report_training(run, output);
+    }
+    delete_transformer(g);
+    free(run);
+    return status;
+}
+#line 3212 "attention.nw"
+static void show_progress(const TrainRecord *r, void *context)
+{
+    (void)context;
+    fprintf(stderr, "\rstep %6d   loss %.4f   score %3d/%d", r->step,
+            (double)r->loss, r->correct, N_PROBLEMS);
+    fflush(stderr);
+}
+
+static void report_training(const Run *run, const char *output)
+{
+    const TrainRecord *last = &run->log[run->result.n_records - 1];
+    if (run->result.first_perfect > 0)
+        printf("first 100/100 at step %d\n", run->result.first_perfect);
+    printf("saved %s after %d steps\n", output, run->result.steps_done);
+    printf("%d/%d\n", last->correct, N_PROBLEMS);
+}
+#line 3236 "attention.nw"
+static int save_training_log(const char *checkpoint, const Run *run)
+{
+    char path[4096];
+    Text log = {0};
+    if (snprintf(path, sizeof path, "%s.log", checkpoint) >= (int)sizeof path)
+        return fail("path too long: %s.log", checkpoint);
+    const TrainConfig *c = &run->cfg;
+    text_printf(&log, "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
+                (unsigned long long)c->seed, c->steps, c->batch, (double)c->lr, c->eval_every);
+    text_printf(&log, "# step\tloss\tcorrect\n");
+    for (int r = 0; r < run->result.n_records; r++)
+        text_printf(&log, "%d\t%.9g\t%d\n", run->log[r].step,
+                    (double)run->log[r].loss, run->log[r].correct);
+    if (log.failed)
+        return text_free(&log), fail("out of memory writing %s", path);
+    int status = write_file(path, log.data, log.len);
+    text_free(&log);
+    return status;
+}
+#line 3261 "attention.nw"
+static int load_training_log(const char *checkpoint, Run *run)
+{
+    char path[4096], line[256];
+    snprintf(path, sizeof path, "%s.log", checkpoint);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
+    
+#line 3285 "attention.nw"
+unsigned long long seed = 0;
+double lr = 0;
+run->cfg = train_defaults();
+int settings = fgets(line, sizeof line, f) != NULL
+    && sscanf(line, "# seed=%llu steps=%d batch=%d lr=%lf eval_every=%d", &seed,
+              &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
+run->cfg.seed = seed;
+run->cfg.lr = (real)lr;
+#line 3269 "attention.nw"
+    int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
+    while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
+        TrainRecord *r = &run->log[n++];
+        double loss;
+        bad = sscanf(line, "%d\t%lf\t%d", &r->step, &loss, &r->correct) != 3;
+        r->loss = (real)loss;
+    }
+    bad = bad || n == 0 || !feof(f);
+    fclose(f);
+    run->result.n_records = n;
+    
+#line 3296 "attention.nw"
+run->result.first_perfect = -1;
+for (int r = n - 1; r >= 0; r--)
+    if (run->log[r].correct == N_PROBLEMS)
+        run->result.first_perfect = run->log[r].step;
+run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
+#line 3280 "attention.nw"
+    return bad ? fail("%s is not a training log written by attention train", path) : 0;
+}
+#line 3309 "attention.nw"
+static int command_ask(const Arguments *a)
+{
+    int problems[MAX_WORDS];
+    if (a->n_words == 0)
+        return usage_error("ask: give at least one problem, such as 7*8=");
+    for (int i = 0; i < a->n_words; i++)
+        if (parse_question(a->words[i], &problems[i]) != 0)
+            return 2;
+    Gpt *g = load_transformer(a->model);
+    if (g == NULL)
+        return 1;
+    for (int i = 0; i < a->n_words; i++) {
+        char answer[8];
+        g->model.answer(&g->model, problems[i], answer);
+        printf("%s%s\n", a->words[i], answer);
+    }
+    delete_transformer(g);
+    return 0;
+}
+#line 3339 "attention.nw"
+static void print_vector(const char *label, const real *x, int n)
+{
+    printf("  %-14s", label);
+    for (int i = 0; i < n; i++)
+        printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
+    printf("\n");
+}
+#line 3349 "attention.nw"
+static int command_trace(const Arguments *a)
+{
+    int tokens[SEQ_LEN], T = 0;
+    if (a->n_words != 1)
+        return usage_error("trace: give exactly one sequence, such as 7*8=");
+    if (parse_tokens(a->words[0], tokens, &T) != 0)
+        return 2;
+    if (a->pos >= T)
+        return usage_error("trace: --pos %d is past the end of '%s' (positions 0 to %d)",
+                           a->pos, a->words[0], T - 1);
+    Gpt *g = load_transformer(a->model);
+    Trace *trace = malloc(sizeof *trace);
+    if (g == NULL || trace == NULL) {
+        delete_transformer(g);
+        free(trace);
+        return g == NULL ? 1 : (fail("out of memory"), 1);
+    }
+    gpt_trace(g, tokens, T, trace);
+    print_trace(trace, a->pos < 0 ? T - 1 : a->pos, a->words[0]);
+    delete_transformer(g);
+    free(trace);
+    return 0;
+}
+#line 3377 "attention.nw"
+static void print_trace(const Trace *tr, int t, const char *text)
+{
+    char label[64];
+    printf("trace of \"%s\" at position t = %d (token '%c')\n\n", text, t, text[t]);
+    printf("1. input x[%d] = token vector of '%c' + position vector %d\n", t, text[t], t);
+    print_vector("x[t]", tr->x[t], WIDTH);
+    printf("2. after LayerNorm\n");
+    print_vector("h[t]", tr->ln1[t], WIDTH);
+    printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
+    print_vector("q[t]", tr->q[t], WIDTH);
+    
+#line 3404 "attention.nw"
+int d_head = WIDTH / tr->n_heads;
+printf("4. keys of the rows u <= t and the scores of row t\n");
+for (int head = 0; head < tr->n_heads; head++) {
+    const real *q = tr->q[t] + head * d_head;
+    for (int u = 0; u <= t; u++) {
+        double dot = 0;
+        for (int i = 0; i < d_head; i++)
+            dot += (double)q[i] * (double)tr->k[u][head * d_head + i];
+        snprintf(label, sizeof label, "head %d k[%d]", head, u);
+        print_vector(label, tr->k[u] + head * d_head, d_head);
+        printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   weight = %.3f\n", "",
+               dot, d_head, (double)tr->scores[head][t][u], (double)tr->weights[head][t][u]);
+    }
+}
+printf("5. weights of row t (each head's sum to 1)\n");
+for (int head = 0; head < tr->n_heads; head++) {
+    printf("  head %d       ", head);
+    for (int u = 0; u <= t; u++)
+        printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
+    printf("\n");
+}
+#line 3388 "attention.nw"
+    printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
+    print_vector("mix[t]", tr->heads[t], WIDTH);
+    print_vector("x2[t]", tr->x2[t], WIDTH);
+    printf("7. after the FFN and its residual\n");
+    print_vector("x3[t]", tr->x3[t], WIDTH);
+    
+#line 3428 "attention.nw"
+printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
+printf("  ");
+for (int token = 0; token < VOCAB; token++)
+    printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
+printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
+#line 3394 "attention.nw"
+    (void)label;
+}
+#line 3444 "attention.nw"
+static int command_figures(const Arguments *a)
 {
     char fig[4096];
+    const char *dir = a->output;
     Text numbers = {0};
+    if (dir == NULL)
+        return usage_error("figures: missing -o DIR");
     if (snprintf(fig, sizeof fig, "%s/fig", dir) >= (int)sizeof fig)
-        return fail("path too long: %s", dir);
+        return fail("path too long: %s", dir), 1;
     if (make_directory(dir) != 0 || make_directory(fig) != 0)
-        return -1;
-    if (figures_of_chapter_1(fig, &numbers) != 0) {
-        text_free(&numbers);
-        return -1;
-    }
-    return save_text(dir, "numbers.txt", &numbers);
+        return 1;
+    Run *mlp = malloc(sizeof *mlp);
+    int status = mlp == NULL ? fail("out of memory") : figures_of_chapter_1(fig, &numbers, mlp);
+    if (status == 0)
+        status = figures_of_chapters_2_to_5(a->model, dir, fig, &numbers, mlp);
+    free(mlp);
+    if (status == 0)
+        return save_text(dir, "numbers.txt", &numbers) == 0 ? 0 : 1;
+    text_free(&numbers);
+    return 1;
 }
-#line 1269 "attention.nw"
+#line 3474 "attention.nw"
 static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
     "Commands:\n"
-    "  figures -o DIR   run the book's experiments; write DIR/numbers.txt\n"
-    "                   and the figures as DIR/fig/*.svg\n"
+    "  train [--seed N] [--steps N] [-o FILE]\n"
+    "        train the transformer; save it to FILE (default attention.ckpt)\n"
+    "        and its training log to FILE.log; print the final score\n"
+    "  ask [-m FILE] PROBLEM...\n"
+    "        answer problems such as 7*8= with the model in FILE\n"
+    "  trace [-m FILE] SEQUENCE [--pos N]\n"
+    "        print every number of the forward pass of SEQUENCE (such as\n"
+    "        7*8=) at position N (default: the last)\n"
+    "  figures [-m FILE] -o DIR\n"
+    "        run the book's experiments with the model in FILE; write\n"
+    "        DIR/numbers.txt, the tables DIR/*.md and the figures DIR/fig/*.svg\n"
     "\n"
     "Options:\n"
-    "  -h, --help       show this help (also after a command)\n";
-
-static int usage_error(const char *format, const char *arg)
-{
-    fputs("attention: ", stderr);
-    fprintf(stderr, format, arg);
-    fputs("\nTry 'attention --help'.\n", stderr);
-    return 2;
-}
-#line 1289 "attention.nw"
-static int is_help(const char *arg)
-{
-    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
-static int main_figures(int argc, char **argv)
-{
-    const char *dir = NULL;
-    for (int i = 2; i < argc; i++) {
-        if (is_help(argv[i]))
-            return fputs(usage, stdout), 0;
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && argv[i + 1][0] != '\0')
-            dir = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0)
-            return usage_error("option %s needs a directory", argv[i]);
-        else
-            return usage_error("figures: unexpected argument '%s'", argv[i]);
-    }
-    if (dir == NULL)
-        return usage_error("%s: missing -o DIR", "figures");
-    return command_figures(dir) == 0 ? 0 : 1;
-}
-#line 1314 "attention.nw"
+    "  --seed N    seed of the initial weights and batches (default 1)\n"
+    "  --steps N   training steps, 1 to 1000000 (default 1000)\n"
+    "  -m FILE     the model to use (default attention.ckpt)\n"
+    "  -h, --help  show this help (also after a command)\n"
+    "\n"
+    "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
+#line 3503 "attention.nw"
+static const struct {
+    const char *name, *options;
+    int (*run)(const Arguments *a);
+} commands[] = {
+    {"train", "--seed --steps -o", command_train},
+    {"ask", "-m", command_ask},
+    {"trace", "-m --pos", command_trace},
+    {"figures", "-m -o", command_figures},
+};
+#line 3515 "attention.nw"
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error("%s", "missing command");
-    if (is_help(argv[1]))
-        return fputs(usage, stdout), 0;
-    if (strcmp(argv[1], "figures") == 0)
-        return main_figures(argc, argv);
+        return usage_error("missing command");
+    for (int i = 1; i < argc; i++)
+        if (is_help(argv[i]))
+            return fputs(usage, stdout), 0;
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        if (strcmp(argv[1], commands[c].name) != 0)
+            continue;
+        Arguments a;
+        int status = parse_arguments(argc, argv, commands[c].options, &a);
+        if (status != 0)
+            return status;
+        if (forms_agree_at_start_up() != 0)
+            return 1;
+        status = commands[c].run(&a);
+        return status == 0 ? 0 : status == 2 ? 2 : 1;
+    }
     return usage_error("unknown command '%s'", argv[1]);
 }

@@ -129,4 +129,53 @@ no_placeholder_survives() {
     return $status
 }
 
+# The book's model, saved by `make`, answers all 100 problems through the
+# command line; the expected answers come from the shell's own arithmetic.
+ask_answers_all_100() {
+    [ -f build/model.ckpt ] || { echo "build/model.ckpt not built"; return 1; }
+    problems="" expected=""
+    for a in 0 1 2 3 4 5 6 7 8 9; do for b in 0 1 2 3 4 5 6 7 8 9; do
+        problems="$problems $a*$b="
+        expected="$expected$a*$b=$((a * b));
+"
+    done; done
+    got=$(build/attention ask -m build/model.ckpt $problems) || { echo "ask failed"; return 1; }
+    if [ "$got
+" != "$expected" ]; then
+        echo "wrong answers:"; printf '%s\n' "$got" | grep -vxF "$(printf '%s' "$expected")" | head
+        return 1
+    fi
+    echo "ask answered all 100 problems: $(echo "$got" | head -3 | tr '\n' ' ')..."
+}
+
+# Bad arguments: a message naming what was wrong, exit status 2; a
+# missing model file: a message naming it, exit status 1.
+cli_errors() {
+    status=0
+    check() {   # expected-status words-in-message command...
+        want=$1 words=$2; shift 2
+        out=$("$@" 2>&1); got=$?
+        if [ $got != "$want" ] || ! echo "$out" | grep -q -- "$words"; then
+            echo "FAIL: $* -> status $got, message: $out"; status=1
+        else
+            echo "ok: $* -> $got: $(echo "$out" | head -1)"
+        fi
+    }
+    check 2 "unknown command" build/attention frobnicate
+    check 2 "missing command" build/attention
+    check 2 "not a problem" build/attention ask -m build/model.ckpt 7x8=
+    check 2 "not a problem" build/attention ask -m build/model.ckpt 7*8
+    check 2 "unknown option" build/attention ask --seed 3 7*8=
+    check 2 "not a whole number" build/attention train --steps 0
+    check 2 "not a whole number" build/attention train --seed -1
+    check 2 "not a whole number" build/attention train --steps 99999999999999
+    check 2 "needs a value" build/attention train --seed
+    check 2 "not a token" build/attention trace -m build/model.ckpt 7x8=
+    check 2 "past the end" build/attention trace -m build/model.ckpt 7*8= --pos 5
+    check 1 "no/such/file" build/attention ask -m no/such/file 7*8=
+    check 0 "usage" build/attention --help
+    check 0 "usage" build/attention trace --help
+    return $status
+}
+
 "$@"

@@ -26,6 +26,8 @@ static void test_undefined_chunk_fails(void **s) { (void)s; run("undefined_chunk
 static void test_missing_number_fails(void **s) { (void)s; run("missing_number_fails"); }
 static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve"); }
 static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
+static void test_ask_answers_all_100(void **s) { (void)s; run("ask_answers_all_100"); }
+static void test_cli_errors(void **s) { (void)s; run("cli_errors"); }
 
 int main(void)
 {
@@ -38,6 +40,8 @@ int main(void)
         cmocka_unit_test(test_missing_number_fails),
         cmocka_unit_test(test_html_links_resolve),
         cmocka_unit_test(test_no_placeholder_survives),
+        cmocka_unit_test(test_ask_answers_all_100),
+        cmocka_unit_test(test_cli_errors),
     };
     return cmocka_run_group_tests_name("build", tests, NULL, NULL);
 }

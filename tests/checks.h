@@ -1,0 +1,34 @@
+/* checks.h: the gradient check and the comparison with the PyTorch
+   reference (reference.py).  These do I/O, so they live outside gpt.c. */
+#ifndef CHECKS_H
+#define CHECKS_H
+
+#include <stdio.h>
+#include "attention.h"
+
+/* finite differences against backward for one table */
+typedef struct { double worst_relative, worst_absolute; int checked; } GradcheckResult;
+
+/* finite differences (five-point rule, step h) at every stride-th entry
+   of the table, against the analytic gradient of backward; the relative
+   error is |analytic - numeric| / max(|analytic|, |numeric|, FLOOR) */
+#define GRADCHECK_FLOOR 1e-4
+GradcheckResult gradcheck_table(Gpt *g, const int *problems, int n,
+                                int table, int stride, double h);
+
+/* the exchange with reference.py, little-endian binary files:
+   input:  int32 magic, n_params, batch, steps, step_batch;
+           float32 params[n_params]; int32 problems[batch];
+           int32 step_problems[steps][step_batch]
+   output: float32 logits[batch][SEQ_LEN][VOCAB]; loss;
+           grads[n_params]; step_losses[steps]; params[n_params]   */
+enum { REF_MAGIC = 0x52545047, REF_BATCH = 32, REF_STEPS = 10 };
+int write_reference_input(const char *path, uint64_t seed);
+
+/* runs the C model on the same input and prints, tensor by tensor, the
+   largest absolute difference and its tolerance; returns the number of
+   tensors out of tolerance, or -1 if a file cannot be read */
+int compare_with_reference(const char *input_path, const char *ref_path,
+                           FILE *report);
+
+#endif

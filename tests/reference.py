@@ -1,0 +1,138 @@
+"""reference.py: an independent PyTorch version of the tiny transformer.
+
+Written from the model's description (BOOK.md, the specimen), not from the
+C loops: torch ops and autograd do the work.  Reads the input file that
+test_reference writes (initial weights, a batch, ten training batches) and
+writes reference.bin: logits and loss of the batch, the 14 gradient tables,
+the losses of 10 Adam steps and the weights after them (all float32).
+
+usage: /usr/bin/python3 reference.py ref_input.bin reference.bin
+"""
+import math
+import struct
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+torch.set_num_threads(1)
+
+VOCAB = "0123456789*=;"
+SEQ_LEN, WIDTH, N_HEADS = 7, 32, 4
+TABLES = [("tok_emb", 13, 32), ("pos_emb", 7, 32), ("ln1_gain", 1, 32),
+          ("Wq", 32, 32), ("Wk", 32, 32), ("Wv", 32, 32), ("Wo", 32, 32),
+          ("ln2_gain", 1, 32), ("W1", 32, 64), ("b1", 1, 64),
+          ("W2", 64, 32), ("b2", 1, 32), ("lnf_gain", 1, 32),
+          ("W_out", 32, 13)]
+MAGIC = 0x52545047
+
+
+def read_input(path):
+    data = open(path, "rb").read()
+    magic, n_params, batch, steps, step_batch = struct.unpack_from("<5i", data)
+    assert magic == MAGIC and n_params == sum(r * c for _, r, c in TABLES)
+    offset = 20
+    flat = np.frombuffer(data, "<f4", n_params, offset)
+    offset += 4 * n_params
+    problems = np.frombuffer(data, "<i4", batch, offset)
+    offset += 4 * batch
+    step_problems = np.frombuffer(data, "<i4", steps * step_batch, offset)
+    return flat, problems.tolist(), step_problems.reshape(steps, step_batch).tolist()
+
+
+def encode(problem):
+    """'a*b=P;' as token ids, padded with ';' to SEQ_LEN; targets -1 = none"""
+    a, b = divmod(problem, 10)
+    text = f"{a}*{b}={a * b};"
+    ids = [VOCAB.index(ch) for ch in text]
+    targets = ids[1:] + [-1]
+    pad = SEQ_LEN - len(ids)
+    return ids + [VOCAB.index(";")] * pad, targets + [-1] * pad
+
+
+def make_batch(problems):
+    pairs = [encode(p) for p in problems]
+    return (torch.tensor([p[0] for p in pairs]),
+            torch.tensor([p[1] for p in pairs]))
+
+
+class TinyTransformer(torch.nn.Module):
+    def __init__(self, flat):
+        super().__init__()
+        self.tables = torch.nn.ParameterDict()
+        offset = 0
+        for name, rows, cols in TABLES:
+            values = torch.tensor(flat[offset:offset + rows * cols].copy())
+            self.tables[name] = torch.nn.Parameter(values.view(rows, cols))
+            offset += rows * cols
+
+    def layer_norm(self, x, gain):
+        return F.layer_norm(x, (WIDTH,), weight=gain.view(-1), bias=None, eps=1e-5)
+
+    def attention(self, h):
+        w = self.tables
+        B, T, C = h.shape
+        d_head = C // N_HEADS
+
+        def split(m):   # (B, T, C) -> (B, heads, T, d_head)
+            return m.view(B, T, N_HEADS, d_head).transpose(1, 2)
+
+        q, k, v = split(h @ w["Wq"]), split(h @ w["Wk"]), split(h @ w["Wv"])
+        scores = q @ k.transpose(-2, -1) / math.sqrt(d_head)
+        future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+        weights = scores.masked_fill(future, float("-inf")).softmax(dim=-1)
+        heads = (weights @ v).transpose(1, 2).reshape(B, T, C)
+        return heads @ w["Wo"]
+
+    def forward(self, tokens):
+        w = self.tables
+        T = tokens.shape[1]
+        x = w["tok_emb"][tokens] + w["pos_emb"][:T]
+        x = x + self.attention(self.layer_norm(x, w["ln1_gain"]))
+        h = self.layer_norm(x, w["ln2_gain"])
+        x = x + F.gelu(h @ w["W1"] + w["b1"].view(-1)) @ w["W2"] + w["b2"].view(-1)
+        return self.layer_norm(x, w["lnf_gain"]) @ w["W_out"]
+
+
+def loss_of(model, tokens, targets):
+    logits = model(tokens)
+    loss = F.cross_entropy(logits.reshape(-1, len(VOCAB)), targets.reshape(-1),
+                           ignore_index=-1)  # mean over positions with a target
+    return logits, loss
+
+
+def flat_of(tensors):
+    return torch.cat([t.detach().reshape(-1) for t in tensors]).numpy()
+
+
+def main(input_path, output_path):
+    flat, problems, step_problems = read_input(input_path)
+    model = TinyTransformer(flat)
+    tables = [model.tables[name] for name, _, _ in TABLES]
+
+    tokens, targets = make_batch(problems)
+    logits, loss = loss_of(model, tokens, targets)
+    loss.backward()
+    grads = flat_of([t.grad for t in tables])
+
+    optimizer = torch.optim.Adam(tables, lr=3e-3, betas=(0.9, 0.999), eps=1e-8,
+                                 weight_decay=0)
+    step_losses = []
+    for batch in step_problems:
+        optimizer.zero_grad()
+        _, step_loss = loss_of(model, *make_batch(batch))
+        step_loss.backward()
+        optimizer.step()
+        step_losses.append(step_loss.item())
+
+    with open(output_path, "wb") as out:
+        for array in (logits.detach().numpy(), np.array([loss.item()]), grads,
+                      np.array(step_losses), flat_of(tables)):
+            out.write(np.asarray(array, dtype="<f4").tobytes())
+    print(f"reference: loss {loss.item():.6f}, "
+          f"after 10 Adam steps {step_losses[-1]:.6f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

@@ -1,0 +1,272 @@
+/* tests/test_gpt.c: cmocka tests of the transformer of chapters 3-5, run
+   from the top of the repository (make check).  Built twice, like
+   test_core.c: real = float, and real = double for the gradient check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "checks.h"
+
+static int setup(void **state)
+{
+    static Gpt g;
+    if (gpt_create(&g, 1, N_HEADS, 128)) return -1;
+    *state = &g;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    gpt_destroy(*state);
+    return 0;
+}
+
+static void test_fourteen_tables(void **state)
+{
+    static const char *names[] = { "tok_emb", "pos_emb", "ln1_gain", "Wq",
+        "Wk", "Wv", "Wo", "ln2_gain", "W1", "b1", "W2", "b2", "lnf_gain",
+        "W_out" };
+    Gpt *g = *state;
+    size_t total = 0;
+    assert_int_equal(g->model.p.n_tables, 14);
+    for (int t = 0; t < N_GPT_TABLES; t++) {
+        assert_string_equal(gpt_tables[t].name, names[t]);
+        total += (size_t)gpt_tables[t].rows * (size_t)gpt_tables[t].cols;
+    }
+    assert_int_equal(total, 9440);
+    assert_int_equal(g->model.p.n_params, 9440);
+}
+
+static void test_classic_equals_production(void **state)
+{
+    Gpt *g = *state;
+    for (int p = 0; p < N_PROBLEMS; p++)
+        assert_true(gpt_forms_agree(g, p));
+}
+
+/* a row's arithmetic does not depend on the batch around it */
+static void test_batch_equals_single(void **state)
+{
+    Gpt *g = *state;
+    static real batch_logits[N_PROBLEMS * SEQ_LEN * VOCAB];
+    int problems[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++) problems[p] = p;
+    g->model.batch_loss(&g->model, problems, N_PROBLEMS, 0);
+    memcpy(batch_logits, g->act.logits, sizeof batch_logits);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
+        gpt_forward(g, tokens, 1, T);
+        assert_memory_equal(batch_logits + p * SEQ_LEN * VOCAB, g->act.logits,
+                            (size_t)T * VOCAB * sizeof(real));
+    }
+}
+
+/* changing token u changes nothing before u, and something from u on */
+static void test_causal_mask(void **state)
+{
+    Gpt *g = *state;
+    static real before[SEQ_LEN * VOCAB];
+    for (int p = 0; p < N_PROBLEMS; p += 7) {
+        int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
+        gpt_forward(g, tokens, 1, T);
+        memcpy(before, g->act.logits, (size_t)T * VOCAB * sizeof(real));
+        for (int u = 0; u < T; u++) {
+            int changed[SEQ_LEN];
+            memcpy(changed, tokens, sizeof changed);
+            changed[u] = (tokens[u] + 1) % VOCAB;
+            gpt_forward(g, changed, 1, T);
+            assert_memory_equal(before, g->act.logits,
+                                (size_t)u * VOCAB * sizeof(real));
+            assert_memory_not_equal(before + u * VOCAB, g->act.logits + u * VOCAB,
+                                    (size_t)(T - u) * VOCAB * sizeof(real));
+        }
+    }
+}
+
+static void test_matches_pytorch(void **state)
+{
+    (void)state;
+    int failures = compare_with_reference("tests/ref_input.bin", "tests/reference.bin",
+                                          stdout);
+    assert_int_not_equal(failures, -1);   /* -1: the files are missing (make reference) */
+    assert_int_equal(failures, 0);
+}
+
+#ifdef ATTENTION_DOUBLE
+/* Every table's gradient against finite differences (every 5th entry). */
+static void test_gradcheck(void **state)
+{
+    Gpt *g = *state;
+    int problems[16];
+    Rng rng;
+    rng_seed(&rng, 7);
+    for (int i = 0; i < 16; i++) problems[i] = rng_below(&rng, N_PROBLEMS);
+    double worst = 0;
+    for (int table = 0; table < N_GPT_TABLES; table++) {
+        GradcheckResult r = gradcheck_table(g, problems, 16, table, 5, 1e-4);
+        printf("  gradient check %-9s %4d entries, worst relative error %.2e\n",
+               gpt_tables[table].name, r.checked, r.worst_relative);
+        assert_true(r.checked > 0);
+        worst = r.worst_relative > worst ? r.worst_relative : worst;
+    }
+    assert_true(worst < 1e-6);
+}
+#endif
+
+static void test_deterministic_init(void **state)
+{
+    Gpt *g = *state, other;
+    assert_int_equal(gpt_create(&other, 1, N_HEADS, 4), 0);
+    assert_memory_equal(g->model.p.params, other.model.p.params,
+                        g->model.p.n_params * sizeof(real));
+    gpt_destroy(&other);
+}
+
+/* ---------------------------------------------------------------- checkpoints */
+
+static unsigned char *encoded(Gpt *g, size_t *size)
+{
+    *size = checkpoint_size(&g->model.p);
+    unsigned char *bytes = malloc(*size);
+    assert_non_null(bytes);
+    checkpoint_encode(bytes, &g->model.p, g->n_heads);
+    return bytes;
+}
+
+/* Save and load into a model with other weights: the same logits, bit for bit. */
+static void test_checkpoint_round_trip(void **state)
+{
+    Gpt *g = *state, other;
+    size_t size;
+    char why[256];
+    static real before[N_PROBLEMS * SEQ_LEN * VOCAB];
+    int problems[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++) problems[p] = p;
+    /* checkpoints hold float32: in the double build, start from weights
+       that float32 represents exactly */
+    for (size_t i = 0; i < g->model.p.n_params; i++)
+        g->model.p.params[i] = (real)(float)g->model.p.params[i];
+    unsigned char *bytes = encoded(g, &size);
+    assert_int_equal(size, 8 + 4 + 4 + 4 + 8 * 14 + 4 * 9440 + 8);
+    assert_int_equal(gpt_create(&other, 99, N_HEADS, N_PROBLEMS), 0);
+    assert_memory_not_equal(g->model.p.params, other.model.p.params, 64);
+    assert_null(checkpoint_decode(&other.model.p, N_HEADS, bytes, size, why, sizeof why));
+    g->model.batch_loss(&g->model, problems, N_PROBLEMS, 0);
+    memcpy(before, g->act.logits, sizeof before);
+    other.model.batch_loss(&other.model, problems, N_PROBLEMS, 0);
+    assert_memory_equal(before, other.act.logits, sizeof before);
+    gpt_destroy(&other);
+    free(bytes);
+}
+
+/* Each kind of damage is refused with a message naming it, and the model
+   is left as it was. */
+static void expect_refusal(Gpt *g, const unsigned char *bytes, size_t size,
+                           const char *words)
+{
+    char why[256];
+    real first = g->model.p.params[0];
+    const char *problem = checkpoint_decode(&g->model.p, N_HEADS, bytes, size, why, sizeof why);
+    assert_non_null(problem);
+    if (strstr(problem, words) == NULL)
+        fail_msg("expected '%s' in: %s", words, problem);
+    assert_true(g->model.p.params[0] == first);
+}
+
+static void reseal(unsigned char *bytes, size_t size)   /* recompute the hash */
+{
+    uint64_t hash = 0xcbf29ce484222325u;
+    for (size_t i = 0; i + 8 < size; i++) {
+        hash ^= bytes[i];
+        hash *= 0x100000001b3u;
+    }
+    for (int i = 0; i < 8; i++)
+        bytes[size - 8 + i] = (unsigned char)(hash >> (8 * i));
+}
+
+static void test_checkpoint_defects(void **state)
+{
+    Gpt *g = *state;
+    size_t size;
+    unsigned char *good = encoded(g, &size), *bad = malloc(size + 1);
+    assert_non_null(bad);
+    for (size_t cut = 0; cut < size; cut += 97)          /* truncated anywhere */
+        expect_refusal(g, good, cut, cut < 20 ? "too short" : "truncated");
+    memcpy(bad, good, size); bad[size] = 0;
+    expect_refusal(g, bad, size + 1, "extra bytes");
+    memcpy(bad, good, size); bad[0] = 'X';
+    expect_refusal(g, bad, size, "not a checkpoint");
+    memcpy(bad, good, size); bad[8] = 2; reseal(bad, size);
+    expect_refusal(g, bad, size, "version 2");
+    memcpy(bad, good, size); bad[12] = 8; reseal(bad, size);
+    expect_refusal(g, bad, size, "8 heads");
+    memcpy(bad, good, size); bad[20 + 8 * 3] = 31; reseal(bad, size);
+    expect_refusal(g, bad, size, "Wq");
+    memcpy(bad, good, size); bad[size / 2] ^= 1;
+    expect_refusal(g, bad, size, "checksum");
+    memcpy(bad, good, size);
+    memcpy(bad + 20 + 8 * 14 + 4 * 500, "\x00\x00\xc0\x7f", 4);   /* a NaN in pos_emb */
+    reseal(bad, size);
+    expect_refusal(g, bad, size, "pos_emb holds a NaN");
+    free(good);
+    free(bad);
+}
+
+/* ---------------------------------------------------------------- training */
+
+#ifndef ATTENTION_DOUBLE
+/* From the default seed the transformer reaches 100/100 with the training
+   loop of chapter 1, and a checkpoint of it answers all 100 problems. */
+static void test_trains_to_perfect_score(void **state)
+{
+    (void)state;
+    static Gpt g, loaded;
+    static TrainRecord log[200];
+    char why[256];
+    size_t size;
+    assert_int_equal(gpt_create(&g, train_defaults().seed, N_HEADS, 128), 0);
+    TrainConfig cfg = train_defaults();
+    cfg.stop_at_perfect = 1;
+    TrainResult r = train(&g.model, &cfg, log, 200);
+    printf("  transformer: 100/100 at step %d\n", r.first_perfect);
+    assert_true(r.first_perfect > 0);
+    assert_int_equal(score(&g.model, NULL), N_PROBLEMS);
+    unsigned char *bytes = encoded(&g, &size);
+    assert_int_equal(gpt_create(&loaded, 5, N_HEADS, 128), 0);
+    assert_null(checkpoint_decode(&loaded.model.p, N_HEADS, bytes, size, why, sizeof why));
+    assert_int_equal(score(&loaded.model, NULL), N_PROBLEMS);
+    free(bytes);
+    gpt_destroy(&g);
+    gpt_destroy(&loaded);
+}
+#endif
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fourteen_tables),
+        cmocka_unit_test(test_deterministic_init),
+        cmocka_unit_test(test_classic_equals_production),
+        cmocka_unit_test(test_batch_equals_single),
+        cmocka_unit_test(test_causal_mask),
+        cmocka_unit_test(test_matches_pytorch),
+#ifdef ATTENTION_DOUBLE
+        cmocka_unit_test(test_gradcheck),
+#endif
+        cmocka_unit_test(test_checkpoint_round_trip),
+        cmocka_unit_test(test_checkpoint_defects),
+#ifndef ATTENTION_DOUBLE
+        cmocka_unit_test(test_trains_to_perfect_score),
+#endif
+    };
+#ifdef ATTENTION_DOUBLE
+    return cmocka_run_group_tests_name("transformer (double)", tests, setup, teardown);
+#else
+    return cmocka_run_group_tests_name("transformer", tests, setup, teardown);
+#endif
+}
