@@ -10,7 +10,7 @@ typedef double real;
 #else
 typedef float real;
 #endif
-#line 2499 "attention.nw"
+#line 2512 "attention.nw"
 typedef struct { uint64_t state; } Rng;
 void     rng_seed(Rng *rng, uint64_t seed);
 uint64_t rng_next(Rng *rng);
@@ -117,9 +117,18 @@ typedef struct {
     real *ln2, *ln2_mean, *ln2_rstd, *pre_gelu, *hidden, *ffn, *x3;  /* FFN */
     real *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;     /* output */
 } Activations;
-#line 1182 "attention.nw"
+#line 1184 "attention.nw"
+typedef struct {
+    int no_position;        /* no position vectors: x = token vector only */
+    int no_mask;            /* no causal mask: every row reads every row */
+    int no_residual;        /* sublayers overwrite the stream, not add to it */
+    int no_layernorm;       /* the three LayerNorms pass rows through */
+    int no_gelu;            /* the FFN's bend is the identity */
+} Ablation;
+#line 1194 "attention.nw"
 typedef struct {
     Model model;            /* first member: a Gpt * is a Model * */
+    Ablation ablate;        /* all zero: the book's model */
     int n_heads, max_batch;
     Activations act, grad;  /* values and their gradients, same layout */
     real *act_memory, *grad_memory;
@@ -132,7 +141,7 @@ void gpt_init_params(Gpt *g, uint64_t seed);
 void gpt_forward(Gpt *g, const int *tokens, int B, int T);
 real gpt_loss(Gpt *g, const int *targets, int B, int T);
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T);
-#line 1664 "attention.nw"
+#line 1677 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C);
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
@@ -140,10 +149,10 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *rstd, int N, int C);
 void residual_forward(real *out, const real *a, const real *b, int N);
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
-#line 1682 "attention.nw"
+#line 1695 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
-#line 2008 "attention.nw"
+#line 2021 "attention.nw"
 typedef struct {
     int T, n_heads, tokens[SEQ_LEN];
     real x[SEQ_LEN][WIDTH], ln1[SEQ_LEN][WIDTH];
@@ -157,7 +166,7 @@ typedef struct {
 } Trace;
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
 int  gpt_forms_agree(Gpt *g, int p);
-#line 2430 "attention.nw"
+#line 2443 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads);
@@ -165,7 +174,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
                         int B, int T, int C, int n_heads);
-#line 1798 "attention.nw"
+#line 1811 "attention.nw"
 enum { CHECKPOINT_VERSION = 1 };
 size_t checkpoint_size(const Params *p);
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads);

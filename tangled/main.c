@@ -1,4 +1,4 @@
-#line 2551 "attention.nw"
+#line 2564 "attention.nw"
 /* main.c: the command-line program (tangled; edit attention.nw) */
 #define _POSIX_C_SOURCE 200809L
 #include "attention.h"
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#line 2591 "attention.nw"
+#line 2604 "attention.nw"
 static int fail(const char *format, ...);
 static int fail_errno(const char *path, int error);
 typedef struct Run Run;
@@ -30,9 +30,9 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
-#line 3129 "attention.nw"
+#line 3142 "attention.nw"
 enum { MAX_STEPS = 1000000, MAX_WORDS = 256 };
-#line 2612 "attention.nw"
+#line 2625 "attention.nw"
 static int write_file(const char *path, const char *data, size_t length)
 {
     char temporary[4096];
@@ -53,7 +53,7 @@ static int write_file(const char *path, const char *data, size_t length)
     }
     return 0;
 }
-#line 2639 "attention.nw"
+#line 2652 "attention.nw"
 static int fail(const char *format, ...)
 {
     va_list args;
@@ -69,14 +69,14 @@ static int fail_errno(const char *path, int error)
 {
     return fail("cannot write %s: %s", path, strerror(error ? error : EIO));
 }
-#line 2657 "attention.nw"
+#line 2670 "attention.nw"
 static int make_directory(const char *path)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return fail("cannot create directory %s: %s", path, strerror(errno));
     return 0;
 }
-#line 2669 "attention.nw"
+#line 2682 "attention.nw"
 static int save_text(const char *dir, const char *name, Text *text)
 {
     char path[4096];
@@ -90,7 +90,7 @@ static int save_text(const char *dir, const char *name, Text *text)
     text_free(text);
     return result;
 }
-#line 2692 "attention.nw"
+#line 2705 "attention.nw"
 static unsigned char *read_file(const char *path, size_t *length, size_t limit)
 {
     FILE *f = fopen(path, "rb");
@@ -110,7 +110,7 @@ static unsigned char *read_file(const char *path, size_t *length, size_t limit)
     *length = n;
     return data;
 }
-#line 2714 "attention.nw"
+#line 2727 "attention.nw"
 static int save_checkpoint(const char *path, const Params *p, int n_heads)
 {
     size_t size = checkpoint_size(p);
@@ -136,7 +136,7 @@ static int load_checkpoint(const char *path, Params *p, int n_heads)
         return fail("cannot load %s: %s", path, problem);
     return 0;
 }
-#line 2750 "attention.nw"
+#line 2763 "attention.nw"
 static void number(Text *numbers, const char *name, const char *format, ...)
 {
     va_list args;
@@ -146,7 +146,7 @@ static void number(Text *numbers, const char *name, const char *format, ...)
     va_end(args);
     text_printf(numbers, "%s %s\n", name, value);
 }
-#line 3026 "attention.nw"
+#line 3039 "attention.nw"
 static int usage_error(const char *format, ...)
 {
     va_list args;
@@ -162,7 +162,7 @@ static int is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
-#line 3044 "attention.nw"
+#line 3057 "attention.nw"
 static int parse_whole(const char *option, const char *text,
                        unsigned long long min, unsigned long long max,
                        unsigned long long *value)
@@ -176,7 +176,7 @@ static int parse_whole(const char *option, const char *text,
                            option, text, min, max);
     return 0;
 }
-#line 3064 "attention.nw"
+#line 3077 "attention.nw"
 typedef struct {
     uint64_t seed;
     int steps, pos;                 /* pos < 0: the last position */
@@ -184,7 +184,7 @@ typedef struct {
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
 } Arguments;
-#line 3074 "attention.nw"
+#line 3087 "attention.nw"
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
@@ -199,7 +199,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             continue;
         }
         
-#line 3097 "attention.nw"
+#line 3110 "attention.nw"
 char wanted[32];
 snprintf(wanted, sizeof wanted, " %s ", arg);
 char list[128];
@@ -225,11 +225,11 @@ if (status != 0)
     return status;
 if (value[0] == '\0')
     return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
-#line 3088 "attention.nw"
+#line 3101 "attention.nw"
     }
     return 0;
 }
-#line 3136 "attention.nw"
+#line 3149 "attention.nw"
 static int parse_question(const char *text, int *problem)
 {
     int ok = strlen(text) == 4 && text[0] >= '0' && text[0] <= '9' && text[1] == '*'
@@ -240,7 +240,7 @@ static int parse_question(const char *text, int *problem)
     *problem = (text[0] - '0') * 10 + (text[2] - '0');
     return 0;
 }
-#line 3153 "attention.nw"
+#line 3166 "attention.nw"
 static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
 {
     size_t n = strlen(text);
@@ -254,7 +254,7 @@ static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
     *length = (int)n;
     return 0;
 }
-#line 2960 "attention.nw"
+#line 2973 "attention.nw"
 static Gpt *new_transformer(uint64_t seed)
 {
     Gpt *g = malloc(sizeof *g);
@@ -272,7 +272,7 @@ static void delete_transformer(Gpt *g)
         gpt_destroy(g);
     free(g);
 }
-#line 2988 "attention.nw"
+#line 3001 "attention.nw"
 static int forms_agree_at_start_up(void)
 {
     Gpt *g = new_transformer(train_defaults().seed);
@@ -285,7 +285,7 @@ static int forms_agree_at_start_up(void)
                     "on 7*8=; refusing to run (see chapter 5)");
     return 0;
 }
-#line 3006 "attention.nw"
+#line 3019 "attention.nw"
 static Gpt *load_transformer(const char *path)
 {
     Gpt *g = new_transformer(0);
@@ -295,14 +295,14 @@ static Gpt *load_transformer(const char *path)
     }
     return g;
 }
-#line 2768 "attention.nw"
+#line 2781 "attention.nw"
 enum { MAX_RECORDS = 1024 };
 struct Run {
     TrainConfig cfg;
     TrainResult result;
     TrainRecord log[MAX_RECORDS];
 };
-#line 2777 "attention.nw"
+#line 2790 "attention.nw"
 static int run_mlp(Run *run, size_t *n_params)
 {
     Mlp *mlp = malloc(sizeof *mlp);
@@ -316,7 +316,7 @@ static int run_mlp(Run *run, size_t *n_params)
     free(mlp);
     return 0;
 }
-#line 2797 "attention.nw"
+#line 2810 "attention.nw"
 static void learned_at(const Run *run, int step[N_PROBLEMS])
 {
     for (int p = 0; p < N_PROBLEMS; p++) {
@@ -325,7 +325,7 @@ static void learned_at(const Run *run, int step[N_PROBLEMS])
             step[p] = run->log[r].step;
     }
 }
-#line 2813 "attention.nw"
+#line 2826 "attention.nw"
 static void numbers_of_training(Text *out, const Run *run, const char *prefix)
 {
     const TrainConfig *cfg = &run->cfg;
@@ -343,7 +343,7 @@ static void numbers_of_training(Text *out, const Run *run, const char *prefix)
     NUMBER("epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
     #undef NUMBER
 }
-#line 2837 "attention.nw"
+#line 2850 "attention.nw"
 static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
                                  const int step[N_PROBLEMS])
 {
@@ -353,7 +353,7 @@ static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
     number(out, "mlp_final_loss", "%.4f", (double)run->log[last].loss);
     number(out, "mlp_final_correct", "%d", run->log[last].correct);
     
-#line 2850 "attention.nw"
+#line 2863 "attention.nw"
 int earliest = 0, latest = 0, zeros = 0, zero_sum = 0, others = 0, other_sum = 0;
 int ones = 0, one_sum = 0;
 for (int p = 1; p < N_PROBLEMS; p++) {
@@ -373,9 +373,9 @@ number(out, "mlp_latest_step", "%d", step[latest]);
 number(out, "mlp_zero_mean_step", "%.0f", zero_sum / (double)zeros);
 number(out, "mlp_other_mean_step", "%.0f", other_sum / (double)others);
 number(out, "mlp_one_mean_step", "%.0f", one_sum / (double)ones);
-#line 2846 "attention.nw"
+#line 2859 "attention.nw"
 }
-#line 2877 "attention.nw"
+#line 2890 "attention.nw"
 static void curves_of(const Run *run, float *step, float *loss, float *correct)
 {
     for (int r = 0; r < run->result.n_records; r++) {
@@ -384,7 +384,7 @@ static void curves_of(const Run *run, float *step, float *loss, float *correct)
         correct[r] = (float)run->log[r].correct;
     }
 }
-#line 2888 "attention.nw"
+#line 2901 "attention.nw"
 static int figure_mlp_training(const char *fig, const Run *run)
 {
     static float step[MAX_RECORDS], loss[MAX_RECORDS], correct[MAX_RECORDS];
@@ -406,7 +406,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
     svg_line_charts(&svg, panels, 2, NULL, 720, 300);
     return save_text(fig, "mlp_training.svg", &svg);
 }
-#line 2915 "attention.nw"
+#line 2928 "attention.nw"
 static const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
@@ -425,7 +425,7 @@ static int figure_mlp_learned_at(const char *fig, const int step[N_PROBLEMS])
     svg_heatmap(&svg, &map, scale, 520, 440);
     return save_text(fig, "mlp_learned_at.svg", &svg);
 }
-#line 2938 "attention.nw"
+#line 2951 "attention.nw"
 static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
 {
     int step[N_PROBLEMS];
@@ -439,7 +439,7 @@ static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
         return -1;
     return 0;
 }
-#line 3545 "attention.nw"
+#line 3558 "attention.nw"
 static int figures_of_chapters_2_to_5(const char *model, const char *dir,
                                       const char *fig, Text *numbers, const Run *mlp)
 {
@@ -465,7 +465,7 @@ static int figures_of_chapters_2_to_5(const char *model, const char *dir,
     free(run);
     return status;
 }
-#line 3581 "attention.nw"
+#line 3594 "attention.nw"
 static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a, b;
@@ -483,7 +483,7 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
         return fail("chapter 4 says the saved model answers all 100 problems; it does not");
     return 0;
 }
-#line 3606 "attention.nw"
+#line 3619 "attention.nw"
 static double loss_floor(double *targets_per_sequence)
 {
     int targets = 0;
@@ -494,7 +494,7 @@ static double loss_floor(double *targets_per_sequence)
     *targets_per_sequence = targets / (double)N_PROBLEMS;
     return N_PROBLEMS * log(10.0) / targets;
 }
-#line 3619 "attention.nw"
+#line 3632 "attention.nw"
 static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
 {
     int all[N_PROBLEMS], one_digit = 0, agree = 0;
@@ -518,7 +518,7 @@ static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
     number(out, "tok_emb_cosine_a", "%c", char_of_token(a));
     number(out, "tok_emb_cosine_b", "%c", char_of_token(b));
 }
-#line 3648 "attention.nw"
+#line 3661 "attention.nw"
 static int table_of_tables(const char *dir, const Params *p)
 {
     Text md = {0};
@@ -529,7 +529,7 @@ static int table_of_tables(const char *dir, const Params *p)
     text_printf(&md, "| | **all %d tables** | | | **%zu** |\n", p->n_tables, p->n_params);
     return save_text(dir, "gpt_tables.md", &md);
 }
-#line 3664 "attention.nw"
+#line 3677 "attention.nw"
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
 {
     static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS], correct[2][MAX_RECORDS];
@@ -556,7 +556,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     svg_line_charts(&svg, panels, 2, NULL, 760, 340);
     return save_text(fig, "gpt_training.svg", &svg);
 }
-#line 3697 "attention.nw"
+#line 3710 "attention.nw"
 static int figure_token_embedding(const char *fig, const Gpt *g)
 {
     static const char *const tokens[VOCAB] =
@@ -574,7 +574,7 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
     svg_heatmap(&svg, &map, scale, 760, 360);
     return save_text(fig, "token_embedding.svg", &svg);
 }
-#line 3721 "attention.nw"
+#line 3734 "attention.nw"
 static double cosine(const real *x, const real *y, int n)
 {
     double xy = 0, xx = 0, yy = 0;
@@ -598,7 +598,7 @@ static double closest_tokens(const Gpt *g, int *a, int *b)
         }
     return best;
 }
-#line 3751 "attention.nw"
+#line 3764 "attention.nw"
 static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g)
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -614,7 +614,7 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
     free(tr);
     return status;
 }
-#line 3769 "attention.nw"
+#line 3782 "attention.nw"
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
 {
     int top_head = 0, top_u = 0;
@@ -628,7 +628,7 @@ static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
     number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
     number(out, "trace_top_weight", "%.2f", (double)tr->weights[top_head][t][top_u]);
 }
-#line 3785 "attention.nw"
+#line 3798 "attention.nw"
 static int table_of_the_trace(const char *dir, const Trace *tr, int t)
 {
     Text md = {0};
@@ -649,7 +649,7 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
     text_printf(&md, "\n");
     return save_text(dir, "trace_row.md", &md);
 }
-#line 3808 "attention.nw"
+#line 3821 "attention.nw"
 static int figure_trace_weights(const char *fig, const Trace *tr)
 {
     static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
@@ -673,7 +673,7 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
     return save_text(fig, "trace_weights.svg", &svg);
 }
-#line 3177 "attention.nw"
+#line 3190 "attention.nw"
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
@@ -682,7 +682,7 @@ static int command_train(const Arguments *a)
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         
-#line 3198 "attention.nw"
+#line 3211 "attention.nw"
 run->cfg = train_defaults();
 run->cfg.seed = a->seed;
 run->cfg.steps = a->steps;
@@ -691,7 +691,7 @@ if (isatty(fileno(stderr)))
 run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
 if (run->cfg.observe)
     fputc('\n', stderr);
-#line 3185 "attention.nw"
+#line 3198 "attention.nw"
         status = save_checkpoint(output, &g->model.p, g->n_heads);
         if (status == 0)
             status = save_training_log(output, run);
@@ -702,7 +702,7 @@ if (run->cfg.observe)
     free(run);
     return status;
 }
-#line 3212 "attention.nw"
+#line 3225 "attention.nw"
 static void show_progress(const TrainRecord *r, void *context)
 {
     (void)context;
@@ -719,7 +719,7 @@ static void report_training(const Run *run, const char *output)
     printf("saved %s after %d steps\n", output, run->result.steps_done);
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
-#line 3236 "attention.nw"
+#line 3249 "attention.nw"
 static int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];
@@ -739,7 +739,7 @@ static int save_training_log(const char *checkpoint, const Run *run)
     text_free(&log);
     return status;
 }
-#line 3261 "attention.nw"
+#line 3274 "attention.nw"
 static int load_training_log(const char *checkpoint, Run *run)
 {
     char path[4096], line[256];
@@ -748,7 +748,7 @@ static int load_training_log(const char *checkpoint, Run *run)
     if (f == NULL)
         return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
     
-#line 3285 "attention.nw"
+#line 3298 "attention.nw"
 unsigned long long seed = 0;
 double lr = 0;
 run->cfg = train_defaults();
@@ -757,7 +757,7 @@ int settings = fgets(line, sizeof line, f) != NULL
               &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
 run->cfg.seed = seed;
 run->cfg.lr = (real)lr;
-#line 3269 "attention.nw"
+#line 3282 "attention.nw"
     int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
     while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
         TrainRecord *r = &run->log[n++];
@@ -769,16 +769,16 @@ run->cfg.lr = (real)lr;
     fclose(f);
     run->result.n_records = n;
     
-#line 3296 "attention.nw"
+#line 3309 "attention.nw"
 run->result.first_perfect = -1;
 for (int r = n - 1; r >= 0; r--)
     if (run->log[r].correct == N_PROBLEMS)
         run->result.first_perfect = run->log[r].step;
 run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
-#line 3280 "attention.nw"
+#line 3293 "attention.nw"
     return bad ? fail("%s is not a training log written by attention train", path) : 0;
 }
-#line 3309 "attention.nw"
+#line 3322 "attention.nw"
 static int command_ask(const Arguments *a)
 {
     int problems[MAX_WORDS];
@@ -798,7 +798,7 @@ static int command_ask(const Arguments *a)
     delete_transformer(g);
     return 0;
 }
-#line 3339 "attention.nw"
+#line 3352 "attention.nw"
 static void print_vector(const char *label, const real *x, int n)
 {
     printf("  %-14s", label);
@@ -806,7 +806,7 @@ static void print_vector(const char *label, const real *x, int n)
         printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
     printf("\n");
 }
-#line 3349 "attention.nw"
+#line 3362 "attention.nw"
 static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
@@ -830,7 +830,7 @@ static int command_trace(const Arguments *a)
     free(trace);
     return 0;
 }
-#line 3377 "attention.nw"
+#line 3390 "attention.nw"
 static void print_trace(const Trace *tr, int t, const char *text)
 {
     char label[64];
@@ -842,7 +842,7 @@ static void print_trace(const Trace *tr, int t, const char *text)
     printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH);
     
-#line 3404 "attention.nw"
+#line 3417 "attention.nw"
 int d_head = WIDTH / tr->n_heads;
 printf("4. keys of the rows u <= t and the scores of row t\n");
 for (int head = 0; head < tr->n_heads; head++) {
@@ -864,23 +864,23 @@ for (int head = 0; head < tr->n_heads; head++) {
         printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
     printf("\n");
 }
-#line 3388 "attention.nw"
+#line 3401 "attention.nw"
     printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
     print_vector("mix[t]", tr->heads[t], WIDTH);
     print_vector("x2[t]", tr->x2[t], WIDTH);
     printf("7. after the FFN and its residual\n");
     print_vector("x3[t]", tr->x3[t], WIDTH);
     
-#line 3428 "attention.nw"
+#line 3441 "attention.nw"
 printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
 printf("  ");
 for (int token = 0; token < VOCAB; token++)
     printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
 printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
-#line 3394 "attention.nw"
+#line 3407 "attention.nw"
     (void)label;
 }
-#line 3444 "attention.nw"
+#line 3457 "attention.nw"
 static int command_figures(const Arguments *a)
 {
     char fig[4096];
@@ -902,7 +902,7 @@ static int command_figures(const Arguments *a)
     text_free(&numbers);
     return 1;
 }
-#line 3474 "attention.nw"
+#line 3487 "attention.nw"
 static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
@@ -926,7 +926,7 @@ static const char usage[] =
     "  -h, --help  show this help (also after a command)\n"
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
-#line 3503 "attention.nw"
+#line 3516 "attention.nw"
 static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
@@ -936,7 +936,7 @@ static const struct {
     {"trace", "-m --pos", command_trace},
     {"figures", "-m -o", command_figures},
 };
-#line 3515 "attention.nw"
+#line 3528 "attention.nw"
 int main(int argc, char **argv)
 {
     if (argc < 2)
