@@ -87,15 +87,30 @@ $(PROGRAM): $(OBJECTS)
 # changed.  Figures are converted to PDF for LaTeX.
 MODEL   := build/model.ckpt
 RESULTS := build/results
-$(MODEL): $(PROGRAM)
+# An edit that only moves code in attention.nw changes the #line directives
+# of the tangled files, so the program is recompiled (its debug lines must
+# be right), but what it computes is the same: the experiments depend on
+# the tangled code without its #line directives.
+build/code.sig: build/tangle.stamp
+	@cat $(TANGLED) | grep -v '^#line ' > build/code.sig.tmp
+	@cpif build/code.sig < build/code.sig.tmp; rm -f build/code.sig.tmp
+$(MODEL): build/code.sig | $(PROGRAM)
 	$(PROGRAM) train -o $@ > build/train.out
-build/results.stamp: $(PROGRAM) $(MODEL)
-	@mkdir -p $(RESULTS) build/fig
-	$(PROGRAM) figures -m $(MODEL) -o $(RESULTS)
+# Each part of the experiments is a target of its own, so that make -j
+# runs them side by side; their numbers files are joined into one.
+PARTS := 1-5
+build/results.stamp: $(patsubst %,build/part-%.stamp,$(PARTS))
+	cat $(patsubst %,$(RESULTS)/numbers-%.txt,$(PARTS)) > $(RESULTS)/numbers.txt.tmp
+	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
+	@mkdir -p build/fig
 	@for f in $(RESULTS)/fig/*.svg; do \
 	   rsvg-convert -f pdf -o "build/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
-	@cmp -s $(RESULTS)/fig/mlp_training.svg book/readme-figure.svg \
-	   || cp $(RESULTS)/fig/mlp_training.svg book/readme-figure.svg
+	@cmp -s $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg \
+	   || cp $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg
+	@touch $@
+build/part-%.stamp: build/code.sig $(MODEL) | $(PROGRAM)
+	@mkdir -p $(RESULTS)
+	$(PROGRAM) figures -m $(MODEL) -o $(RESULTS) --part $*
 	@touch $@
 
 # ---------------------------------------------------------------- weave

@@ -30,7 +30,7 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
-#line 3142 "attention.nw"
+#line 3144 "attention.nw"
 enum { MAX_STEPS = 1000000, MAX_WORDS = 256 };
 #line 2625 "attention.nw"
 static int write_file(const char *path, const char *data, size_t length)
@@ -180,7 +180,7 @@ static int parse_whole(const char *option, const char *text,
 typedef struct {
     uint64_t seed;
     int steps, pos;                 /* pos < 0: the last position */
-    const char *model, *output;
+    const char *model, *output, *part;
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
 } Arguments;
@@ -189,7 +189,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
     *a = (Arguments){train_defaults().seed, train_defaults().steps, -1,
-                     "attention.ckpt", NULL, {NULL}, 0};
+                     "attention.ckpt", NULL, NULL, {NULL}, 0};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -221,6 +221,8 @@ else if (strcmp(arg, "-m") == 0)
     a->model = value;
 else if (strcmp(arg, "-o") == 0)
     a->output = value;
+else if (strcmp(arg, "--part") == 0)
+    a->part = value;
 if (status != 0)
     return status;
 if (value[0] == '\0')
@@ -229,7 +231,7 @@ if (value[0] == '\0')
     }
     return 0;
 }
-#line 3149 "attention.nw"
+#line 3151 "attention.nw"
 static int parse_question(const char *text, int *problem)
 {
     int ok = strlen(text) == 4 && text[0] >= '0' && text[0] <= '9' && text[1] == '*'
@@ -240,7 +242,7 @@ static int parse_question(const char *text, int *problem)
     *problem = (text[0] - '0') * 10 + (text[2] - '0');
     return 0;
 }
-#line 3166 "attention.nw"
+#line 3168 "attention.nw"
 static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
 {
     size_t n = strlen(text);
@@ -439,7 +441,7 @@ static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
         return -1;
     return 0;
 }
-#line 3558 "attention.nw"
+#line 3589 "attention.nw"
 static int figures_of_chapters_2_to_5(const char *model, const char *dir,
                                       const char *fig, Text *numbers, const Run *mlp)
 {
@@ -465,7 +467,7 @@ static int figures_of_chapters_2_to_5(const char *model, const char *dir,
     free(run);
     return status;
 }
-#line 3594 "attention.nw"
+#line 3625 "attention.nw"
 static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a, b;
@@ -483,7 +485,7 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
         return fail("chapter 4 says the saved model answers all 100 problems; it does not");
     return 0;
 }
-#line 3619 "attention.nw"
+#line 3650 "attention.nw"
 static double loss_floor(double *targets_per_sequence)
 {
     int targets = 0;
@@ -494,7 +496,7 @@ static double loss_floor(double *targets_per_sequence)
     *targets_per_sequence = targets / (double)N_PROBLEMS;
     return N_PROBLEMS * log(10.0) / targets;
 }
-#line 3632 "attention.nw"
+#line 3663 "attention.nw"
 static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
 {
     int all[N_PROBLEMS], one_digit = 0, agree = 0;
@@ -518,7 +520,7 @@ static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
     number(out, "tok_emb_cosine_a", "%c", char_of_token(a));
     number(out, "tok_emb_cosine_b", "%c", char_of_token(b));
 }
-#line 3661 "attention.nw"
+#line 3692 "attention.nw"
 static int table_of_tables(const char *dir, const Params *p)
 {
     Text md = {0};
@@ -529,7 +531,7 @@ static int table_of_tables(const char *dir, const Params *p)
     text_printf(&md, "| | **all %d tables** | | | **%zu** |\n", p->n_tables, p->n_params);
     return save_text(dir, "gpt_tables.md", &md);
 }
-#line 3677 "attention.nw"
+#line 3708 "attention.nw"
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
 {
     static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS], correct[2][MAX_RECORDS];
@@ -556,7 +558,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     svg_line_charts(&svg, panels, 2, NULL, 760, 340);
     return save_text(fig, "gpt_training.svg", &svg);
 }
-#line 3710 "attention.nw"
+#line 3741 "attention.nw"
 static int figure_token_embedding(const char *fig, const Gpt *g)
 {
     static const char *const tokens[VOCAB] =
@@ -574,7 +576,7 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
     svg_heatmap(&svg, &map, scale, 760, 360);
     return save_text(fig, "token_embedding.svg", &svg);
 }
-#line 3734 "attention.nw"
+#line 3765 "attention.nw"
 static double cosine(const real *x, const real *y, int n)
 {
     double xy = 0, xx = 0, yy = 0;
@@ -598,7 +600,7 @@ static double closest_tokens(const Gpt *g, int *a, int *b)
         }
     return best;
 }
-#line 3764 "attention.nw"
+#line 3795 "attention.nw"
 static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g)
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -614,7 +616,7 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
     free(tr);
     return status;
 }
-#line 3782 "attention.nw"
+#line 3813 "attention.nw"
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
 {
     int top_head = 0, top_u = 0;
@@ -628,7 +630,7 @@ static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
     number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
     number(out, "trace_top_weight", "%.2f", (double)tr->weights[top_head][t][top_u]);
 }
-#line 3798 "attention.nw"
+#line 3829 "attention.nw"
 static int table_of_the_trace(const char *dir, const Trace *tr, int t)
 {
     Text md = {0};
@@ -649,7 +651,7 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
     text_printf(&md, "\n");
     return save_text(dir, "trace_row.md", &md);
 }
-#line 3821 "attention.nw"
+#line 3852 "attention.nw"
 static int figure_trace_weights(const char *fig, const Trace *tr)
 {
     static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
@@ -673,7 +675,7 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
     return save_text(fig, "trace_weights.svg", &svg);
 }
-#line 3190 "attention.nw"
+#line 3192 "attention.nw"
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
@@ -682,7 +684,7 @@ static int command_train(const Arguments *a)
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         
-#line 3211 "attention.nw"
+#line 3213 "attention.nw"
 run->cfg = train_defaults();
 run->cfg.seed = a->seed;
 run->cfg.steps = a->steps;
@@ -691,7 +693,7 @@ if (isatty(fileno(stderr)))
 run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
 if (run->cfg.observe)
     fputc('\n', stderr);
-#line 3198 "attention.nw"
+#line 3200 "attention.nw"
         status = save_checkpoint(output, &g->model.p, g->n_heads);
         if (status == 0)
             status = save_training_log(output, run);
@@ -702,7 +704,7 @@ if (run->cfg.observe)
     free(run);
     return status;
 }
-#line 3225 "attention.nw"
+#line 3227 "attention.nw"
 static void show_progress(const TrainRecord *r, void *context)
 {
     (void)context;
@@ -719,7 +721,7 @@ static void report_training(const Run *run, const char *output)
     printf("saved %s after %d steps\n", output, run->result.steps_done);
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
-#line 3249 "attention.nw"
+#line 3251 "attention.nw"
 static int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];
@@ -739,7 +741,7 @@ static int save_training_log(const char *checkpoint, const Run *run)
     text_free(&log);
     return status;
 }
-#line 3274 "attention.nw"
+#line 3276 "attention.nw"
 static int load_training_log(const char *checkpoint, Run *run)
 {
     char path[4096], line[256];
@@ -748,7 +750,7 @@ static int load_training_log(const char *checkpoint, Run *run)
     if (f == NULL)
         return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
     
-#line 3298 "attention.nw"
+#line 3300 "attention.nw"
 unsigned long long seed = 0;
 double lr = 0;
 run->cfg = train_defaults();
@@ -757,7 +759,7 @@ int settings = fgets(line, sizeof line, f) != NULL
               &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
 run->cfg.seed = seed;
 run->cfg.lr = (real)lr;
-#line 3282 "attention.nw"
+#line 3284 "attention.nw"
     int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
     while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
         TrainRecord *r = &run->log[n++];
@@ -769,16 +771,16 @@ run->cfg.lr = (real)lr;
     fclose(f);
     run->result.n_records = n;
     
-#line 3309 "attention.nw"
+#line 3311 "attention.nw"
 run->result.first_perfect = -1;
 for (int r = n - 1; r >= 0; r--)
     if (run->log[r].correct == N_PROBLEMS)
         run->result.first_perfect = run->log[r].step;
 run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
-#line 3293 "attention.nw"
+#line 3295 "attention.nw"
     return bad ? fail("%s is not a training log written by attention train", path) : 0;
 }
-#line 3322 "attention.nw"
+#line 3324 "attention.nw"
 static int command_ask(const Arguments *a)
 {
     int problems[MAX_WORDS];
@@ -798,7 +800,7 @@ static int command_ask(const Arguments *a)
     delete_transformer(g);
     return 0;
 }
-#line 3352 "attention.nw"
+#line 3354 "attention.nw"
 static void print_vector(const char *label, const real *x, int n)
 {
     printf("  %-14s", label);
@@ -806,7 +808,7 @@ static void print_vector(const char *label, const real *x, int n)
         printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
     printf("\n");
 }
-#line 3362 "attention.nw"
+#line 3364 "attention.nw"
 static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
@@ -830,7 +832,7 @@ static int command_trace(const Arguments *a)
     free(trace);
     return 0;
 }
-#line 3390 "attention.nw"
+#line 3392 "attention.nw"
 static void print_trace(const Trace *tr, int t, const char *text)
 {
     char label[64];
@@ -842,7 +844,7 @@ static void print_trace(const Trace *tr, int t, const char *text)
     printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH);
     
-#line 3417 "attention.nw"
+#line 3419 "attention.nw"
 int d_head = WIDTH / tr->n_heads;
 printf("4. keys of the rows u <= t and the scores of row t\n");
 for (int head = 0; head < tr->n_heads; head++) {
@@ -864,45 +866,65 @@ for (int head = 0; head < tr->n_heads; head++) {
         printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
     printf("\n");
 }
-#line 3401 "attention.nw"
+#line 3403 "attention.nw"
     printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
     print_vector("mix[t]", tr->heads[t], WIDTH);
     print_vector("x2[t]", tr->x2[t], WIDTH);
     printf("7. after the FFN and its residual\n");
     print_vector("x3[t]", tr->x3[t], WIDTH);
     
-#line 3441 "attention.nw"
+#line 3443 "attention.nw"
 printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
 printf("  ");
 for (int token = 0; token < VOCAB; token++)
     printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
 printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
-#line 3407 "attention.nw"
+#line 3409 "attention.nw"
     (void)label;
 }
-#line 3457 "attention.nw"
+#line 3465 "attention.nw"
+static int part_1_to_5(const Arguments *a, const char *dir, const char *fig, Text *numbers)
+{
+    Run *mlp = malloc(sizeof *mlp);
+    int status = mlp == NULL ? fail("out of memory") : figures_of_chapter_1(fig, numbers, mlp);
+    if (status == 0)
+        status = figures_of_chapters_2_to_5(a->model, dir, fig, numbers, mlp);
+    free(mlp);
+    return status;
+}
+
+static const struct {
+    const char *name;
+    int (*run)(const Arguments *a, const char *dir, const char *fig, Text *numbers);
+} parts[] = {
+    {"1-5", part_1_to_5},
+};
+#line 3484 "attention.nw"
 static int command_figures(const Arguments *a)
 {
-    char fig[4096];
+    char fig[4096], name[64];
     const char *dir = a->output;
-    Text numbers = {0};
+    int found = 0;
     if (dir == NULL)
         return usage_error("figures: missing -o DIR");
     if (snprintf(fig, sizeof fig, "%s/fig", dir) >= (int)sizeof fig)
         return fail("path too long: %s", dir), 1;
     if (make_directory(dir) != 0 || make_directory(fig) != 0)
         return 1;
-    Run *mlp = malloc(sizeof *mlp);
-    int status = mlp == NULL ? fail("out of memory") : figures_of_chapter_1(fig, &numbers, mlp);
-    if (status == 0)
-        status = figures_of_chapters_2_to_5(a->model, dir, fig, &numbers, mlp);
-    free(mlp);
-    if (status == 0)
-        return save_text(dir, "numbers.txt", &numbers) == 0 ? 0 : 1;
-    text_free(&numbers);
-    return 1;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (a->part != NULL && strcmp(a->part, parts[i].name) != 0)
+            continue;
+        Text numbers = {0};
+        found = 1;
+        snprintf(name, sizeof name, "numbers-%s.txt", parts[i].name);
+        if (parts[i].run(a, dir, fig, &numbers) != 0)
+            return text_free(&numbers), 1;
+        if (save_text(dir, name, &numbers) != 0)
+            return 1;
+    }
+    return found ? 0 : usage_error("figures: no part named '%s'", a->part);
 }
-#line 3487 "attention.nw"
+#line 3517 "attention.nw"
 static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
@@ -915,9 +937,10 @@ static const char usage[] =
     "  trace [-m FILE] SEQUENCE [--pos N]\n"
     "        print every number of the forward pass of SEQUENCE (such as\n"
     "        7*8=) at position N (default: the last)\n"
-    "  figures [-m FILE] -o DIR\n"
-    "        run the book's experiments with the model in FILE; write\n"
-    "        DIR/numbers.txt, the tables DIR/*.md and the figures DIR/fig/*.svg\n"
+    "  figures [-m FILE] -o DIR [--part PART]\n"
+    "        run the book's experiments with the model in FILE (all parts, or\n"
+    "        one: 1-5); write DIR/numbers-PART.txt, the tables DIR/*.md and\n"
+    "        the figures DIR/fig/*.svg\n"
     "\n"
     "Options:\n"
     "  --seed N    seed of the initial weights and batches (default 1)\n"
@@ -926,7 +949,7 @@ static const char usage[] =
     "  -h, --help  show this help (also after a command)\n"
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
-#line 3516 "attention.nw"
+#line 3547 "attention.nw"
 static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
@@ -934,9 +957,9 @@ static const struct {
     {"train", "--seed --steps -o", command_train},
     {"ask", "-m", command_ask},
     {"trace", "-m --pos", command_trace},
-    {"figures", "-m -o", command_figures},
+    {"figures", "-m -o --part", command_figures},
 };
-#line 3528 "attention.nw"
+#line 3559 "attention.nw"
 int main(int argc, char **argv)
 {
     if (argc < 2)
