@@ -4,11 +4,23 @@
 #   make check    run the tests (cmocka)
 #   make tangle   extract every root of attention.nw into tangled/
 #
-# Everything generated goes to build/ except tangled/ (committed) and the
+# Everything generated goes to build/ (build-san/ with SANITIZE=1) except tangled/ (committed) and the
 # two books in book/.  Tangled files are written through cpif, so an edit
 # to prose alone leaves them untouched and nothing is recompiled or rerun.
 
 NW      := attention.nw
+# make check SANITIZE=1: the program and the tests built by clang with the
+# address and undefined-behaviour sanitizers, in a build directory of their own.
+SANITIZE ?= 0
+ifeq ($(SANITIZE),1)
+CC      := clang
+B       := build-san
+SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+else
+B       := build
+SAN     :=
+endif
+export B
 CC      ?= cc
 CFLAGS  ?= -O2
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
@@ -23,13 +35,13 @@ H_ROOTS := attention.h svg.h
 ROOTS   := $(H_ROOTS) $(C_ROOTS)
 TANGLED := $(addprefix tangled/,$(ROOTS))
 
-PROGRAM := build/attention
-OBJECTS := $(patsubst %.c,build/%.o,$(C_ROOTS))
+PROGRAM := $(B)/attention
+OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 
 NOWEB_LIB := /usr/lib/noweb
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/weave.css book/weave-preamble.tex book/checklinks
 
-.PHONY: all tangle program book check clean deps bench reference
+.PHONY: all tangle program book check clean deps bench reference fuzz
 .DELETE_ON_ERROR:
 
 all: book
@@ -43,7 +55,9 @@ NEEDS := notangle:noweb pandoc:pandoc pdflatex:texlive-latex-base \
   /usr/share/texlive/texmf-dist/fonts/type1/urw/palatino/uplr8a.pfb:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern \
   rsvg-convert:librsvg2-bin /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
-  /usr/include/cmocka.h:libcmocka-dev cc:gcc awk:mawk python3:python3
+  /usr/include/cmocka.h:libcmocka-dev cc:gcc awk:mawk python3:python3 \
+  clang:clang valgrind:valgrind \
+  /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a:libclang-rt-14-dev
 deps:
 	@missing=""; for need in $(NEEDS); do what=$${need%%:*}; pkg=$${need##*:}; \
 	  case $$what in /*) test -e $$what ;; *) command -v $$what >/dev/null 2>&1 ;; esac \
@@ -59,56 +73,56 @@ deps:
 # ---------------------------------------------------------------- tangle
 # One stamp for the whole tangle: it fails on a stray root (a misspelt chunk
 # name) and on an undefined chunk (notangle's own error).
-tangle: build/tangle.stamp
-$(TANGLED): build/tangle.stamp ;
-build/tangle.stamp: $(NW) | deps
-	@mkdir -p build tangled
+tangle: $(B)/tangle.stamp
+$(TANGLED): $(B)/tangle.stamp ;
+$(B)/tangle.stamp: $(NW) | deps
+	@mkdir -p $(B) tangled
 	@roots=$$(noroots $(NW) | sed 's/^<<\(.*\)>>$$/\1/' | sort | tr '\n' ' '); \
 	 want=$$(printf '%s\n' $(ROOTS) | sort | tr '\n' ' '); \
 	 if [ "$$roots" != "$$want" ]; then \
 	   echo "$(NW): roots are [$$roots], expected [$$want]" >&2; \
 	   echo "(a misspelt chunk name is a new root)" >&2; exit 1; fi
 	@for root in $(ROOTS); do \
-	   notangle -L -R"$$root" $(NW) > build/tangle.tmp || exit 1; \
-	   cpif tangled/$$root < build/tangle.tmp || exit 1; \
-	 done; rm -f build/tangle.tmp
+	   notangle -L -R"$$root" $(NW) > $(B)/tangle.tmp || exit 1; \
+	   cpif tangled/$$root < $(B)/tangle.tmp || exit 1; \
+	 done; rm -f $(B)/tangle.tmp
 	@touch $@
 
 # ---------------------------------------------------------------- compile
 program: $(PROGRAM)
-build/%.o: tangled/%.c $(addprefix tangled/,$(H_ROOTS))
-	$(CC) $(WARN) $(STRICT) $(CFLAGS) -c $< -o $@
+$(B)/%.o: tangled/%.c $(addprefix tangled/,$(H_ROOTS))
+	$(CC) $(WARN) $(STRICT) $(CFLAGS) $(SAN) -c $< -o $@
 $(PROGRAM): $(OBJECTS)
-	$(CC) $(CFLAGS) -o $@ $(OBJECTS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $(OBJECTS) $(LDLIBS)
 
 # ---------------------------------------------------------------- experiments
 # The book's model is trained once, by the program, and saved; the figures
 # and numbers are computed from it.  Both rerun only when the program itself
 # changed.  Figures are converted to PDF for LaTeX.
-MODEL   := build/model.ckpt
-RESULTS := build/results
+MODEL   := $(B)/model.ckpt
+RESULTS := $(B)/results
 # An edit that only moves code in attention.nw changes the #line directives
 # of the tangled files, so the program is recompiled (its debug lines must
 # be right), but what it computes is the same: the experiments depend on
 # the tangled code without its #line directives.
-build/code.sig: build/tangle.stamp
-	@cat $(TANGLED) | grep -v '^#line ' > build/code.sig.tmp
-	@cpif build/code.sig < build/code.sig.tmp; rm -f build/code.sig.tmp
-$(MODEL): build/code.sig | $(PROGRAM)
-	$(PROGRAM) train -o $@ > build/train.out
+$(B)/code.sig: $(B)/tangle.stamp
+	@cat $(TANGLED) | grep -v '^#line ' > $(B)/code.sig.tmp
+	@cpif $(B)/code.sig < $(B)/code.sig.tmp; rm -f $(B)/code.sig.tmp
+$(MODEL): $(B)/code.sig | $(PROGRAM)
+	$(PROGRAM) train -o $@ > $(B)/train.out
 # Each part of the experiments is a target of its own, so that make -j
 # runs them side by side; their numbers files are joined into one.
 PARTS := 1-5
-build/results.stamp: $(patsubst %,build/part-%.stamp,$(PARTS))
+$(B)/results.stamp: $(patsubst %,$(B)/part-%.stamp,$(PARTS))
 	cat $(patsubst %,$(RESULTS)/numbers-%.txt,$(PARTS)) > $(RESULTS)/numbers.txt.tmp
 	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
-	@mkdir -p build/fig
+	@mkdir -p $(B)/fig
 	@for f in $(RESULTS)/fig/*.svg; do \
-	   rsvg-convert -f pdf -o "build/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
+	   rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
 	@cmp -s $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg \
 	   || cp $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg
 	@touch $@
-build/part-%.stamp: build/code.sig $(MODEL) | $(PROGRAM)
+$(B)/part-%.stamp: $(B)/code.sig $(MODEL) | $(PROGRAM)
 	@mkdir -p $(RESULTS)
 	$(PROGRAM) figures -m $(MODEL) -o $(RESULTS) --part $*
 	@touch $@
@@ -117,8 +131,8 @@ build/part-%.stamp: build/code.sig $(MODEL) | $(PROGRAM)
 # noweb's front end, cross-referencer and index, then our back end, which
 # writes pandoc Markdown.  sh has no pipefail, so a failing stage says
 # @fatal and the back end fails.
-build/attention.md: $(NW) book/nwpandoc.awk | deps
-	@mkdir -p build
+$(B)/attention.md: $(NW) book/nwpandoc.awk | deps
+	@mkdir -p $(B)
 	{ $(NOWEB_LIB)/markup $(NW) || echo '@fatal markup'; } \
 	| { $(NOWEB_LIB)/finduses || echo '@fatal finduses'; } \
 	| { $(NOWEB_LIB)/noidx || echo '@fatal noidx'; } \
@@ -131,63 +145,80 @@ book: book/attention.html book/attention.pdf
 
 # HTML: pandoc, then the markers of chunk uses in code become links, then
 # every internal link is checked.
-book/attention.html: build/attention.md build/results.stamp $(BOOK_TOOLS)
-	pandoc build/attention.md $(PANDOC_COMMON) -t html5 --standalone \
+book/attention.html: $(B)/attention.md $(B)/results.stamp $(BOOK_TOOLS)
+	pandoc $(B)/attention.md $(PANDOC_COMMON) -t html5 --standalone \
 	  --self-contained --toc --toc-depth=2 --mathml --highlight-style=pygments \
-	  --css=book/weave.css --resource-path=$(RESULTS) -o build/attention.body.html
-	awk -v fmt=html -f book/nwpost.awk build/attention.md build/attention.body.html > build/attention.html
-	python3 book/checklinks build/attention.html
-	cp build/attention.html $@
+	  --css=book/weave.css --resource-path=$(RESULTS) -o $(B)/attention.body.html
+	awk -v fmt=html -f book/nwpost.awk $(B)/attention.md $(B)/attention.body.html > $(B)/attention.html
+	python3 book/checklinks $(B)/attention.html
+	cp $(B)/attention.html $@
 
 # PDF: pandoc to LaTeX, the same markers become \hyperlink, then pdflatex
 # until the cross-references settle.
-build/attention.tex: build/attention.md build/results.stamp $(BOOK_TOOLS)
-	pandoc build/attention.md $(PANDOC_COMMON) -t latex --standalone \
+$(B)/attention.tex: $(B)/attention.md $(B)/results.stamp $(BOOK_TOOLS)
+	pandoc $(B)/attention.md $(PANDOC_COMMON) -t latex --standalone \
 	  --toc --toc-depth=1 --top-level-division=chapter --highlight-style=tango \
 	  -H book/weave-preamble.tex \
 	  -V documentclass=book -V classoption=oneside -V fontsize=11pt \
 	  -V geometry=a4paper -V geometry=hmargin=27mm -V geometry=vmargin=25mm \
 	  -V fontfamily=mathpazo -V colorlinks=true \
 	  -V 'linkcolor=[rgb]{0.12,0.31,0.56}' -V 'urlcolor=[rgb]{0.12,0.31,0.56}' \
-	  -V toccolor=black -o build/attention.body.tex
-	awk -v fmt=latex -f book/nwpost.awk build/attention.md build/attention.body.tex > $@
+	  -V toccolor=black -o $(B)/attention.body.tex
+	awk -v fmt=latex -f book/nwpost.awk $(B)/attention.md $(B)/attention.body.tex > $@
 
-book/attention.pdf: build/attention.tex
-	cd build && for i in 1 2 3 4; do \
+book/attention.pdf: $(B)/attention.tex
+	cd $(B) && for i in 1 2 3 4; do \
 	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
 	    || { tail -n 30 attention.log >&2; exit 1; }; \
 	  if [ $$i -ge 2 ] && ! grep -q 'Rerun to get\|Label(s) may have changed' attention.log; \
 	  then break; fi; \
 	done
-	cp build/attention.pdf $@
+	cp $(B)/attention.pdf $@
 
 # ---------------------------------------------------------------- tests
-TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -Itangled
-build/test_core: tests/test_core.c tangled/core.c tangled/attention.h
+TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -Itangled $(SAN)
+$(B)/test_core: tests/test_core.c tangled/core.c tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_core.c tangled/core.c -lcmocka $(LDLIBS)
-build/test_core_double: tests/test_core.c tangled/core.c tangled/attention.h
+$(B)/test_core_double: tests/test_core.c tangled/core.c tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_core.c tangled/core.c -lcmocka $(LDLIBS)
-build/test_build: tests/test_build.c
+$(B)/test_build: tests/test_build.c
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c -lcmocka
 GPT_TEST_SOURCES := tests/test_gpt.c tests/checks.c tangled/core.c
-build/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
+$(B)/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
-build/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
+$(B)/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
-TESTS := build/test_core build/test_core_double build/test_gpt build/test_gpt_double \
-         build/test_build
+TESTS := $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
+         $(B)/test_build
 check: $(TESTS) all
 	@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status
+
+# ---------------------------------------------------------------- fuzzing
+# libFuzzer targets for the two readers of untrusted bytes: typed problems
+# and checkpoint files.  Each runs FUZZ_SECONDS (default 60) from the seed
+# corpus in tests/corpus; new inputs it finds are kept in build/corpus.
+# A crash leaves its input as build/crash-*; add it to tests/corpus as a
+# regression test.
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -std=c11 -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined -Itangled
+$(B)/fuzz_%: tests/fuzz_%.c tangled/core.c tangled/attention.h | deps
+	clang $(FUZZ_FLAGS) -o $@ $< tangled/core.c -lm
+fuzz: $(B)/fuzz_tokens $(B)/fuzz_checkpoint
+	@mkdir -p $(B)/corpus/tokens $(B)/corpus/checkpoint
+	$(B)/fuzz_tokens -max_total_time=$(FUZZ_SECONDS) -max_len=64 -artifact_prefix=$(B)/crash- \
+	  $(B)/corpus/tokens tests/corpus/tokens
+	$(B)/fuzz_checkpoint -max_total_time=$(FUZZ_SECONDS) -max_len=40000 -artifact_prefix=$(B)/crash- \
+	  $(B)/corpus/checkpoint tests/corpus/checkpoint
 
 # The PyTorch reference (tests/reference.py) is independent of the C code;
 # its input and output are committed, so the tests need no PyTorch.  To
 # regenerate them (Debian's python3-torch, with the system Python):
 reference: tests/reference_input.c tests/checks.c tangled/core.c
-	$(CC) $(TEST_CFLAGS) -Itests -o build/reference_input tests/reference_input.c \
+	$(CC) $(TEST_CFLAGS) -Itests -o $(B)/reference_input tests/reference_input.c \
 	  tests/checks.c tangled/core.c $(LDLIBS)
-	build/reference_input tests/ref_input.bin
+	$(B)/reference_input tests/ref_input.bin
 	/usr/bin/python3 tests/reference.py tests/ref_input.bin tests/reference.bin
 
 clean:
-	rm -rf build book/attention.html book/attention.pdf
+	rm -rf build build-san book/attention.html book/attention.pdf

@@ -121,7 +121,7 @@ html_links_resolve() {
 # Every placeholder of attention.nw got a value: none survives into the books.
 no_placeholder_survives() {
     status=0
-    for f in book/attention.html build/attention.tex; do
+    for f in book/attention.html ${B:-build}/attention.tex; do
         [ -f "$f" ] || { echo "$f not built"; return 1; }
         if grep -o '{{[A-Za-z0-9_:]*}}' "$f" | head -3 | grep .; then status=1; fi
     done
@@ -132,14 +132,15 @@ no_placeholder_survives() {
 # The book's model, saved by `make`, answers all 100 problems through the
 # command line; the expected answers come from the shell's own arithmetic.
 ask_answers_all_100() {
-    [ -f build/model.ckpt ] || { echo "build/model.ckpt not built"; return 1; }
+    B=${B:-build}
+    [ -f $B/model.ckpt ] || { echo "$B/model.ckpt not built"; return 1; }
     problems="" expected=""
     for a in 0 1 2 3 4 5 6 7 8 9; do for b in 0 1 2 3 4 5 6 7 8 9; do
         problems="$problems $a*$b="
         expected="$expected$a*$b=$((a * b));
 "
     done; done
-    got=$(build/attention ask -m build/model.ckpt $problems) || { echo "ask failed"; return 1; }
+    got=$($B/attention ask -m $B/model.ckpt $problems) || { echo "ask failed"; return 1; }
     if [ "$got
 " != "$expected" ]; then
         echo "wrong answers:"; printf '%s\n' "$got" | grep -vxF "$(printf '%s' "$expected")" | head
@@ -148,34 +149,140 @@ ask_answers_all_100() {
     echo "ask answered all 100 problems: $(echo "$got" | head -3 | tr '\n' ' ')..."
 }
 
-# Bad arguments: a message naming what was wrong, exit status 2; a
-# missing model file: a message naming it, exit status 1.
+# The table of bad inputs (README, "Bad input"): each line is the expected
+# exit status, words the message must contain, and the command.  Exit 2 is
+# bad usage, 1 a failure while running; no input may crash (status > 2).
 cli_errors() {
+    B=${B:-build}
+    A=$B/attention M=$B/model.ckpt
+    [ -f $M ] || { echo "$M not built"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    long=$(head -c 10000 /dev/zero | tr '\0' 7)
+    head -c 1000 $M > $work/truncated.ckpt
+    cp $M $work/extra.ckpt; printf 'x' >> $work/extra.ckpt
+    { printf 'XXXXXXXX'; tail -c +9 $M; } > $work/magic.ckpt
+    { head -c 8 $M; printf '\002'; tail -c +10 $M; } > $work/version.ckpt
+    { head -c 20000 $M; printf '\377'; tail -c +20002 $M; } > $work/flipped.ckpt
+    : > $work/empty.ckpt
+    mkdir $work/dir.ckpt
     status=0
     check() {   # expected-status words-in-message command...
         want=$1 words=$2; shift 2
-        out=$("$@" 2>&1); got=$?
-        if [ $got != "$want" ] || ! echo "$out" | grep -q -- "$words"; then
-            echo "FAIL: $* -> status $got, message: $out"; status=1
+        out=$("$@" 2>&1 < /dev/null); got=$?
+        if [ $got != "$want" ] || ! printf '%s' "$out" | grep -q -- "$words"; then
+            echo "FAIL: $* -> status $got, message: $(printf '%s' "$out" | head -3)"; status=1
         else
-            echo "ok: $* -> $got: $(echo "$out" | head -1)"
+            printf 'ok %s  %-40.40s -> %s\n' "$got" "$(echo "$*" | cut -c1-60)" "$(printf '%s' "$out" | head -1 | cut -c1-110)"
         fi
     }
-    check 2 "unknown command" build/attention frobnicate
-    check 2 "missing command" build/attention
-    check 2 "not a problem" build/attention ask -m build/model.ckpt 7x8=
-    check 2 "not a problem" build/attention ask -m build/model.ckpt 7*8
-    check 2 "unknown option" build/attention ask --seed 3 7*8=
-    check 2 "not a whole number" build/attention train --steps 0
-    check 2 "not a whole number" build/attention train --seed -1
-    check 2 "not a whole number" build/attention train --steps 99999999999999
-    check 2 "needs a value" build/attention train --seed
-    check 2 "not a token" build/attention trace -m build/model.ckpt 7x8=
-    check 2 "past the end" build/attention trace -m build/model.ckpt 7*8= --pos 5
-    check 1 "no/such/file" build/attention ask -m no/such/file 7*8=
-    check 0 "usage" build/attention --help
-    check 0 "usage" build/attention trace --help
+    check 2 "missing command" $A
+    check 2 "unknown command 'frobnicate'" $A frobnicate
+    check 2 "unknown option '--seed'" $A ask --seed 3 7*8=
+    check 2 "unknown option '-x'" $A train -x
+    check 2 "option --seed needs a value" $A train --seed
+    check 2 "option -o needs a value" $A train -o
+    check 2 "needs a non-empty value" $A train -o ''
+    check 2 "'-1' is not a whole number from 0" $A train --seed -1
+    check 2 "'0' is not a whole number from 1 to 1000000" $A train --steps 0
+    check 2 "'99999999999999' is not a whole number" $A train --steps 99999999999999
+    check 2 "'12x' is not a whole number" $A train --steps 12x
+    check 2 "'7x8=' is not a problem" $A ask -m $M 7x8=
+    check 2 "'78=' is not a problem" $A ask -m $M 78=
+    check 2 "'\*8=' is not a problem" $A ask -m $M '*8='
+    check 2 "'7\*8' is not a problem" $A ask -m $M '7*8'
+    check 2 "'7\*\*8=' is not a problem" $A ask -m $M '7**8='
+    check 2 "'' is not a problem" $A ask -m $M ''
+    check 2 "7777777...' is not a problem" $A ask -m $M "$long"
+    check 2 "'7\\\\xff8=' is not a problem" $A ask -m $M "$(printf '7\3778=')"
+    check 2 "give at least one problem" $A ask -m $M
+    check 2 "not a token" $A trace -m $M 7x8=
+    check 2 "is empty" $A trace -m $M ''
+    check 2 "is longer than the 7 positions" $A trace -m $M "$long"
+    check 2 "--pos 5 is past the end" $A trace -m $M 7*8= --pos 5
+    check 2 "'7' is not a whole number from 0 to 6" $A trace -m $M 7*8= --pos 7
+    check 2 "exactly one sequence" $A trace -m $M 7*8= 3*2=
+    check 2 "missing -o DIR" $A figures -m $M
+    check 2 "no part named 'nine'" $A figures -m $M -o $work/out --part nine
+    check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=
+    check 1 "cannot read $work/dir.ckpt: Is a directory" $A ask -m $work/dir.ckpt 7*8=
+    check 1 "too short to be a checkpoint (0 bytes)" $A ask -m $work/empty.ckpt 7*8=
+    check 1 "truncated: 1000 bytes" $A ask -m $work/truncated.ckpt 7*8=
+    check 1 "extra bytes at the end" $A ask -m $work/extra.ckpt 7*8=
+    check 1 "not a checkpoint (it does not start with ATTNCKPT)" $A ask -m $work/magic.ckpt 7*8=
+    check 1 "checkpoint format version 2" $A ask -m $work/version.ckpt 7*8=
+    check 1 "checksum mismatch" $A ask -m $work/flipped.ckpt 7*8=
+    check 1 "cannot write $work/dir.ckpt" $A train --steps 1 -o $work/dir.ckpt
+    check 1 "cannot write $work/no/such/dir/m.ckpt.tmp" $A train --steps 1 -o $work/no/such/dir/m.ckpt
+    check 0 "usage: attention" $A --help
+    check 0 "usage: attention" $A trace --help
+    rm -rf $work
     return $status
+}
+
+# A full disk, simulated by the test hook: the write fails cleanly, the
+# previous file is unchanged and no temporary file is left behind.
+full_disk_keeps_old_file() {
+    B=${B:-build}
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    $B/attention train --steps 5 -o $work/m.ckpt > /dev/null || { echo "training failed"; return 1; }
+    before=$(cksum < $work/m.ckpt)
+    out=$(ATTENTION_TEST_DISK_BYTES=1000 $B/attention train --steps 7 -o $work/m.ckpt 2>&1); got=$?
+    after=$(cksum < $work/m.ckpt); left=$(ls $work)
+    rm -rf $work
+    [ $got = 1 ] || { echo "status $got, expected 1: $out"; return 1; }
+    echo "$out" | grep -q "No space left on device" || { echo "message: $out"; return 1; }
+    [ "$before" = "$after" ] || { echo "the previous checkpoint changed"; return 1; }
+    [ "$left" = "$(printf 'm.ckpt\nm.ckpt.log')" ] || { echo "files left: $left"; return 1; }
+    echo "refused: $out; old checkpoint intact, no temporary file"
+}
+
+# A NaN forced into a table (the test hook) stops training, naming the step
+# and the table, and nothing is saved.
+nan_stops_training() {
+    B=${B:-build}
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    out=$(ATTENTION_TEST_NAN=30:Wv $B/attention train --steps 100 -o $work/m.ckpt 2>&1); got=$?
+    left=$(ls $work)
+    rm -rf $work
+    [ $got = 1 ] || { echo "status $got, expected 1: $out"; return 1; }
+    echo "$out" | grep -q "training stopped at step 31: table Wv holds a NaN" \
+        || { echo "message: $out"; return 1; }
+    [ -z "$left" ] || { echo "files written: $left"; return 1; }
+    echo "stopped: $out"
+}
+
+# The same seed gives the same bytes: checkpoints, logs, figures, numbers.
+deterministic_outputs() {
+    B=${B:-build}
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    for run in 1 2; do
+        mkdir $work/$run
+        $B/attention train -o $work/$run/m.ckpt > /dev/null &&
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part 1-5 \
+            || { echo "run $run failed"; rm -rf $work; return 1; }
+    done
+    n=$(find $work/1 -type f | wc -l)
+    if ! diff -r $work/1 $work/2; then rm -rf $work; return 1; fi
+    rm -rf $work
+    echo "two runs from seed 1: $n files, byte-identical"
+}
+
+# A short training run under valgrind's memcheck: no errors, no leaks.
+valgrind_clean() {
+    B=${B:-build}
+    if [ "$B" = build-san ]; then
+        echo "skipped: valgrind cannot run a program built with AddressSanitizer"; return 77
+    fi
+    command -v valgrind > /dev/null || { echo "valgrind is not installed"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    out=$(valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=all \
+          $B/attention train --steps 10 -o $work/m.ckpt 2>&1); got=$?
+    out2=$(valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=all \
+          $B/attention ask -m $work/m.ckpt 7*8= 2>&1); got2=$?
+    rm -rf $work
+    if [ $got != 0 ] || [ $got2 != 0 ]; then echo "$out"; echo "$out2"; return 1; fi
+    echo "$out" | grep -E "ERROR SUMMARY|in use at exit" | sed 's/^==[0-9]*== /  train: /'
+    echo "$out2" | grep -E "ERROR SUMMARY|in use at exit" | sed 's/^==[0-9]*== /  ask: /'
 }
 
 "$@"

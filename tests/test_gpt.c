@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 
 #include "checks.h"
 
@@ -195,7 +196,7 @@ static void test_checkpoint_defects(void **state)
     size_t size;
     unsigned char *good = encoded(g, &size), *bad = malloc(size + 1);
     assert_non_null(bad);
-    for (size_t cut = 0; cut < size; cut += 97)          /* truncated anywhere */
+    for (size_t cut = 0; cut < size; cut++)              /* truncated at every byte */
         expect_refusal(g, good, cut, cut < 20 ? "too short" : "truncated");
     memcpy(bad, good, size); bad[size] = 0;
     expect_refusal(g, bad, size + 1, "extra bytes");
@@ -218,6 +219,32 @@ static void test_checkpoint_defects(void **state)
 }
 
 /* ---------------------------------------------------------------- training */
+
+/* A NaN that appears in a table stops training before the next step, naming
+   the step and the table. */
+static void corrupt_wv(const TrainRecord *r, void *context)
+{
+    Gpt *g = context;
+    if (r->step == 20)
+        g->model.p.table[WV][5] = NAN;
+}
+
+static void test_nan_stops_training(void **state)
+{
+    (void)state;
+    static Gpt g;
+    static TrainRecord log[20];
+    assert_int_equal(gpt_create(&g, 1, N_HEADS, 32), 0);
+    TrainConfig cfg = train_defaults();
+    cfg.steps = 100;
+    cfg.observe = corrupt_wv;
+    cfg.context = &g;
+    TrainResult r = train(&g.model, &cfg, log, 20);
+    assert_int_equal(r.fault_step, 21);
+    assert_int_equal(r.fault_table, WV);
+    assert_int_equal(r.steps_done, 20);
+    gpt_destroy(&g);
+}
 
 #ifndef ATTENTION_DOUBLE
 /* From the default seed the transformer reaches 100/100 with the training
@@ -260,6 +287,7 @@ int main(void)
 #endif
         cmocka_unit_test(test_checkpoint_round_trip),
         cmocka_unit_test(test_checkpoint_defects),
+        cmocka_unit_test(test_nan_stops_training),
 #ifndef ATTENTION_DOUBLE
         cmocka_unit_test(test_trains_to_perfect_score),
 #endif
