@@ -22,7 +22,11 @@ SAN     :=
 endif
 export B
 CC      ?= cc
-CFLAGS  ?= -O2
+# -O3, not -O2: it lets gcc vectorise the matrix loops (with the `restrict`
+# promises of chapter 1) and makes training about three times faster; the
+# bytes computed are the same.  No -ffast-math: it would let the compiler
+# reorder sums, and the two forms of attention must agree bit for bit.
+CFLAGS  ?= -O3
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
 # ISO C forbids contracting a*b+c into one rounding; say so for every compiler,
 # so that results do not depend on whether the machine has FMA.

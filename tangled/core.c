@@ -5,19 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
-#line 704 "attention.nw"
+#line 427 "attention.nw"
+enum { MATMUL_MAX = 64 * 64 };
+#line 754 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale);
-#line 910 "attention.nw"
+#line 960 "attention.nw"
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 431 "attention.nw"
+#line 479 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 2606 "attention.nw"
+#line 2649 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -27,11 +29,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 2623 "attention.nw"
+#line 2666 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 2634 "attention.nw"
+#line 2677 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -134,40 +136,50 @@ void params_free(Params *p)
     free(p->params);
     memset(p, 0, sizeof *p);
 }
-#line 361 "attention.nw"
-void matmul_forward(real *out, const real *in, const real *weight,
-                    const real *bias, int n, int c_in, int c_out)
-{
-    for (int row = 0; row < n; row++)
-        for (int j = 0; j < c_out; j++) {
-            real sum = bias ? bias[j] : 0;
-            for (int i = 0; i < c_in; i++)
-                sum += in[row * c_in + i] * weight[i * c_out + j];
-            out[row * c_out + j] = sum;
-        }
-}
-#line 383 "attention.nw"
-void matmul_backward(real *d_in, real *d_weight, real *d_bias,
-                     const real *d_out, const real *in, const real *weight,
-                     int n, int c_in, int c_out)
+#line 378 "attention.nw"
+void matmul_forward(real *restrict out, const real *restrict in,
+                    const real *restrict weight, const real *restrict bias,
+                    int n, int c_in, int c_out)
 {
     for (int row = 0; row < n; row++) {
-        const real *dy = d_out + row * c_out;
-        for (int i = 0; i < c_in; i++) {
-            real sum = 0;
-            for (int j = 0; j < c_out; j++) {
-                sum += dy[j] * weight[i * c_out + j];
-                if (d_weight)
-                    d_weight[i * c_out + j] += in[row * c_in + i] * dy[j];
-            }
-            if (d_in)
-                d_in[row * c_in + i] += sum;
-        }
+        const real *x = in + row * c_in;
+        real *y = out + row * c_out;
+        for (int j = 0; j < c_out; j++)
+            y[j] = bias ? bias[j] : 0;
+        for (int i = 0; i < c_in; i++)          /* add x_i times row i of W */
+            for (int j = 0; j < c_out; j++)
+                y[j] += x[i] * weight[i * c_out + j];
+    }
+}
+#line 415 "attention.nw"
+static void transpose(real *out, const real *a, int rows, int cols)
+{
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++)
+            out[c * rows + r] = a[r * cols + c];
+}
+#line 431 "attention.nw"
+void matmul_backward(real *restrict d_in, real *restrict d_weight,
+                     real *restrict d_bias, const real *restrict d_out,
+                     const real *restrict in, const real *restrict weight,
+                     int n, int c_in, int c_out)
+{
+    real transposed[MATMUL_MAX];
+    if (d_in)
+        transpose(transposed, weight, c_in, c_out);
+    for (int row = 0; row < n; row++) {
+        const real *dy = d_out + row * c_out, *x = in + row * c_in;
+        for (int j = 0; d_in && j < c_out; j++)      /* d_in += dy_j (row j of W^T) */
+            for (int i = 0; i < c_in; i++)
+                d_in[row * c_in + i] += dy[j] * transposed[j * c_in + i];
+        for (int i = 0; d_weight && i < c_in; i++)   /* row i of dW += x_i dy */
+            for (int j = 0; j < c_out; j++)
+                d_weight[i * c_out + j] += x[i] * dy[j];
         for (int j = 0; d_bias && j < c_out; j++)
             d_bias[j] += dy[j];
     }
 }
-#line 410 "attention.nw"
+#line 458 "attention.nw"
 static real normal_cdf(real z) { return (real)0.5 * (1 + erf(z * (real)M_SQRT1_2)); }
 static real normal_pdf(real z) { return exp(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 
@@ -182,7 +194,7 @@ void gelu_backward(real *d_in, const real *in, const real *d_out, int n)
     for (int i = 0; i < n; i++)
         d_in[i] += d_out[i] * (normal_cdf(in[i]) + in[i] * normal_pdf(in[i]));
 }
-#line 448 "attention.nw"
+#line 496 "attention.nw"
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes)
 {
@@ -201,7 +213,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
         losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
 }
-#line 473 "attention.nw"
+#line 521 "attention.nw"
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes)
 {
@@ -214,7 +226,7 @@ void crossentropy_backward(real *d_logits, const real *probs,
         }
     }
 }
-#line 492 "attention.nw"
+#line 540 "attention.nw"
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -229,14 +241,14 @@ static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 594 "attention.nw"
+#line 644 "attention.nw"
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 605 "attention.nw"
+#line 655 "attention.nw"
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -246,7 +258,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 621 "attention.nw"
+#line 671 "attention.nw"
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -260,7 +272,7 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 645 "attention.nw"
+#line 695 "attention.nw"
 static int mlp_targets(int *targets, const int *problems, int n)
 {
     int count = 0;
@@ -274,7 +286,7 @@ static int mlp_targets(int *targets, const int *problems, int n)
     }
     return count;
 }
-#line 661 "attention.nw"
+#line 711 "attention.nw"
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
@@ -289,7 +301,7 @@ static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
         mlp_backward(mlp, n, (real)1 / count);
     return loss / count;
 }
-#line 683 "attention.nw"
+#line 733 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
@@ -304,14 +316,14 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 718 "attention.nw"
+#line 768 "attention.nw"
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 731 "attention.nw"
+#line 781 "attention.nw"
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -327,7 +339,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1091 "attention.nw"
+#line 1141 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -340,7 +352,7 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
                 x[i] = token[i] + pos[i];
         }
 }
-#line 1121 "attention.nw"
+#line 1171 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -355,7 +367,7 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
             }
         }
 }
-#line 1217 "attention.nw"
+#line 1267 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -365,7 +377,7 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1303 "attention.nw"
+#line 1353 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
@@ -373,7 +385,7 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     int N = B * T, C = WIDTH;
     embed_forward(a->x, tokens, w[TOK_EMB], w[POS_EMB], B, T, C);
     
-#line 1321 "attention.nw"
+#line 1371 "attention.nw"
 layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N, C);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
@@ -382,24 +394,24 @@ attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
                   B, T, C, g->n_heads);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
 residual_forward(a->x2, a->x, a->attn, N * C);
-#line 1310 "attention.nw"
+#line 1360 "attention.nw"
     
-#line 1336 "attention.nw"
+#line 1386 "attention.nw"
 layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N, C);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
 gelu_forward(a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
 residual_forward(a->x3, a->x2, a->ffn, N * C);
-#line 1311 "attention.nw"
+#line 1361 "attention.nw"
     
-#line 1344 "attention.nw"
+#line 1394 "attention.nw"
 layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N, C);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1312 "attention.nw"
+#line 1362 "attention.nw"
 }
-#line 1368 "attention.nw"
+#line 1418 "attention.nw"
 static const real LN_EPS = (real)1e-5;
-#line 1375 "attention.nw"
+#line 1425 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -419,26 +431,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1404 "attention.nw"
+#line 1454 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1420 "attention.nw"
+#line 1470 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1434 "attention.nw"
+#line 1484 "attention.nw"
 static size_t layout(Activations *a, real *memory, int max_batch, int n_heads)
 {
     size_t used = 0, rows = (size_t)max_batch * SEQ_LEN, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * SEQ_LEN;
     
-#line 1444 "attention.nw"
+#line 1494 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -464,10 +476,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1439 "attention.nw"
+#line 1489 "attention.nw"
     return used;
 }
-#line 1478 "attention.nw"
+#line 1528 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -480,7 +492,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1496 "attention.nw"
+#line 1546 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -492,11 +504,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, n_heads);
-#line 1490 "attention.nw"
+#line 1540 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1510 "attention.nw"
+#line 1560 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -506,7 +518,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1535 "attention.nw"
+#line 1585 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -518,7 +530,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1553 "attention.nw"
+#line 1603 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -535,7 +547,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1588 "attention.nw"
+#line 1638 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n)
 {
     for (int b = 0; b < n; b++) {
@@ -548,7 +560,7 @@ static void fill_batch(Gpt *g, const int *problems, int n)
             targets[t] = t + 1 < length ? tokens[t + 1] : -1;
     }
 }
-#line 1609 "attention.nw"
+#line 1659 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -567,7 +579,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1639 "attention.nw"
+#line 1689 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -576,15 +588,15 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, g->act_size * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1654 "attention.nw"
+#line 1704 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
 layernorm_backward(d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
                    a->lnf_mean, a->lnf_rstd, N, C);
-#line 1647 "attention.nw"
+#line 1697 "attention.nw"
     
-#line 1668 "attention.nw"
+#line 1718 "attention.nw"
 residual_backward(d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
@@ -593,9 +605,9 @@ matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
 layernorm_backward(d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
                    a->ln2_mean, a->ln2_rstd, N, C);
-#line 1648 "attention.nw"
+#line 1698 "attention.nw"
     
-#line 1684 "attention.nw"
+#line 1734 "attention.nw"
 residual_backward(d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -605,10 +617,10 @@ matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
 layernorm_backward(d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
                    a->ln1_mean, a->ln1_rstd, N, C);
-#line 1649 "attention.nw"
+#line 1699 "attention.nw"
     embed_backward(dw[TOK_EMB], dw[POS_EMB], d->x, tokens, B, T, C);
 }
-#line 1700 "attention.nw"
+#line 1750 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -616,7 +628,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1729 "attention.nw"
+#line 1779 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -624,7 +636,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 1748 "attention.nw"
+#line 1798 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -633,7 +645,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1736 "attention.nw"
+#line 1786 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -643,7 +655,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 1788 "attention.nw"
+#line 1838 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -656,7 +668,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, SEQ_LEN);
     return loss;
 }
-#line 1810 "attention.nw"
+#line 1860 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -673,7 +685,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2126 "attention.nw"
+#line 2176 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -686,26 +698,19 @@ static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
         }
 }
 
-static void transpose(real *out, const real *a, int n, int m)
-{
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < m; j++)
-            out[j * n + i] = a[i * m + j];
-}
-
 static void divide_all(real *a, int n, real divisor)
 {
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2156 "attention.nw"
+#line 2199 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2169 "attention.nw"
+#line 2212 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -721,7 +726,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2192 "attention.nw"
+#line 2235 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -744,7 +749,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2220 "attention.nw"
+#line 2263 "attention.nw"
 static void classic_head(Trace *tr, int head, int d_head)
 {
     int T = tr->T, first = head * d_head;
@@ -763,7 +768,7 @@ static void classic_head(Trace *tr, int head, int d_head)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2243 "attention.nw"
+#line 2286 "attention.nw"
 static void classic_attention(Trace *tr, real **w)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -774,7 +779,7 @@ static void classic_attention(Trace *tr, real **w)
         classic_head(tr, head, d_head);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2261 "attention.nw"
+#line 2304 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -790,7 +795,7 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     classic_attention(tr, w);
     residual_forward(&tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2280 "attention.nw"
+#line 2323 "attention.nw"
 layernorm_forward(norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T, WIDTH);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
 gelu_forward(&tr->hidden[0][0], pre_gelu, T * HIDDEN);
@@ -798,9 +803,9 @@ matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
 residual_forward(&tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
 layernorm_forward(norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T, WIDTH);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2276 "attention.nw"
+#line 2319 "attention.nw"
 }
-#line 2310 "attention.nw"
+#line 2353 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -814,7 +819,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2329 "attention.nw"
+#line 2372 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -830,7 +835,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2350 "attention.nw"
+#line 2393 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -841,7 +846,7 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2369 "attention.nw"
+#line 2412 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads)
@@ -859,7 +864,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, t, C, d_head);
             }
 }
-#line 2410 "attention.nw"
+#line 2453 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -876,7 +881,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2448 "attention.nw"
+#line 2491 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -887,7 +892,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2471 "attention.nw"
+#line 2514 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -897,7 +902,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2487 "attention.nw"
+#line 2530 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -909,7 +914,7 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2504 "attention.nw"
+#line 2547 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -931,7 +936,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, t, C, d_head);
             }
 }
-#line 767 "attention.nw"
+#line 817 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real correct1 = 1 - pow(cfg->beta1, (real)t);
@@ -944,7 +949,7 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         p->params[i] -= cfg->lr * m_hat / (sqrt(v_hat) + cfg->eps);
     }
 }
-#line 545 "attention.nw"
+#line 595 "attention.nw"
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     int correct = 0;
@@ -959,7 +964,7 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 823 "attention.nw"
+#line 873 "attention.nw"
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -970,7 +975,7 @@ TrainConfig train_defaults(void)
     };
     return cfg;
 }
-#line 841 "attention.nw"
+#line 891 "attention.nw"
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -980,30 +985,30 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
         
-#line 874 "attention.nw"
+#line 924 "attention.nw"
 if ((result.fault_table = first_nonfinite_table(&m->p)) >= 0) {
     result.fault_step = step;
     break;
 }
-#line 850 "attention.nw"
+#line 900 "attention.nw"
         
-#line 905 "attention.nw"
+#line 955 "attention.nw"
 for (int i = 0; i < cfg->batch; i++)
     batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 851 "attention.nw"
+#line 901 "attention.nw"
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
         
-#line 881 "attention.nw"
+#line 931 "attention.nw"
 if (!isfinite(loss)) {
     result.fault_step = step;
     break;
 }
-#line 854 "attention.nw"
+#line 904 "attention.nw"
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
         
-#line 915 "attention.nw"
+#line 965 "attention.nw"
 if (step % cfg->eval_every == 0 || step == cfg->steps) {
     TrainRecord record = {step, loss, 0, {0}};
     int correct = record.correct = score(m, record.solved);
@@ -1016,13 +1021,13 @@ if (step % cfg->eval_every == 0 || step == cfg->steps) {
     if (correct == N_PROBLEMS && cfg->stop_at_perfect)
         break;
 }
-#line 857 "attention.nw"
+#line 907 "attention.nw"
     }
     if (result.fault_step == 0 && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
         result.fault_step = result.steps_done;
     return result;
 }
-#line 888 "attention.nw"
+#line 938 "attention.nw"
 int first_nonfinite_table(const Params *p)
 {
     for (int t = 0; t < p->n_tables; t++)
@@ -1031,14 +1036,14 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 1905 "attention.nw"
+#line 1955 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 1918 "attention.nw"
+#line 1968 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1053,7 +1058,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 1938 "attention.nw"
+#line 1988 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1069,7 +1074,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 1959 "attention.nw"
+#line 2009 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1079,7 +1084,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 1971 "attention.nw"
+#line 2021 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1097,13 +1102,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 1997 "attention.nw"
+#line 2047 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 2015 "attention.nw"
+#line 2065 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1113,9 +1118,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2002 "attention.nw"
+#line 2052 "attention.nw"
     
-#line 2027 "attention.nw"
+#line 2077 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1131,9 +1136,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 2003 "attention.nw"
+#line 2053 "attention.nw"
     
-#line 2045 "attention.nw"
+#line 2095 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1143,7 +1148,7 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 2004 "attention.nw"
+#line 2054 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
