@@ -198,6 +198,22 @@ TESTS := $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double
 check: $(TESTS) all
 	@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status
 
+# ---------------------------------------------------------------- benchmark
+# The C program against the PyTorch reference (Debian's python3-torch, one
+# thread), the same model, initial weights, batch size and number of steps,
+# one after the other on one core.  It measures; it never fails on a number.
+BENCH_STEPS  ?= 200
+BENCH_REPEAT ?= 5
+PIN := $(shell command -v taskset > /dev/null && echo taskset -c 0)
+bench: $(PROGRAM)
+	@/usr/bin/python3 -c 'import torch' 2>/dev/null || { \
+	  echo "make bench needs PyTorch: apt-get install python3-torch"; exit 1; }
+	@$(PIN) $(PROGRAM) bench --steps $(BENCH_STEPS) --repeat $(BENCH_REPEAT) | tee $(B)/bench.txt
+	@OMP_NUM_THREADS=1 $(PIN) /usr/bin/python3 tests/reference.py bench tests/ref_input.bin \
+	  $(BENCH_STEPS) $(BENCH_REPEAT) | tee -a $(B)/bench.txt
+	@awk '$$1 == "c_ms_per_step" { c = $$2 } $$1 == "torch_ms_per_step" { t = $$2 } \
+	  END { printf "ratio %.1f   (PyTorch ms per step / C ms per step)\n", t / c }' $(B)/bench.txt
+
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets for the two readers of untrusted bytes: typed problems
 # and checkpoint files.  Each runs FUZZ_SECONDS (default 60) from the seed

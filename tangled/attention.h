@@ -184,6 +184,8 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
                         int B, int T, int C, int n_heads);
+#line 6322 "attention.nw"
+double gpt_train_flops(int B, int T);
 #line 1946 "attention.nw"
 enum { CHECKPOINT_VERSION = 1 };
 size_t checkpoint_size(const Params *p);

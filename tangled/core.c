@@ -936,6 +936,13 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, t, C, d_head);
             }
 }
+#line 6326 "attention.nw"
+double gpt_train_flops(int B, int T)
+{
+    double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
+    double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V) + B * 2 * C * T * (T + 1);
+    return 3 * forward;
+}
 #line 817 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {

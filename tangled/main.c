@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
-#line 2732 "attention.nw"
+#line 2734 "attention.nw"
 static int fail(const char *format, ...);
 static int fail_errno(const char *path, int error);
 typedef struct Run Run;
@@ -25,15 +26,17 @@ static int table_of_tables(const char *dir, const Params *p);
 static void numbers_of_chapters_2_to_4(Text *out, Gpt *g);
 static double closest_tokens(const Gpt *g, int *a, int *b);
 static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g);
+static void numbers_of_the_flop_count(Text *out);
+static double time_evaluation(void);
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp);
 static int figure_token_embedding(const char *fig, const Gpt *g);
 static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g);
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
-#line 3292 "attention.nw"
+#line 3299 "attention.nw"
 enum { MAX_STEPS = 1000000, MAX_WORDS = 256 };
-#line 3415 "attention.nw"
+#line 3422 "attention.nw"
 typedef struct {
     int progress;                   /* print a progress line */
     int corrupt_step, corrupt_table; /* test hook: at this record, a NaN */
@@ -41,7 +44,7 @@ typedef struct {
 } Watcher;
 static void watch_training(const TrainRecord *r, void *context);
 static int training_fault(const Run *run, const Params *p);
-#line 2754 "attention.nw"
+#line 2758 "attention.nw"
 static int write_file(const char *path, const char *data, size_t length)
 {
     char temporary[4096];
@@ -63,7 +66,7 @@ static int write_file(const char *path, const char *data, size_t length)
     }
     return 0;
 }
-#line 2785 "attention.nw"
+#line 2789 "attention.nw"
 static size_t disk_space_for_tests(size_t length)
 {
     const char *hook = getenv("ATTENTION_TEST_DISK_BYTES");
@@ -72,7 +75,7 @@ static size_t disk_space_for_tests(size_t length)
         return length;
     return (size_t)space;
 }
-#line 2800 "attention.nw"
+#line 2804 "attention.nw"
 static int fail(const char *format, ...)
 {
     va_list args;
@@ -88,14 +91,14 @@ static int fail_errno(const char *path, int error)
 {
     return fail("cannot write %s: %s", path, strerror(error ? error : EIO));
 }
-#line 2818 "attention.nw"
+#line 2822 "attention.nw"
 static int make_directory(const char *path)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return fail("cannot create directory %s: %s", path, strerror(errno));
     return 0;
 }
-#line 2830 "attention.nw"
+#line 2834 "attention.nw"
 static int save_text(const char *dir, const char *name, Text *text)
 {
     char path[4096];
@@ -109,7 +112,7 @@ static int save_text(const char *dir, const char *name, Text *text)
     text_free(text);
     return result;
 }
-#line 2853 "attention.nw"
+#line 2857 "attention.nw"
 static unsigned char *read_file(const char *path, size_t *length, size_t limit)
 {
     FILE *f = fopen(path, "rb");
@@ -129,7 +132,7 @@ static unsigned char *read_file(const char *path, size_t *length, size_t limit)
     *length = n;
     return data;
 }
-#line 2875 "attention.nw"
+#line 2879 "attention.nw"
 static int save_checkpoint(const char *path, const Params *p, int n_heads)
 {
     size_t size = checkpoint_size(p);
@@ -155,7 +158,7 @@ static int load_checkpoint(const char *path, Params *p, int n_heads)
         return fail("cannot load %s: %s", path, problem);
     return 0;
 }
-#line 2911 "attention.nw"
+#line 2915 "attention.nw"
 static void number(Text *numbers, const char *name, const char *format, ...)
 {
     va_list args;
@@ -165,7 +168,7 @@ static void number(Text *numbers, const char *name, const char *format, ...)
     va_end(args);
     text_printf(numbers, "%s %s\n", name, value);
 }
-#line 3187 "attention.nw"
+#line 3191 "attention.nw"
 static int usage_error(const char *format, ...)
 {
     va_list args;
@@ -181,7 +184,7 @@ static int is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
-#line 3205 "attention.nw"
+#line 3209 "attention.nw"
 static int parse_whole(const char *option, const char *text,
                        unsigned long long min, unsigned long long max,
                        unsigned long long *value)
@@ -195,19 +198,20 @@ static int parse_whole(const char *option, const char *text,
                            option, text, min, max);
     return 0;
 }
-#line 3225 "attention.nw"
+#line 3229 "attention.nw"
 typedef struct {
     uint64_t seed;
     int steps, pos;                 /* pos < 0: the last position */
+    int repeat;                     /* bench: timed runs */
     const char *model, *output, *part;
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
 } Arguments;
-#line 3235 "attention.nw"
+#line 3240 "attention.nw"
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
-    *a = (Arguments){train_defaults().seed, train_defaults().steps, -1,
+    *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
                      "attention.ckpt", NULL, NULL, {NULL}, 0};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -218,7 +222,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             continue;
         }
         
-#line 3258 "attention.nw"
+#line 3263 "attention.nw"
 char wanted[32];
 snprintf(wanted, sizeof wanted, " %s ", arg);
 char list[128];
@@ -236,6 +240,8 @@ else if (strcmp(arg, "--steps") == 0 && (status = parse_whole(arg, value, 1, MAX
     a->steps = (int)number;
 else if (strcmp(arg, "--pos") == 0 && (status = parse_whole(arg, value, 0, SEQ_LEN - 1, &number)) == 0)
     a->pos = (int)number;
+else if (strcmp(arg, "--repeat") == 0 && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
+    a->repeat = (int)number;
 else if (strcmp(arg, "-m") == 0)
     a->model = value;
 else if (strcmp(arg, "-o") == 0)
@@ -246,11 +252,11 @@ if (status != 0)
     return status;
 if (value[0] == '\0')
     return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
-#line 3249 "attention.nw"
+#line 3254 "attention.nw"
     }
     return 0;
 }
-#line 3301 "attention.nw"
+#line 3308 "attention.nw"
 static const char *quoted(const char *text)
 {
     static char out[256];
@@ -263,7 +269,7 @@ static const char *quoted(const char *text)
     snprintf(out + n, sizeof out - n, "%s'", text[i] != '\0' ? "..." : "");
     return out;
 }
-#line 3320 "attention.nw"
+#line 3327 "attention.nw"
 static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
 {
     size_t where = 0;
@@ -275,7 +281,7 @@ static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
                            "(the tokens are 0-9 * = ;)", quoted(text), where);
     return usage_error("%s %s: a sequence has 1 to %d tokens", quoted(text), defect, SEQ_LEN);
 }
-#line 3337 "attention.nw"
+#line 3344 "attention.nw"
 static int parse_question(const char *text, int *problem)
 {
     int tokens[SEQ_LEN], length = 0;
@@ -286,7 +292,7 @@ static int parse_question(const char *text, int *problem)
                            "and '=', as in 7*8=", quoted(text));
     return 0;
 }
-#line 3121 "attention.nw"
+#line 3125 "attention.nw"
 static Gpt *new_transformer(uint64_t seed)
 {
     Gpt *g = malloc(sizeof *g);
@@ -304,7 +310,7 @@ static void delete_transformer(Gpt *g)
         gpt_destroy(g);
     free(g);
 }
-#line 3149 "attention.nw"
+#line 3153 "attention.nw"
 static int forms_agree_at_start_up(void)
 {
     Gpt *g = new_transformer(train_defaults().seed);
@@ -317,7 +323,7 @@ static int forms_agree_at_start_up(void)
                     "on 7*8=; refusing to run (see chapter 5)");
     return 0;
 }
-#line 3167 "attention.nw"
+#line 3171 "attention.nw"
 static Gpt *load_transformer(const char *path)
 {
     Gpt *g = new_transformer(0);
@@ -327,14 +333,14 @@ static Gpt *load_transformer(const char *path)
     }
     return g;
 }
-#line 2929 "attention.nw"
+#line 2933 "attention.nw"
 enum { MAX_RECORDS = 1024 };
 struct Run {
     TrainConfig cfg;
     TrainResult result;
     TrainRecord log[MAX_RECORDS];
 };
-#line 2938 "attention.nw"
+#line 2942 "attention.nw"
 static int run_mlp(Run *run, size_t *n_params)
 {
     Mlp *mlp = malloc(sizeof *mlp);
@@ -348,7 +354,7 @@ static int run_mlp(Run *run, size_t *n_params)
     free(mlp);
     return 0;
 }
-#line 2958 "attention.nw"
+#line 2962 "attention.nw"
 static void learned_at(const Run *run, int step[N_PROBLEMS])
 {
     for (int p = 0; p < N_PROBLEMS; p++) {
@@ -357,7 +363,7 @@ static void learned_at(const Run *run, int step[N_PROBLEMS])
             step[p] = run->log[r].step;
     }
 }
-#line 2974 "attention.nw"
+#line 2978 "attention.nw"
 static void numbers_of_training(Text *out, const Run *run, const char *prefix)
 {
     const TrainConfig *cfg = &run->cfg;
@@ -375,7 +381,7 @@ static void numbers_of_training(Text *out, const Run *run, const char *prefix)
     NUMBER("epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
     #undef NUMBER
 }
-#line 2998 "attention.nw"
+#line 3002 "attention.nw"
 static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
                                  const int step[N_PROBLEMS])
 {
@@ -385,7 +391,7 @@ static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
     number(out, "mlp_final_loss", "%.4f", (double)run->log[last].loss);
     number(out, "mlp_final_correct", "%d", run->log[last].correct);
     
-#line 3011 "attention.nw"
+#line 3015 "attention.nw"
 int earliest = 0, latest = 0, zeros = 0, zero_sum = 0, others = 0, other_sum = 0;
 int ones = 0, one_sum = 0;
 for (int p = 1; p < N_PROBLEMS; p++) {
@@ -405,9 +411,9 @@ number(out, "mlp_latest_step", "%d", step[latest]);
 number(out, "mlp_zero_mean_step", "%.0f", zero_sum / (double)zeros);
 number(out, "mlp_other_mean_step", "%.0f", other_sum / (double)others);
 number(out, "mlp_one_mean_step", "%.0f", one_sum / (double)ones);
-#line 3007 "attention.nw"
+#line 3011 "attention.nw"
 }
-#line 3038 "attention.nw"
+#line 3042 "attention.nw"
 static void curves_of(const Run *run, float *step, float *loss, float *correct)
 {
     for (int r = 0; r < run->result.n_records; r++) {
@@ -416,7 +422,7 @@ static void curves_of(const Run *run, float *step, float *loss, float *correct)
         correct[r] = (float)run->log[r].correct;
     }
 }
-#line 3049 "attention.nw"
+#line 3053 "attention.nw"
 static int figure_mlp_training(const char *fig, const Run *run)
 {
     static float step[MAX_RECORDS], loss[MAX_RECORDS], correct[MAX_RECORDS];
@@ -438,7 +444,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
     svg_line_charts(&svg, panels, 2, NULL, 720, 300);
     return save_text(fig, "mlp_training.svg", &svg);
 }
-#line 3076 "attention.nw"
+#line 3080 "attention.nw"
 static const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
@@ -457,7 +463,7 @@ static int figure_mlp_learned_at(const char *fig, const int step[N_PROBLEMS])
     svg_heatmap(&svg, &map, scale, 520, 440);
     return save_text(fig, "mlp_learned_at.svg", &svg);
 }
-#line 3099 "attention.nw"
+#line 3103 "attention.nw"
 static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
 {
     int step[N_PROBLEMS];
@@ -471,7 +477,7 @@ static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
         return -1;
     return 0;
 }
-#line 3820 "attention.nw"
+#line 3831 "attention.nw"
 static int figures_of_chapters_2_to_5(const char *model, const char *dir,
                                       const char *fig, Text *numbers, const Run *mlp)
 {
@@ -485,6 +491,7 @@ static int figures_of_chapters_2_to_5(const char *model, const char *dir,
     if (status == 0) {
         numbers_of_training(numbers, run, "gpt");
         numbers_of_chapters_2_to_4(numbers, g);
+        numbers_of_the_flop_count(numbers);
         status = table_of_tables(dir, &g->model.p);
     }
     if (status == 0)
@@ -497,7 +504,7 @@ static int figures_of_chapters_2_to_5(const char *model, const char *dir,
     free(run);
     return status;
 }
-#line 3856 "attention.nw"
+#line 3868 "attention.nw"
 static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a, b;
@@ -515,7 +522,7 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
         return fail("chapter 4 says the saved model answers all 100 problems; it does not");
     return 0;
 }
-#line 3881 "attention.nw"
+#line 3893 "attention.nw"
 static double loss_floor(double *targets_per_sequence)
 {
     int targets = 0;
@@ -526,7 +533,7 @@ static double loss_floor(double *targets_per_sequence)
     *targets_per_sequence = targets / (double)N_PROBLEMS;
     return N_PROBLEMS * log(10.0) / targets;
 }
-#line 3894 "attention.nw"
+#line 3906 "attention.nw"
 static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
 {
     int all[N_PROBLEMS], one_digit = 0, agree = 0;
@@ -550,7 +557,7 @@ static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
     number(out, "tok_emb_cosine_a", "%c", char_of_token(a));
     number(out, "tok_emb_cosine_b", "%c", char_of_token(b));
 }
-#line 3923 "attention.nw"
+#line 3935 "attention.nw"
 static int table_of_tables(const char *dir, const Params *p)
 {
     Text md = {0};
@@ -561,7 +568,7 @@ static int table_of_tables(const char *dir, const Params *p)
     text_printf(&md, "| | **all %d tables** | | | **%zu** |\n", p->n_tables, p->n_params);
     return save_text(dir, "gpt_tables.md", &md);
 }
-#line 3939 "attention.nw"
+#line 3951 "attention.nw"
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
 {
     static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS], correct[2][MAX_RECORDS];
@@ -588,7 +595,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     svg_line_charts(&svg, panels, 2, NULL, 760, 340);
     return save_text(fig, "gpt_training.svg", &svg);
 }
-#line 3972 "attention.nw"
+#line 3984 "attention.nw"
 static int figure_token_embedding(const char *fig, const Gpt *g)
 {
     static const char *const tokens[VOCAB] =
@@ -606,7 +613,7 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
     svg_heatmap(&svg, &map, scale, 760, 360);
     return save_text(fig, "token_embedding.svg", &svg);
 }
-#line 3996 "attention.nw"
+#line 4008 "attention.nw"
 static double cosine(const real *x, const real *y, int n)
 {
     double xy = 0, xx = 0, yy = 0;
@@ -630,7 +637,7 @@ static double closest_tokens(const Gpt *g, int *a, int *b)
         }
     return best;
 }
-#line 4026 "attention.nw"
+#line 4038 "attention.nw"
 static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g)
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -646,7 +653,7 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
     free(tr);
     return status;
 }
-#line 4044 "attention.nw"
+#line 4056 "attention.nw"
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
 {
     int top_head = 0, top_u = 0;
@@ -660,7 +667,7 @@ static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
     number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
     number(out, "trace_top_weight", "%.2f", (double)tr->weights[top_head][t][top_u]);
 }
-#line 4060 "attention.nw"
+#line 4072 "attention.nw"
 static int table_of_the_trace(const char *dir, const Trace *tr, int t)
 {
     Text md = {0};
@@ -681,7 +688,7 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
     text_printf(&md, "\n");
     return save_text(dir, "trace_row.md", &md);
 }
-#line 4083 "attention.nw"
+#line 4095 "attention.nw"
 static int figure_trace_weights(const char *fig, const Trace *tr)
 {
     static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
@@ -705,7 +712,14 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
     return save_text(fig, "trace_weights.svg", &svg);
 }
-#line 3358 "attention.nw"
+#line 6440 "attention.nw"
+static void numbers_of_the_flop_count(Text *out)
+{
+    number(out, "bench_batch", "%d", train_defaults().batch);
+    number(out, "bench_seq", "%d", SEQ_LEN);
+    number(out, "bench_mflops", "%.2f", gpt_train_flops(train_defaults().batch, SEQ_LEN) / 1e6);
+}
+#line 3365 "attention.nw"
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
@@ -714,14 +728,14 @@ static int command_train(const Arguments *a)
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         
-#line 3381 "attention.nw"
+#line 3388 "attention.nw"
 Watcher watcher = {isatty(fileno(stderr)), 0, -1, g};
 run->cfg = train_defaults();
 run->cfg.seed = a->seed;
 run->cfg.steps = a->steps;
 run->cfg.observe = watch_training;
 run->cfg.context = &watcher;
-#line 3444 "attention.nw"
+#line 3451 "attention.nw"
 const char *hook = getenv("ATTENTION_TEST_NAN");
 if (hook != NULL) {
     char name[32] = "";
@@ -730,11 +744,11 @@ if (hook != NULL) {
             if (strcmp(name, g->model.p.specs[t].name) == 0)
                 watcher.corrupt_table = t;
 }
-#line 3388 "attention.nw"
+#line 3395 "attention.nw"
 run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
 if (watcher.progress)
     fputc('\n', stderr);
-#line 3366 "attention.nw"
+#line 3373 "attention.nw"
         status = training_fault(run, &g->model.p);
         if (status == 0)
             status = save_checkpoint(output, &g->model.p, g->n_heads);
@@ -747,7 +761,7 @@ if (watcher.progress)
     free(run);
     return status;
 }
-#line 3397 "attention.nw"
+#line 3404 "attention.nw"
 static int training_fault(const Run *run, const Params *p)
 {
     int step = run->result.fault_step, table = run->result.fault_table;
@@ -759,7 +773,7 @@ static int training_fault(const Run *run, const Params *p)
     return fail("training stopped at step %d: table %s holds a NaN or infinity; "
                 "nothing was saved", step, p->specs[table].name);
 }
-#line 3425 "attention.nw"
+#line 3432 "attention.nw"
 static void watch_training(const TrainRecord *r, void *context)
 {
     Watcher *w = context;
@@ -770,7 +784,7 @@ static void watch_training(const TrainRecord *r, void *context)
         w->corrupt_table = -1;
     }
 }
-#line 3458 "attention.nw"
+#line 3465 "attention.nw"
 static void show_progress(const TrainRecord *r, void *context)
 {
     (void)context;
@@ -787,7 +801,7 @@ static void report_training(const Run *run, const char *output)
     printf("saved %s after %d steps\n", output, run->result.steps_done);
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
-#line 3482 "attention.nw"
+#line 3489 "attention.nw"
 static int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];
@@ -807,7 +821,7 @@ static int save_training_log(const char *checkpoint, const Run *run)
     text_free(&log);
     return status;
 }
-#line 3507 "attention.nw"
+#line 3514 "attention.nw"
 static int load_training_log(const char *checkpoint, Run *run)
 {
     char path[4096], line[256];
@@ -816,7 +830,7 @@ static int load_training_log(const char *checkpoint, Run *run)
     if (f == NULL)
         return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
     
-#line 3531 "attention.nw"
+#line 3538 "attention.nw"
 unsigned long long seed = 0;
 double lr = 0;
 run->cfg = train_defaults();
@@ -825,7 +839,7 @@ int settings = fgets(line, sizeof line, f) != NULL
               &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
 run->cfg.seed = seed;
 run->cfg.lr = (real)lr;
-#line 3515 "attention.nw"
+#line 3522 "attention.nw"
     int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
     while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
         TrainRecord *r = &run->log[n++];
@@ -837,16 +851,16 @@ run->cfg.lr = (real)lr;
     fclose(f);
     run->result.n_records = n;
     
-#line 3542 "attention.nw"
+#line 3549 "attention.nw"
 run->result.first_perfect = -1;
 for (int r = n - 1; r >= 0; r--)
     if (run->log[r].correct == N_PROBLEMS)
         run->result.first_perfect = run->log[r].step;
 run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
-#line 3526 "attention.nw"
+#line 3533 "attention.nw"
     return bad ? fail("%s is not a training log written by attention train", path) : 0;
 }
-#line 3555 "attention.nw"
+#line 3562 "attention.nw"
 static int command_ask(const Arguments *a)
 {
     int problems[MAX_WORDS];
@@ -866,7 +880,7 @@ static int command_ask(const Arguments *a)
     delete_transformer(g);
     return 0;
 }
-#line 3585 "attention.nw"
+#line 3592 "attention.nw"
 static void print_vector(const char *label, const real *x, int n)
 {
     printf("  %-14s", label);
@@ -874,7 +888,7 @@ static void print_vector(const char *label, const real *x, int n)
         printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
     printf("\n");
 }
-#line 3595 "attention.nw"
+#line 3602 "attention.nw"
 static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
@@ -898,7 +912,7 @@ static int command_trace(const Arguments *a)
     free(trace);
     return 0;
 }
-#line 3623 "attention.nw"
+#line 3630 "attention.nw"
 static void print_trace(const Trace *tr, int t, const char *text)
 {
     char label[64];
@@ -910,7 +924,7 @@ static void print_trace(const Trace *tr, int t, const char *text)
     printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH);
     
-#line 3650 "attention.nw"
+#line 3657 "attention.nw"
 int d_head = WIDTH / tr->n_heads;
 printf("4. keys of the rows u <= t and the scores of row t\n");
 for (int head = 0; head < tr->n_heads; head++) {
@@ -932,23 +946,23 @@ for (int head = 0; head < tr->n_heads; head++) {
         printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
     printf("\n");
 }
-#line 3634 "attention.nw"
+#line 3641 "attention.nw"
     printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
     print_vector("mix[t]", tr->heads[t], WIDTH);
     print_vector("x2[t]", tr->x2[t], WIDTH);
     printf("7. after the FFN and its residual\n");
     print_vector("x3[t]", tr->x3[t], WIDTH);
     
-#line 3674 "attention.nw"
+#line 3681 "attention.nw"
 printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
 printf("  ");
 for (int token = 0; token < VOCAB; token++)
     printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
 printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
-#line 3640 "attention.nw"
+#line 3647 "attention.nw"
     (void)label;
 }
-#line 3696 "attention.nw"
+#line 3703 "attention.nw"
 static int part_1_to_5(const Arguments *a, const char *dir, const char *fig, Text *numbers)
 {
     Run *mlp = malloc(sizeof *mlp);
@@ -965,7 +979,7 @@ static const struct {
 } parts[] = {
     {"1-5", part_1_to_5},
 };
-#line 3715 "attention.nw"
+#line 3722 "attention.nw"
 static int command_figures(const Arguments *a)
 {
     char fig[4096], name[64];
@@ -990,7 +1004,79 @@ static int command_figures(const Arguments *a)
     }
     return found ? 0 : usage_error("figures: no part named '%s'", a->part);
 }
-#line 3748 "attention.nw"
+#line 6350 "attention.nw"
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+#line 6369 "attention.nw"
+static double time_training(const TrainConfig *cfg, int *first_perfect)
+{
+    static TrainRecord log[MAX_RECORDS];
+    Gpt *g = new_transformer(cfg->seed);
+    if (g == NULL)
+        return -1;
+    double start = seconds_now();
+    TrainResult r = train(&g->model, cfg, log, MAX_RECORDS);
+    double elapsed = seconds_now() - start;
+    if (first_perfect)
+        *first_perfect = r.first_perfect;
+    delete_transformer(g);
+    return elapsed;
+}
+#line 6386 "attention.nw"
+static int command_bench(const Arguments *a)
+{
+    enum { MAX_REPEAT = 64 };
+    double per_step[MAX_REPEAT], to_perfect[MAX_REPEAT];
+    int repeat = a->repeat, perfect = -1;
+    TrainConfig timed = train_defaults(), until = train_defaults();
+    timed.steps = a->steps;
+    timed.eval_every = a->steps + 1;        /* evaluate only at the last step */
+    until.stop_at_perfect = 1;
+    for (int r = 0; r < repeat; r++) {
+        double eval = time_evaluation();
+        double t = time_training(&timed, NULL), u = time_training(&until, &perfect);
+        if (t < 0 || u < 0 || eval < 0)
+            return fail("out of memory");
+        per_step[r] = (t - eval) / timed.steps;
+        to_perfect[r] = u;
+    }
+    
+#line 6426 "attention.nw"
+qsort(per_step, (size_t)repeat, sizeof per_step[0], compare_doubles);
+qsort(to_perfect, (size_t)repeat, sizeof to_perfect[0], compare_doubles);
+double ms = 1e3 * per_step[repeat / 2];
+double flops = gpt_train_flops(timed.batch, SEQ_LEN);
+printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; min %.3f, max %.3f)\n",
+       ms, repeat, timed.steps, timed.batch, 1e3 * per_step[0], 1e3 * per_step[repeat - 1]);
+printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating every %d steps)\n",
+       to_perfect[repeat / 2], perfect, until.eval_every);
+printf("c_gflops %.2f   (%.2f MFLOP per step)\n", flops / (ms * 1e-3) / 1e9, flops / 1e6);
+#line 6404 "attention.nw"
+    return 0;
+}
+#line 6409 "attention.nw"
+static double time_evaluation(void)
+{
+    Gpt *g = new_transformer(1);
+    if (g == NULL)
+        return -1;
+    double start = seconds_now();
+    score(&g->model, NULL);
+    double elapsed = seconds_now() - start;
+    delete_transformer(g);
+    return elapsed;
+}
+#line 3755 "attention.nw"
 static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
@@ -1007,6 +1093,9 @@ static const char usage[] =
     "        run the book's experiments with the model in FILE (all parts, or\n"
     "        one: 1-5); write DIR/numbers-PART.txt, the tables DIR/*.md and\n"
     "        the figures DIR/fig/*.svg\n"
+    "  bench [--steps N] [--repeat N]\n"
+    "        time training: median milliseconds per step over N runs (default\n"
+    "        5), seconds to the first 100/100, GFLOP/s\n"
     "\n"
     "Options:\n"
     "  --seed N    seed of the initial weights and batches (default 1)\n"
@@ -1015,7 +1104,7 @@ static const char usage[] =
     "  -h, --help  show this help (also after a command)\n"
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
-#line 3778 "attention.nw"
+#line 3788 "attention.nw"
 static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
@@ -1024,8 +1113,9 @@ static const struct {
     {"ask", "-m", command_ask},
     {"trace", "-m --pos", command_trace},
     {"figures", "-m -o --part", command_figures},
+    {"bench", "--steps --repeat", command_bench},
 };
-#line 3790 "attention.nw"
+#line 3801 "attention.nw"
 int main(int argc, char **argv)
 {
     if (argc < 2)

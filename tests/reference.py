@@ -7,6 +7,7 @@ writes reference.bin: logits and loss of the batch, the 14 gradient tables,
 the losses of 10 Adam steps and the weights after them (all float32).
 
 usage: /usr/bin/python3 reference.py ref_input.bin reference.bin
+       /usr/bin/python3 reference.py bench ref_input.bin STEPS REPEAT
 """
 import math
 import struct
@@ -134,5 +135,38 @@ def main(input_path, output_path):
           f"after 10 Adam steps {step_losses[-1]:.6f}")
 
 
+def bench(input_path, steps, repeat):
+    """Milliseconds per training step of the same model, batch 32, one
+    thread: the same initial weights as the C program's seed 1, batches of
+    problems drawn at random (encoded before the clock starts), Adam."""
+    import statistics
+    import time
+    flat, _, _ = read_input(input_path)
+    rng = np.random.default_rng(1)
+    batches = [make_batch(rng.integers(0, 100, 32).tolist()) for _ in range(steps)]
+    timings = []
+    for _ in range(repeat):
+        model = TinyTransformer(flat)
+        tables = [model.tables[name] for name, _, _ in TABLES]
+        optimizer = torch.optim.Adam(tables, lr=3e-3, betas=(0.9, 0.999), eps=1e-8)
+        for tokens, targets in batches[:5]:        # warm up
+            optimizer.zero_grad()
+            loss_of(model, tokens, targets)[1].backward()
+            optimizer.step()
+        start = time.perf_counter()
+        for tokens, targets in batches:
+            optimizer.zero_grad()
+            loss_of(model, tokens, targets)[1].backward()
+            optimizer.step()
+        timings.append((time.perf_counter() - start) / steps)
+    ms = 1e3 * statistics.median(timings)
+    print(f"torch_ms_per_step {ms:.3f}   (median of {repeat} runs of {steps} steps, "
+          f"batch 32, {torch.get_num_threads()} thread; min {1e3 * min(timings):.3f}, "
+          f"max {1e3 * max(timings):.3f})")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) == 5 and sys.argv[1] == "bench":
+        bench(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        main(sys.argv[1], sys.argv[2])
