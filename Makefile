@@ -46,6 +46,10 @@ NOWEB_LIB := /usr/lib/noweb
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/weave.css book/weave-preamble.tex book/checklinks
 
 .PHONY: all tangle program book check clean deps bench reference fuzz
+
+# Use every core: the experiments' parts, and the HTML and PDF books, are
+# independent and run side by side.
+MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 .DELETE_ON_ERROR:
 
 all: book
@@ -174,8 +178,8 @@ book/attention.pdf: $(B)/attention.tex
 	cd $(B) && for i in 1 2 3 4; do \
 	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
 	    || { tail -n 30 attention.log >&2; exit 1; }; \
-	  if [ $$i -ge 2 ] && ! grep -q 'Rerun to get\|Label(s) may have changed' attention.log; \
-	  then break; fi; \
+	  grep -q 'Rerun to get\|Label(s) may have changed\|No file attention.toc' attention.log \
+	    || break; \
 	done
 	cp $(B)/attention.pdf $@
 
