@@ -200,7 +200,7 @@ $(B)/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
 TESTS := $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
          $(B)/test_build
 check: $(TESTS) all
-	@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status
+	+@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status
 
 # ---------------------------------------------------------------- benchmark
 # The C program against the PyTorch reference (Debian's python3-torch, one
