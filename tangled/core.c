@@ -1,22 +1,28 @@
-#line 64 "attention.nw"
+#line 65 "attention.nw"
 /* core.c: data, models, training (tangled; edit attention.nw) */
 #include "attention.h"
 #include <stdio.h>                  /* snprintf only: the core does no I/O */
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
-#line 663 "attention.nw"
+#line 665 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale);
-#line 826 "attention.nw"
+#line 828 "attention.nw"
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 390 "attention.nw"
+#line 2680 "attention.nw"
+static void bend_forward(const Ablation *off, real *out, const real *in, int n);
+static void bend_backward(const Ablation *off, real *d_in, const real *in,
+                          const real *d_out, int n);
+#line 2951 "attention.nw"
+enum { MAX_SWEEPS = 64 };
+#line 392 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 2521 "attention.nw"
+#line 3075 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -26,17 +32,17 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 2538 "attention.nw"
+#line 3092 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 2549 "attention.nw"
+#line 3103 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
     return (real)(sqrt(-2.0 * log(u1)) * cos(2.0 * 3.14159265358979323846 * u2));
 }
-#line 131 "attention.nw"
+#line 133 "attention.nw"
 static const char vocabulary[VOCAB + 1] = "0123456789*=;";
 
 int token_of_char(int c)
@@ -51,7 +57,7 @@ char char_of_token(int token)
 {
     return token >= 0 && token < VOCAB ? vocabulary[token] : '?';
 }
-#line 152 "attention.nw"
+#line 154 "attention.nw"
 int problem_answer(int p, char answer[8])
 {
     int product = (p / 10) * (p % 10), n = 0;
@@ -62,7 +68,7 @@ int problem_answer(int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 169 "attention.nw"
+#line 171 "attention.nw"
 int problem_tokens(int p, int tokens[SEQ_LEN])
 {
     char answer[8];
@@ -75,7 +81,7 @@ int problem_tokens(int p, int tokens[SEQ_LEN])
         tokens[n++] = token_of_char(answer[i]);
     return n;
 }
-#line 253 "attention.nw"
+#line 255 "attention.nw"
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)
 {
     memset(p, 0, sizeof *p);
@@ -89,7 +95,7 @@ int params_alloc(Params *p, const TableSpec *specs, int n_tables)
     if (p->params == NULL)
         return -1;
     
-#line 271 "attention.nw"
+#line 273 "attention.nw"
 p->grads = p->params + p->n_params;
 p->m = p->grads + p->n_params;
 p->v = p->m + p->n_params;
@@ -99,16 +105,16 @@ for (int i = 0; i < n_tables; i++) {
     p->grad[i] = p->grads + offset;
     offset += (size_t)specs[i].rows * (size_t)specs[i].cols;
 }
-#line 266 "attention.nw"
+#line 268 "attention.nw"
     return 0;
 }
-#line 283 "attention.nw"
+#line 285 "attention.nw"
 void params_free(Params *p)
 {
     free(p->params);
     memset(p, 0, sizeof *p);
 }
-#line 320 "attention.nw"
+#line 322 "attention.nw"
 void matmul_forward(real *out, const real *in, const real *weight,
                     const real *bias, int n, int c_in, int c_out)
 {
@@ -120,7 +126,7 @@ void matmul_forward(real *out, const real *in, const real *weight,
             out[row * c_out + j] = sum;
         }
 }
-#line 342 "attention.nw"
+#line 344 "attention.nw"
 void matmul_backward(real *d_in, real *d_weight, real *d_bias,
                      const real *d_out, const real *in, const real *weight,
                      int n, int c_in, int c_out)
@@ -141,7 +147,7 @@ void matmul_backward(real *d_in, real *d_weight, real *d_bias,
             d_bias[j] += dy[j];
     }
 }
-#line 369 "attention.nw"
+#line 371 "attention.nw"
 static real normal_cdf(real z) { return (real)0.5 * (1 + erf(z * (real)M_SQRT1_2)); }
 static real normal_pdf(real z) { return exp(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 
@@ -156,7 +162,7 @@ void gelu_backward(real *d_in, const real *in, const real *d_out, int n)
     for (int i = 0; i < n; i++)
         d_in[i] += d_out[i] * (normal_cdf(in[i]) + in[i] * normal_pdf(in[i]));
 }
-#line 407 "attention.nw"
+#line 409 "attention.nw"
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes)
 {
@@ -175,7 +181,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
         losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
 }
-#line 432 "attention.nw"
+#line 434 "attention.nw"
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes)
 {
@@ -188,7 +194,7 @@ void crossentropy_backward(real *d_logits, const real *probs,
         }
     }
 }
-#line 451 "attention.nw"
+#line 453 "attention.nw"
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -197,20 +203,20 @@ int argmax(const real *x, int n)
             best = i;
     return best;
 }
-#line 293 "attention.nw"
+#line 295 "attention.nw"
 enum { MLP_W1, MLP_B1, MLP_W2, MLP_B2, MLP_TABLES };
 static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 553 "attention.nw"
+#line 555 "attention.nw"
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 564 "attention.nw"
+#line 566 "attention.nw"
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -220,7 +226,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 580 "attention.nw"
+#line 582 "attention.nw"
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -234,7 +240,7 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 604 "attention.nw"
+#line 606 "attention.nw"
 static int mlp_targets(int *targets, const int *problems, int n)
 {
     int count = 0;
@@ -248,7 +254,7 @@ static int mlp_targets(int *targets, const int *problems, int n)
     }
     return count;
 }
-#line 620 "attention.nw"
+#line 622 "attention.nw"
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
@@ -263,7 +269,7 @@ static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
         mlp_backward(mlp, n, (real)1 / count);
     return loss / count;
 }
-#line 642 "attention.nw"
+#line 644 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
@@ -278,14 +284,14 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 677 "attention.nw"
+#line 679 "attention.nw"
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 690 "attention.nw"
+#line 692 "attention.nw"
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -301,7 +307,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1006 "attention.nw"
+#line 1008 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -314,7 +320,7 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
                 x[i] = token[i] + pos[i];
         }
 }
-#line 1036 "attention.nw"
+#line 1038 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -329,7 +335,7 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
             }
         }
 }
-#line 1132 "attention.nw"
+#line 1134 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -339,7 +345,7 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1218 "attention.nw"
+#line 1220 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
@@ -347,7 +353,7 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     int N = B * T, C = WIDTH;
     embed_forward(a->x, tokens, w[TOK_EMB], w[POS_EMB], B, T, C);
     
-#line 1236 "attention.nw"
+#line 1238 "attention.nw"
 layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N, C);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
@@ -356,24 +362,24 @@ attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
                   B, T, C, g->n_heads);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
 residual_forward(a->x2, a->x, a->attn, N * C);
-#line 1225 "attention.nw"
+#line 1227 "attention.nw"
     
-#line 1251 "attention.nw"
+#line 1255 "attention.nw"
 layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N, C);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
-gelu_forward(a->hidden, a->pre_gelu, N * HIDDEN);
+bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
 residual_forward(a->x3, a->x2, a->ffn, N * C);
-#line 1226 "attention.nw"
+#line 1228 "attention.nw"
     
-#line 1259 "attention.nw"
+#line 1263 "attention.nw"
 layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N, C);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1227 "attention.nw"
+#line 1229 "attention.nw"
 }
-#line 1283 "attention.nw"
+#line 1287 "attention.nw"
 static const real LN_EPS = (real)1e-5;
-#line 1290 "attention.nw"
+#line 1294 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -393,26 +399,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1319 "attention.nw"
+#line 1323 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1335 "attention.nw"
+#line 1339 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1349 "attention.nw"
+#line 1353 "attention.nw"
 static size_t layout(Activations *a, real *memory, int max_batch, int n_heads)
 {
     size_t used = 0, rows = (size_t)max_batch * SEQ_LEN, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * SEQ_LEN;
     
-#line 1359 "attention.nw"
+#line 1363 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -438,10 +444,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1354 "attention.nw"
+#line 1358 "attention.nw"
     return used;
 }
-#line 1393 "attention.nw"
+#line 1397 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -454,7 +460,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1411 "attention.nw"
+#line 1415 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -466,11 +472,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, n_heads);
-#line 1405 "attention.nw"
+#line 1409 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1425 "attention.nw"
+#line 1429 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -480,7 +486,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1450 "attention.nw"
+#line 1454 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -492,7 +498,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1468 "attention.nw"
+#line 1472 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -509,7 +515,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1503 "attention.nw"
+#line 1507 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n)
 {
     for (int b = 0; b < n; b++) {
@@ -522,7 +528,7 @@ static void fill_batch(Gpt *g, const int *problems, int n)
             targets[t] = t + 1 < length ? tokens[t + 1] : -1;
     }
 }
-#line 1524 "attention.nw"
+#line 1528 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -541,7 +547,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1554 "attention.nw"
+#line 1558 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -550,26 +556,26 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, g->act_size * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1569 "attention.nw"
+#line 1573 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
 layernorm_backward(d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
                    a->lnf_mean, a->lnf_rstd, N, C);
-#line 1562 "attention.nw"
+#line 1566 "attention.nw"
     
-#line 1583 "attention.nw"
+#line 1587 "attention.nw"
 residual_backward(d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
-gelu_backward(d->pre_gelu, a->pre_gelu, d->hidden, N * HIDDEN);
+bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, d->hidden, N * HIDDEN);
 matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
 layernorm_backward(d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
                    a->ln2_mean, a->ln2_rstd, N, C);
-#line 1563 "attention.nw"
+#line 1567 "attention.nw"
     
-#line 1599 "attention.nw"
+#line 1603 "attention.nw"
 residual_backward(d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -579,10 +585,10 @@ matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
 layernorm_backward(d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
                    a->ln1_mean, a->ln1_rstd, N, C);
-#line 1564 "attention.nw"
+#line 1568 "attention.nw"
     embed_backward(dw[TOK_EMB], dw[POS_EMB], d->x, tokens, B, T, C);
 }
-#line 1615 "attention.nw"
+#line 1619 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -590,7 +596,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1644 "attention.nw"
+#line 1648 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -598,7 +604,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 1663 "attention.nw"
+#line 1667 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -607,7 +613,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1651 "attention.nw"
+#line 1655 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -617,7 +623,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 1703 "attention.nw"
+#line 1707 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -630,7 +636,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, SEQ_LEN);
     return loss;
 }
-#line 1725 "attention.nw"
+#line 1729 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -647,7 +653,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2041 "attention.nw"
+#line 2045 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -672,14 +678,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2071 "attention.nw"
+#line 2075 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2084 "attention.nw"
+#line 2088 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -695,7 +701,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2107 "attention.nw"
+#line 2111 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -718,7 +724,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2135 "attention.nw"
+#line 2139 "attention.nw"
 static void classic_head(Trace *tr, int head, int d_head)
 {
     int T = tr->T, first = head * d_head;
@@ -737,7 +743,7 @@ static void classic_head(Trace *tr, int head, int d_head)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2158 "attention.nw"
+#line 2162 "attention.nw"
 static void classic_attention(Trace *tr, real **w)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -748,7 +754,7 @@ static void classic_attention(Trace *tr, real **w)
         classic_head(tr, head, d_head);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2176 "attention.nw"
+#line 2180 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -764,17 +770,17 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     classic_attention(tr, w);
     residual_forward(&tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2195 "attention.nw"
+#line 2199 "attention.nw"
 layernorm_forward(norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T, WIDTH);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
-gelu_forward(&tr->hidden[0][0], pre_gelu, T * HIDDEN);
+bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
 matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
 residual_forward(&tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
 layernorm_forward(norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T, WIDTH);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2191 "attention.nw"
+#line 2195 "attention.nw"
 }
-#line 2225 "attention.nw"
+#line 2229 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -788,7 +794,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2244 "attention.nw"
+#line 2248 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -804,7 +810,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2265 "attention.nw"
+#line 2269 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -815,7 +821,7 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2284 "attention.nw"
+#line 2288 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads)
@@ -833,7 +839,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, t, C, d_head);
             }
 }
-#line 2325 "attention.nw"
+#line 2329 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -850,7 +856,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2363 "attention.nw"
+#line 2367 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -861,7 +867,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2386 "attention.nw"
+#line 2390 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -871,7 +877,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2402 "attention.nw"
+#line 2406 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -883,7 +889,7 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2419 "attention.nw"
+#line 2423 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -905,7 +911,33 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, t, C, d_head);
             }
 }
-#line 726 "attention.nw"
+#line 2659 "attention.nw"
+static void bend_forward(const Ablation *off, real *out, const real *in, int n)
+{
+    if (off->no_gelu)
+        memcpy(out, in, (size_t)n * sizeof *out);   /* the identity */
+    else
+        gelu_forward(out, in, n);
+}
+
+static void bend_backward(const Ablation *off, real *d_in, const real *in,
+                          const real *d_out, int n)
+{
+    if (!off->no_gelu) {
+        gelu_backward(d_in, in, d_out, n);
+        return;
+    }
+    for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
+        d_in[i] += d_out[i];
+}
+#line 2699 "attention.nw"
+void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
+{
+    real *const *w = g->model.p.table;
+    matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
+    matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
+}
+#line 728 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real correct1 = 1 - pow(cfg->beta1, (real)t);
@@ -918,7 +950,7 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         p->params[i] -= cfg->lr * m_hat / (sqrt(v_hat) + cfg->eps);
     }
 }
-#line 504 "attention.nw"
+#line 506 "attention.nw"
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     int correct = 0;
@@ -933,7 +965,7 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 777 "attention.nw"
+#line 779 "attention.nw"
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -944,7 +976,7 @@ TrainConfig train_defaults(void)
     };
     return cfg;
 }
-#line 795 "attention.nw"
+#line 797 "attention.nw"
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -954,16 +986,16 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
         
-#line 821 "attention.nw"
+#line 823 "attention.nw"
 for (int i = 0; i < cfg->batch; i++)
     batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 804 "attention.nw"
+#line 806 "attention.nw"
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
         
-#line 830 "attention.nw"
+#line 832 "attention.nw"
 if (step % cfg->eval_every == 0 || step == cfg->steps) {
     TrainRecord record = {step, loss, 0, {0}};
     int correct = record.correct = score(m, record.solved);
@@ -976,18 +1008,18 @@ if (step % cfg->eval_every == 0 || step == cfg->steps) {
     if (correct == N_PROBLEMS && cfg->stop_at_perfect)
         break;
 }
-#line 809 "attention.nw"
+#line 811 "attention.nw"
     }
     return result;
 }
-#line 1820 "attention.nw"
+#line 1824 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 1833 "attention.nw"
+#line 1837 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1002,7 +1034,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 1853 "attention.nw"
+#line 1857 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1018,7 +1050,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 1874 "attention.nw"
+#line 1878 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1028,7 +1060,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 1886 "attention.nw"
+#line 1890 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1046,13 +1078,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 1912 "attention.nw"
+#line 1916 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 1930 "attention.nw"
+#line 1934 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1062,9 +1094,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 1917 "attention.nw"
+#line 1921 "attention.nw"
     
-#line 1942 "attention.nw"
+#line 1946 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1080,9 +1112,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 1918 "attention.nw"
+#line 1922 "attention.nw"
     
-#line 1960 "attention.nw"
+#line 1964 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1092,9 +1124,139 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 1919 "attention.nw"
+#line 1923 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
+}
+#line 2775 "attention.nw"
+double separation(const real *x, int stride, const unsigned char *has, int n)
+{
+    double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
+    int count[2] = {0, 0};
+    for (int i = 0; i < n; i++) {
+        sum[has[i] != 0] += (double)x[i * stride];
+        count[has[i] != 0]++;
+    }
+    if (count[0] == 0 || count[1] == 0)
+        return 0;                   /* one group is empty: nothing to separate */
+    
+#line 2793 "attention.nw"
+for (int k = 0; k < 2; k++)
+    mean[k] = sum[k] / count[k];
+for (int i = 0; i < n; i++) {
+    double deviation = (double)x[i * stride] - mean[has[i] != 0];
+    squares[has[i] != 0] += deviation * deviation;
+}
+#line 2786 "attention.nw"
+    double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
+    double gap = mean[1] - mean[0];
+    return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
+}
+#line 2805 "attention.nw"
+int best_separating_column(const real *x, int n, int width,
+                           const unsigned char *has, double *measure)
+{
+    int best = 0;
+    for (int column = 0; column < width; column++) {
+        double d = separation(x + column, width, has, n);
+        if (column == 0 || fabs(d) > fabs(*measure)) {
+            best = column;
+            *measure = d;
+        }
+    }
+    return best;
+}
+#line 2876 "attention.nw"
+static double column_mean(const real *x, int n, int d, int column)
+{
+    double sum = 0;
+    for (int row = 0; row < n; row++)
+        sum += (double)x[row * d + column];
+    return sum / n;
+}
+
+void centred_covariance(double *cov, const real *x, int n, int d)
+{
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j <= i; j++) {
+            double mean_i = column_mean(x, n, d, i), mean_j = column_mean(x, n, d, j);
+            double sum = 0;
+            for (int row = 0; row < n; row++)
+                sum += ((double)x[row * d + i] - mean_i) * ((double)x[row * d + j] - mean_j);
+            cov[i * d + j] = cov[j * d + i] = sum / n;
+        }
+}
+#line 2910 "attention.nw"
+static void rotate(double *a, double *vectors, int n, int p, int q)
+{
+    double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
+    double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+    double c = 1 / sqrt(t * t + 1), s = t * c;
+    for (int k = 0; k < n; k++) {           /* A J, and V J */
+        double akp = a[k * n + p], akq = a[k * n + q];
+        a[k * n + p] = c * akp - s * akq;
+        a[k * n + q] = s * akp + c * akq;
+        double vkp = vectors[k * n + p], vkq = vectors[k * n + q];
+        vectors[k * n + p] = c * vkp - s * vkq;
+        vectors[k * n + q] = s * vkp + c * vkq;
+    }
+    for (int k = 0; k < n; k++) {           /* then J^T (A J) */
+        double apk = a[p * n + k], aqk = a[q * n + k];
+        a[p * n + k] = c * apk - s * aqk;
+        a[q * n + k] = s * apk + c * aqk;
+    }
+}
+#line 2940 "attention.nw"
+static double off_diagonal(const double *a, int n)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
+    return sum;
+}
+#line 2960 "attention.nw"
+int symmetric_eigen(double *a, int n, double *values, double *vectors)
+{
+    double whole = off_diagonal(a, n);
+    for (int i = 0; i < n; i++)
+        whole += a[i * n + i] * a[i * n + i];
+    for (int i = 0; i < n * n; i++)
+        vectors[i] = i / n == i % n;        /* V starts as the identity */
+    int sweep = 0;
+    while (off_diagonal(a, n) > 1e-26 * whole && ++sweep <= MAX_SWEEPS)
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++)
+                if (a[p * n + q] != 0)
+                    rotate(a, vectors, n, p, q);
+    
+#line 2980 "attention.nw"
+for (int i = 0; i < n; i++)
+    values[i] = a[i * n + i];
+for (int i = 0; i < n; i++) {
+    int largest = i;
+    for (int j = i + 1; j < n; j++)
+        largest = values[j] > values[largest] ? j : largest;
+    double value = values[i];
+    values[i] = values[largest];
+    values[largest] = value;
+    for (int k = 0; k < n; k++) {
+        double v = vectors[k * n + i];
+        vectors[k * n + i] = vectors[k * n + largest];
+        vectors[k * n + largest] = v;
+    }
+}
+#line 2974 "attention.nw"
+    
+#line 2998 "attention.nw"
+for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+        double v = vectors[i * n + j];
+        vectors[i * n + j] = vectors[j * n + i];
+        vectors[j * n + i] = v;
+    }
+#line 2975 "attention.nw"
+    return sweep <= MAX_SWEEPS ? sweep : -1;
 }

@@ -1,4 +1,4 @@
-#line 2564 "attention.nw"
+#line 3118 "attention.nw"
 /* main.c: the command-line program (tangled; edit attention.nw) */
 #define _POSIX_C_SOURCE 200809L
 #include "attention.h"
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#line 2604 "attention.nw"
+#line 3159 "attention.nw"
 static int fail(const char *format, ...);
 static int fail_errno(const char *path, int error);
 typedef struct Run Run;
@@ -30,9 +30,24 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
-#line 3144 "attention.nw"
+#line 3699 "attention.nw"
 enum { MAX_STEPS = 1000000, MAX_WORDS = 256 };
-#line 2625 "attention.nw"
+#line 4469 "attention.nw"
+typedef struct Trained Trained;
+typedef struct Experiments Experiments;
+typedef struct Quota Quota;
+static int experiments_of_chapter_8(const char *dir, const char *fig, Text *numbers,
+                                    Gpt *g, Experiments *e);
+static int experiments_of_chapter_9(const char *dir, const char *fig, Text *numbers,
+                                    Gpt *g, Experiments *e);
+static int figure_scree(const char *fig, const double *share, int count,
+                        const double *share_in);
+static int claims_of_chapter_8(const Experiments *e, const Quota *quota);
+static int claims_of_chapter_9(const Experiments *e, double collapse,
+                               const double separations[], const int neurons[]);
+#line 4672 "attention.nw"
+enum { EQUALS_AT = 3 };             /* the position of the = */
+#line 3180 "attention.nw"
 static int write_file(const char *path, const char *data, size_t length)
 {
     char temporary[4096];
@@ -53,7 +68,7 @@ static int write_file(const char *path, const char *data, size_t length)
     }
     return 0;
 }
-#line 2652 "attention.nw"
+#line 3207 "attention.nw"
 static int fail(const char *format, ...)
 {
     va_list args;
@@ -69,14 +84,14 @@ static int fail_errno(const char *path, int error)
 {
     return fail("cannot write %s: %s", path, strerror(error ? error : EIO));
 }
-#line 2670 "attention.nw"
+#line 3225 "attention.nw"
 static int make_directory(const char *path)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return fail("cannot create directory %s: %s", path, strerror(errno));
     return 0;
 }
-#line 2682 "attention.nw"
+#line 3237 "attention.nw"
 static int save_text(const char *dir, const char *name, Text *text)
 {
     char path[4096];
@@ -90,7 +105,7 @@ static int save_text(const char *dir, const char *name, Text *text)
     text_free(text);
     return result;
 }
-#line 2705 "attention.nw"
+#line 3260 "attention.nw"
 static unsigned char *read_file(const char *path, size_t *length, size_t limit)
 {
     FILE *f = fopen(path, "rb");
@@ -110,7 +125,7 @@ static unsigned char *read_file(const char *path, size_t *length, size_t limit)
     *length = n;
     return data;
 }
-#line 2727 "attention.nw"
+#line 3282 "attention.nw"
 static int save_checkpoint(const char *path, const Params *p, int n_heads)
 {
     size_t size = checkpoint_size(p);
@@ -136,7 +151,7 @@ static int load_checkpoint(const char *path, Params *p, int n_heads)
         return fail("cannot load %s: %s", path, problem);
     return 0;
 }
-#line 2763 "attention.nw"
+#line 3318 "attention.nw"
 static void number(Text *numbers, const char *name, const char *format, ...)
 {
     va_list args;
@@ -146,7 +161,12 @@ static void number(Text *numbers, const char *name, const char *format, ...)
     va_end(args);
     text_printf(numbers, "%s %s\n", name, value);
 }
-#line 3039 "attention.nw"
+#line 4439 "attention.nw"
+static int decimals_for(double x)
+{
+    return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
+}
+#line 3594 "attention.nw"
 static int usage_error(const char *format, ...)
 {
     va_list args;
@@ -162,7 +182,7 @@ static int is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
-#line 3057 "attention.nw"
+#line 3612 "attention.nw"
 static int parse_whole(const char *option, const char *text,
                        unsigned long long min, unsigned long long max,
                        unsigned long long *value)
@@ -176,7 +196,7 @@ static int parse_whole(const char *option, const char *text,
                            option, text, min, max);
     return 0;
 }
-#line 3077 "attention.nw"
+#line 3632 "attention.nw"
 typedef struct {
     uint64_t seed;
     int steps, pos;                 /* pos < 0: the last position */
@@ -184,7 +204,7 @@ typedef struct {
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
 } Arguments;
-#line 3087 "attention.nw"
+#line 3642 "attention.nw"
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
@@ -199,7 +219,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             continue;
         }
         
-#line 3110 "attention.nw"
+#line 3665 "attention.nw"
 char wanted[32];
 snprintf(wanted, sizeof wanted, " %s ", arg);
 char list[128];
@@ -227,11 +247,11 @@ if (status != 0)
     return status;
 if (value[0] == '\0')
     return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
-#line 3101 "attention.nw"
+#line 3656 "attention.nw"
     }
     return 0;
 }
-#line 3151 "attention.nw"
+#line 3706 "attention.nw"
 static int parse_question(const char *text, int *problem)
 {
     int ok = strlen(text) == 4 && text[0] >= '0' && text[0] <= '9' && text[1] == '*'
@@ -242,7 +262,7 @@ static int parse_question(const char *text, int *problem)
     *problem = (text[0] - '0') * 10 + (text[2] - '0');
     return 0;
 }
-#line 3168 "attention.nw"
+#line 3723 "attention.nw"
 static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
 {
     size_t n = strlen(text);
@@ -256,7 +276,7 @@ static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
     *length = (int)n;
     return 0;
 }
-#line 2973 "attention.nw"
+#line 3528 "attention.nw"
 static Gpt *new_transformer(uint64_t seed)
 {
     Gpt *g = malloc(sizeof *g);
@@ -274,7 +294,7 @@ static void delete_transformer(Gpt *g)
         gpt_destroy(g);
     free(g);
 }
-#line 3001 "attention.nw"
+#line 3556 "attention.nw"
 static int forms_agree_at_start_up(void)
 {
     Gpt *g = new_transformer(train_defaults().seed);
@@ -287,7 +307,7 @@ static int forms_agree_at_start_up(void)
                     "on 7*8=; refusing to run (see chapter 5)");
     return 0;
 }
-#line 3019 "attention.nw"
+#line 3574 "attention.nw"
 static Gpt *load_transformer(const char *path)
 {
     Gpt *g = new_transformer(0);
@@ -297,14 +317,14 @@ static Gpt *load_transformer(const char *path)
     }
     return g;
 }
-#line 2781 "attention.nw"
+#line 3336 "attention.nw"
 enum { MAX_RECORDS = 1024 };
 struct Run {
     TrainConfig cfg;
     TrainResult result;
     TrainRecord log[MAX_RECORDS];
 };
-#line 2790 "attention.nw"
+#line 3345 "attention.nw"
 static int run_mlp(Run *run, size_t *n_params)
 {
     Mlp *mlp = malloc(sizeof *mlp);
@@ -318,7 +338,7 @@ static int run_mlp(Run *run, size_t *n_params)
     free(mlp);
     return 0;
 }
-#line 2810 "attention.nw"
+#line 3365 "attention.nw"
 static void learned_at(const Run *run, int step[N_PROBLEMS])
 {
     for (int p = 0; p < N_PROBLEMS; p++) {
@@ -327,7 +347,7 @@ static void learned_at(const Run *run, int step[N_PROBLEMS])
             step[p] = run->log[r].step;
     }
 }
-#line 2826 "attention.nw"
+#line 3381 "attention.nw"
 static void numbers_of_training(Text *out, const Run *run, const char *prefix)
 {
     const TrainConfig *cfg = &run->cfg;
@@ -345,7 +365,7 @@ static void numbers_of_training(Text *out, const Run *run, const char *prefix)
     NUMBER("epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
     #undef NUMBER
 }
-#line 2850 "attention.nw"
+#line 3405 "attention.nw"
 static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
                                  const int step[N_PROBLEMS])
 {
@@ -355,7 +375,7 @@ static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
     number(out, "mlp_final_loss", "%.4f", (double)run->log[last].loss);
     number(out, "mlp_final_correct", "%d", run->log[last].correct);
     
-#line 2863 "attention.nw"
+#line 3418 "attention.nw"
 int earliest = 0, latest = 0, zeros = 0, zero_sum = 0, others = 0, other_sum = 0;
 int ones = 0, one_sum = 0;
 for (int p = 1; p < N_PROBLEMS; p++) {
@@ -375,9 +395,9 @@ number(out, "mlp_latest_step", "%d", step[latest]);
 number(out, "mlp_zero_mean_step", "%.0f", zero_sum / (double)zeros);
 number(out, "mlp_other_mean_step", "%.0f", other_sum / (double)others);
 number(out, "mlp_one_mean_step", "%.0f", one_sum / (double)ones);
-#line 2859 "attention.nw"
+#line 3414 "attention.nw"
 }
-#line 2890 "attention.nw"
+#line 3445 "attention.nw"
 static void curves_of(const Run *run, float *step, float *loss, float *correct)
 {
     for (int r = 0; r < run->result.n_records; r++) {
@@ -386,7 +406,7 @@ static void curves_of(const Run *run, float *step, float *loss, float *correct)
         correct[r] = (float)run->log[r].correct;
     }
 }
-#line 2901 "attention.nw"
+#line 3456 "attention.nw"
 static int figure_mlp_training(const char *fig, const Run *run)
 {
     static float step[MAX_RECORDS], loss[MAX_RECORDS], correct[MAX_RECORDS];
@@ -408,7 +428,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
     svg_line_charts(&svg, panels, 2, NULL, 720, 300);
     return save_text(fig, "mlp_training.svg", &svg);
 }
-#line 2928 "attention.nw"
+#line 3483 "attention.nw"
 static const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
@@ -427,7 +447,7 @@ static int figure_mlp_learned_at(const char *fig, const int step[N_PROBLEMS])
     svg_heatmap(&svg, &map, scale, 520, 440);
     return save_text(fig, "mlp_learned_at.svg", &svg);
 }
-#line 2951 "attention.nw"
+#line 3506 "attention.nw"
 static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
 {
     int step[N_PROBLEMS];
@@ -441,7 +461,7 @@ static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
         return -1;
     return 0;
 }
-#line 3589 "attention.nw"
+#line 4145 "attention.nw"
 static int figures_of_chapters_2_to_5(const char *model, const char *dir,
                                       const char *fig, Text *numbers, const Run *mlp)
 {
@@ -467,7 +487,7 @@ static int figures_of_chapters_2_to_5(const char *model, const char *dir,
     free(run);
     return status;
 }
-#line 3625 "attention.nw"
+#line 4181 "attention.nw"
 static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a, b;
@@ -485,7 +505,7 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
         return fail("chapter 4 says the saved model answers all 100 problems; it does not");
     return 0;
 }
-#line 3650 "attention.nw"
+#line 4206 "attention.nw"
 static double loss_floor(double *targets_per_sequence)
 {
     int targets = 0;
@@ -496,7 +516,7 @@ static double loss_floor(double *targets_per_sequence)
     *targets_per_sequence = targets / (double)N_PROBLEMS;
     return N_PROBLEMS * log(10.0) / targets;
 }
-#line 3663 "attention.nw"
+#line 4219 "attention.nw"
 static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
 {
     int all[N_PROBLEMS], one_digit = 0, agree = 0;
@@ -520,7 +540,7 @@ static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
     number(out, "tok_emb_cosine_a", "%c", char_of_token(a));
     number(out, "tok_emb_cosine_b", "%c", char_of_token(b));
 }
-#line 3692 "attention.nw"
+#line 4248 "attention.nw"
 static int table_of_tables(const char *dir, const Params *p)
 {
     Text md = {0};
@@ -531,7 +551,7 @@ static int table_of_tables(const char *dir, const Params *p)
     text_printf(&md, "| | **all %d tables** | | | **%zu** |\n", p->n_tables, p->n_params);
     return save_text(dir, "gpt_tables.md", &md);
 }
-#line 3708 "attention.nw"
+#line 4264 "attention.nw"
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
 {
     static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS], correct[2][MAX_RECORDS];
@@ -558,7 +578,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     svg_line_charts(&svg, panels, 2, NULL, 760, 340);
     return save_text(fig, "gpt_training.svg", &svg);
 }
-#line 3741 "attention.nw"
+#line 4297 "attention.nw"
 static int figure_token_embedding(const char *fig, const Gpt *g)
 {
     static const char *const tokens[VOCAB] =
@@ -576,7 +596,7 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
     svg_heatmap(&svg, &map, scale, 760, 360);
     return save_text(fig, "token_embedding.svg", &svg);
 }
-#line 3765 "attention.nw"
+#line 4321 "attention.nw"
 static double cosine(const real *x, const real *y, int n)
 {
     double xy = 0, xx = 0, yy = 0;
@@ -600,7 +620,7 @@ static double closest_tokens(const Gpt *g, int *a, int *b)
         }
     return best;
 }
-#line 3795 "attention.nw"
+#line 4351 "attention.nw"
 static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g)
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -616,7 +636,7 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
     free(tr);
     return status;
 }
-#line 3813 "attention.nw"
+#line 4369 "attention.nw"
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
 {
     int top_head = 0, top_u = 0;
@@ -630,7 +650,7 @@ static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
     number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
     number(out, "trace_top_weight", "%.2f", (double)tr->weights[top_head][t][top_u]);
 }
-#line 3829 "attention.nw"
+#line 4385 "attention.nw"
 static int table_of_the_trace(const char *dir, const Trace *tr, int t)
 {
     Text md = {0};
@@ -651,7 +671,7 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
     text_printf(&md, "\n");
     return save_text(dir, "trace_row.md", &md);
 }
-#line 3852 "attention.nw"
+#line 4408 "attention.nw"
 static int figure_trace_weights(const char *fig, const Trace *tr)
 {
     static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
@@ -675,7 +695,655 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
     return save_text(fig, "trace_weights.svg", &svg);
 }
-#line 3192 "attention.nw"
+#line 4455 "attention.nw"
+enum { N_SEEDS = 3, N_HEAD_CHOICES = 4 };
+static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
+struct Trained {
+    Run run;
+    double loss;            /* on all 100 problems, after training */
+    int correct;            /* score after training */
+};
+struct Experiments {
+    Run book;               /* the book's model, as [[attention train]] made it */
+    Trained heads[N_HEAD_CHOICES][N_SEEDS], no_gelu[N_SEEDS];
+};
+#line 4487 "attention.nw"
+static void measure_trained(Trained *t, Gpt *g)
+{
+    int all[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    t->loss = (double)g->model.batch_loss(&g->model, all, N_PROBLEMS, 0);
+    t->correct = score(&g->model, NULL);
+}
+#line 4501 "attention.nw"
+static int train_relative(Trained *t, const TrainConfig *book, int seed_index,
+                          int n_heads, int no_gelu)
+{
+    Gpt *g = malloc(sizeof *g);
+    t->run.cfg = *book;
+    t->run.cfg.seed = book->seed + (uint64_t)seed_index;
+    if (g == NULL || gpt_create(g, t->run.cfg.seed, n_heads, MAX_BATCH) != 0) {
+        free(g);
+        return fail("out of memory for a transformer");
+    }
+    g->ablate.no_gelu = no_gelu;
+    t->run.result = train(&g->model, &t->run.cfg, t->run.log, MAX_RECORDS);
+    measure_trained(t, g);
+    delete_transformer(g);
+    return 0;
+}
+#line 4523 "attention.nw"
+static int part_8_to_10(const Arguments *a, const char *dir, const char *fig,
+                        Text *numbers)
+{
+    Experiments *e = calloc(1, sizeof *e);
+    Gpt *g = load_transformer(a->model);
+    int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;
+    if (status == 0)
+        status = load_training_log(a->model, &e->book);
+    if (status == 0)
+        status = experiments_of_chapter_8(dir, fig, numbers, g, e);
+    if (status == 0)
+        status = experiments_of_chapter_9(dir, fig, numbers, g, e);
+    delete_transformer(g);
+    free(e);
+    return status;
+}
+#line 4550 "attention.nw"
+static int head_of_column(int n_heads, int column)
+{
+    real q[2 * WIDTH] = {0}, k[2 * WIDTH] = {0}, v[2 * WIDTH] = {0};
+    real out[2 * WIDTH], scores[MAX_HEADS * 4], weights[MAX_HEADS * 4];
+    q[WIDTH + column] = 1;          /* the query of row 1 */
+    k[column] = 1;                  /* the key of row 0 */
+    attention_forward(out, scores, weights, q, k, v, 1, 2, WIDTH, n_heads);
+    for (int head = 0; head < n_heads; head++)
+        if (scores[(head * 2 + 1) * 2] != 0)    /* row 1 reading row 0 */
+            return head;
+    return -1;
+}
+#line 4568 "attention.nw"
+static int figure_the_cut(const char *fig)
+{
+    static float owner[N_HEAD_CHOICES][MAX_HEADS * WIDTH];
+    static char titles[N_HEAD_CHOICES][64];
+    static const char *const heads[MAX_HEADS] = {"head 0", "head 1", "head 2",
+        "head 3", "head 4", "head 5", "head 6", "head 7"};
+    SvgHeatmap maps[N_HEAD_CHOICES];
+    Text svg = {0};
+    
+#line 4583 "attention.nw"
+for (int c = 0; c < N_HEAD_CHOICES; c++) {
+    int n = head_choices[c], first_head = 0;
+    for (int head = 0; head < n; head++)
+        for (int i = 0; i < WIDTH; i++) {
+            int owns = head_of_column(n, i) == head;
+            owner[c][head * WIDTH + i] = owns ? (float)head : NAN;
+            first_head += owns && head == 0;
+        }
+    snprintf(titles[c], sizeof titles[c], "%d head%s of %d number%s%s", n,
+             n > 1 ? "s" : "", first_head, first_head > 1 ? "s" : "",
+             n == N_HEADS ? " (the book's model)" : "");
+    maps[c] = (SvgHeatmap){titles[c], c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
+                           NULL, n, WIDTH, owner[c], heads, NULL, NULL};
+}
+#line 4577 "attention.nw"
+    
+#line 4600 "attention.nw"
+double cell = 21, width = 760, extra = 48, height = 10;
+for (int c = 0; c < N_HEAD_CHOICES; c++)
+    height += head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+svg_begin(&svg, width, height);
+SvgColorScale scale = {SVG_SEQUENTIAL, 0, MAX_HEADS - 1, NULL};
+for (int c = 0, top = 10; c < N_HEAD_CHOICES; c++) {
+    double h = head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+    svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c], scale);
+    top += (int)h;
+}
+svg_end(&svg);
+#line 4578 "attention.nw"
+    return save_text(fig, "heads_cut.svg", &svg);
+}
+#line 4623 "attention.nw"
+struct Quota {
+    double worst_sum;           /* largest |sum of a row's weights - 1| */
+    double least_a, least_b;    /* over problems, of the most any head reads there */
+    double largest_gap;         /* over heads, of |mean weight on a - on b| */
+    double mean[MAX_HEADS][4];  /* each head's mean weight on u = 0..3 at the = */
+};
+
+static const real *weights_of(const Gpt *g, int p, int head, int t)
+{
+    return g->act.weights + ((p * g->n_heads + head) * SEQ_LEN + t) * SEQ_LEN;
+}
+#line 4637 "attention.nw"
+static void quota_at_equals(Gpt *g, Quota *q)
+{
+    int all[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    g->model.batch_loss(&g->model, all, N_PROBLEMS, 0);
+    *q = (Quota){0, 1, 1, 0, {{0}}};
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        double most_a = 0, most_b = 0;
+        for (int head = 0; head < g->n_heads; head++) {
+            
+#line 4658 "attention.nw"
+for (int t = 0; t < SEQ_LEN; t++) {
+    double sum = 0;
+    for (int u = 0; u < SEQ_LEN; u++)
+        sum += (double)weights_of(g, p, head, t)[u];
+    q->worst_sum = fmax(q->worst_sum, fabs(sum - 1));
+}
+const real *w = weights_of(g, p, head, EQUALS_AT);
+for (int u = 0; u <= EQUALS_AT; u++)
+    q->mean[head][u] += (double)w[u] / N_PROBLEMS;
+most_a = fmax(most_a, (double)w[0]);
+most_b = fmax(most_b, (double)w[2]);
+#line 4648 "attention.nw"
+        }
+        q->least_a = fmin(q->least_a, most_a);
+        q->least_b = fmin(q->least_b, most_b);
+    }
+    for (int head = 0; head < g->n_heads; head++)
+        q->largest_gap = fmax(q->largest_gap, fabs(q->mean[head][0] - q->mean[head][2]));
+}
+#line 4676 "attention.nw"
+static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
+{
+    Text md = {0};
+    quota_at_equals(g, q);
+    text_printf(&md, "| head | $u = 0$ (`a`) | $u = 1$ (`*`) | $u = 2$ (`b`) "
+                "| $u = 3$ (`=`) |\n|--:|--:|--:|--:|--:|\n");
+    for (int head = 0; head < g->n_heads; head++)
+        text_printf(&md, "| %d | %.2f | %.2f | %.2f | %.2f |\n", head, q->mean[head][0],
+                    q->mean[head][1], q->mean[head][2], q->mean[head][3]);
+    number(numbers, "quota_worst_sum", "%.*f", decimals_for(q->worst_sum), q->worst_sum);
+    number(numbers, "quota_least_a", "%.2f", q->least_a);
+    number(numbers, "quota_least_b", "%.2f", q->least_b);
+    number(numbers, "quota_largest_gap", "%.2f", q->largest_gap);
+    return save_text(dir, "quota.md", &md);
+}
+#line 4700 "attention.nw"
+static int train_the_heads(Gpt *g, Experiments *e)
+{
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        for (int s = 0; s < N_SEEDS; s++) {
+            Trained *t = &e->heads[c][s];
+            if (head_choices[c] == N_HEADS && s == 0) {
+                t->run = e->book;
+                measure_trained(t, g);
+            } else if (train_relative(t, &e->book.cfg, s, head_choices[c], 0) != 0)
+                return -1;
+        }
+    return 0;
+}
+#line 4720 "attention.nw"
+static int steps_to_perfect(const Trained *t)
+{
+    int first = t->run.result.first_perfect;
+    return first > 0 ? first : t->run.cfg.steps;
+}
+
+static double mean_steps(const Trained *runs, int n)
+{
+    double sum = 0;
+    for (int s = 0; s < n; s++)
+        sum += steps_to_perfect(&runs[s]);
+    return sum / n;
+}
+#line 4736 "attention.nw"
+static int table_of_heads(const char *dir, const Experiments *e)
+{
+    Text md = {0};
+    text_printf(&md, "| heads | $d_{\\mathrm{head}}$ | steps to 100/100, by seed | "
+                "mean | final score | final loss |\n|--:|--:|:--|--:|:--|:--|\n");
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        const Trained *t = e->heads[c];
+        text_printf(&md, "| %d | %d | ", head_choices[c], WIDTH / head_choices[c]);
+        for (int s = 0; s < N_SEEDS; s++)
+            if (t[s].run.result.first_perfect > 0)
+                text_printf(&md, "%s%d", s ? ", " : "", t[s].run.result.first_perfect);
+            else
+                text_printf(&md, "%snone", s ? ", " : "");
+        text_printf(&md, " | %.0f | ", mean_steps(t, N_SEEDS));
+        for (int s = 0; s < N_SEEDS; s++)
+            text_printf(&md, "%s%d", s ? ", " : "", t[s].correct);
+        text_printf(&md, " | ");
+        for (int s = 0; s < N_SEEDS; s++)
+            text_printf(&md, "%s%.3f", s ? ", " : "", t[s].loss);
+        text_printf(&md, " |\n");
+    }
+    return save_text(dir, "heads.md", &md);
+}
+#line 4765 "attention.nw"
+static void numbers_of_heads(Text *out, const Experiments *e)
+{
+    char name[64];
+    number(out, "heads_seeds", "%d", N_SEEDS);
+    number(out, "heads_first_seed", "%llu", (unsigned long long)e->book.cfg.seed);
+    number(out, "heads_last_seed", "%llu", (unsigned long long)e->book.cfg.seed + N_SEEDS - 1);
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        int fewest = steps_to_perfect(&e->heads[c][0]), most = fewest;
+        for (int s = 1; s < N_SEEDS; s++) {
+            fewest = fmin(fewest, steps_to_perfect(&e->heads[c][s]));
+            most = fmax(most, steps_to_perfect(&e->heads[c][s]));
+        }
+        snprintf(name, sizeof name, "heads_%d_mean", head_choices[c]);
+        number(out, name, "%.0f", mean_steps(e->heads[c], N_SEEDS));
+        snprintf(name, sizeof name, "heads_%d_fewest", head_choices[c]);
+        number(out, name, "%d", fewest);
+        snprintf(name, sizeof name, "heads_%d_most", head_choices[c]);
+        number(out, name, "%d", most);
+    }
+}
+#line 4791 "attention.nw"
+static int figure_heads(const char *fig, const Experiments *e)
+{
+    static float step[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
+    static float loss[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
+    static float correct[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
+    static char titles[N_HEAD_CHOICES][32], labels[N_SEEDS][32];
+    SvgSeries series[N_HEAD_CHOICES][N_SEEDS];
+    Text svg = {0};
+    double width = 760, height = 560, legend_h = 36;
+    
+#line 4807 "attention.nw"
+for (int s = 0; s < N_SEEDS; s++)
+    snprintf(labels[s], sizeof labels[s], "seed %llu",
+             (unsigned long long)e->book.cfg.seed + (unsigned long long)s);
+svg_begin(&svg, width, height);
+for (int c = 0; c < N_HEAD_CHOICES; c++) {
+    for (int s = 0; s < N_SEEDS; s++) {
+        const Run *run = &e->heads[c][s].run;
+        curves_of(run, step[c][s], loss[c][s], correct[c][s]);
+        series[c][s] = (SvgSeries){labels[s], step[c][s], correct[c][s],
+                                   run->result.n_records, 0, NULL};
+    }
+    snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
+             head_choices[c] > 1 ? "s" : "");
+    SvgLinePanel panel = {.title = titles[c], .x_label = "step",
+        .y_label = "problems right", .series = series[c], .n_series = N_SEEDS,
+        .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE};
+    SvgRect box = {10 + (c % 2) * (width - 20) / 2, 10 + (c / 2) * (height - 20 - legend_h) / 2,
+                   (width - 20) / 2, (height - 20 - legend_h) / 2};
+    svg_line_panel(&svg, box, &panel);
+}
+SvgRect size = svg_legend_size(series[0], N_SEEDS, 1);
+svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0], N_SEEDS, 1);
+#line 4801 "attention.nw"
+    svg_end(&svg);
+    return save_text(fig, "heads_training.svg", &svg);
+}
+#line 4832 "attention.nw"
+static int experiments_of_chapter_8(const char *dir, const char *fig, Text *numbers,
+                                    Gpt *g, Experiments *e)
+{
+    Quota quota;
+    int status = figure_the_cut(fig);
+    if (status == 0)
+        status = the_quota(dir, numbers, g, &quota);
+    if (status == 0)
+        status = train_the_heads(g, e);
+    if (status == 0)
+        status = claims_of_chapter_8(e, &quota);
+    if (status == 0) {
+        numbers_of_heads(numbers, e);
+        status = table_of_heads(dir, e);
+    }
+    if (status == 0)
+        status = figure_heads(fig, e);
+    return status;
+}
+#line 4860 "attention.nw"
+static int claims_of_chapter_8(const Experiments *e, const Quota *q)
+{
+    if (q->worst_sum > 1e-5)
+        return fail("chapter 8 says every head's weights add up to 1; they do not");
+    if (q->largest_gap > 0.1)
+        return fail("chapter 8 says no head favours a or b on average by more than "
+                    "0.1; one does by %.2f: revise the text", q->largest_gap);
+    if (q->least_a < 0.2 || q->least_b < 0.2)
+        return fail("chapter 8 says every problem is read at a and at b with a "
+                    "weight of at least 0.2: revise the text");
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        for (int s = 0; s < N_SEEDS; s++)
+            if (e->heads[c][s].run.result.first_perfect < 0 || e->heads[c][s].correct != N_PROBLEMS)
+                return fail("chapter 8 says every run of the heads experiment ends at "
+                            "100/100; %d heads, seed %d does not", head_choices[c], s);
+    
+#line 4881 "attention.nw"
+int fewest = steps_to_perfect(&e->heads[0][0]), most = fewest;
+for (int s = 1; s < N_SEEDS; s++) {
+    fewest = fmin(fewest, steps_to_perfect(&e->heads[0][s]));
+    most = fmax(most, steps_to_perfect(&e->heads[0][s]));
+}
+double gap = mean_steps(e->heads[0], N_SEEDS) - mean_steps(e->heads[N_HEAD_CHOICES - 1], N_SEEDS);
+for (int c = 1; c < N_HEAD_CHOICES; c++)
+    if (mean_steps(e->heads[c], N_SEEDS) >= mean_steps(e->heads[c - 1], N_SEEDS))
+        return fail("chapter 8 says more heads took fewer steps on average: revise");
+if (most - fewest < gap)
+    return fail("chapter 8 says the spread between one head's seeds exceeds the gap "
+                "between one head and eight: revise the text");
+#line 4876 "attention.nw"
+    return 0;
+}
+#line 4904 "attention.nw"
+static double no_gelu_collapse(Text *numbers, Gpt *g)
+{
+    static real map[WIDTH * WIDTH], shift[WIDTH], one[WIDTH];
+    int all[N_PROBLEMS], rows = 0;
+    double worst = 0, largest = 0;
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    gpt_ffn_as_one_map(g, map, shift);
+    g->ablate.no_gelu = 1;
+    g->model.batch_loss(&g->model, all, N_PROBLEMS, 0);
+    g->ablate.no_gelu = 0;
+    
+#line 4924 "attention.nw"
+for (int p = 0; p < N_PROBLEMS; p++) {
+    int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
+    for (int t = 0; t < T; t++, rows++) {
+        const real *ffn = g->act.ffn + (p * SEQ_LEN + t) * WIDTH;
+        matmul_forward(one, g->act.ln2 + (p * SEQ_LEN + t) * WIDTH, map, shift,
+                       1, WIDTH, WIDTH);
+        for (int i = 0; i < WIDTH; i++) {
+            worst = fmax(worst, fabs((double)one[i] - (double)ffn[i]));
+            largest = fmax(largest, fabs((double)ffn[i]));
+        }
+    }
+}
+#line 4916 "attention.nw"
+    number(numbers, "collapse_rows", "%d", rows);
+    number(numbers, "collapse_max_diff", "%.*f", decimals_for(worst), worst);
+    number(numbers, "collapse_largest", "%.1f", largest);
+    return worst;
+}
+#line 4942 "attention.nw"
+static int lowest_after_perfect(const Trained runs[N_SEEDS])
+{
+    int lowest = N_PROBLEMS;
+    for (int s = 0; s < N_SEEDS; s++) {
+        const Run *run = &runs[s].run;
+        for (int r = 0; r < run->result.n_records; r++)
+            if (run->result.first_perfect > 0 && run->log[r].step > run->result.first_perfect)
+                lowest = run->log[r].correct < lowest ? run->log[r].correct : lowest;
+    }
+    return lowest;
+}
+#line 4959 "attention.nw"
+static int train_without_gelu(Text *numbers, Experiments *e)
+{
+    const Trained *with = e->heads[N_HEAD_CHOICES - 2];    /* four heads */
+    for (int s = 0; s < N_SEEDS; s++)
+        if (train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS, 1) != 0)
+            return -1;
+    double loss = 0, loss_with = 0;
+    for (int s = 0; s < N_SEEDS; s++) {
+        loss += e->no_gelu[s].loss / N_SEEDS;
+        loss_with += with[s].loss / N_SEEDS;
+    }
+    number(numbers, "nogelu_mean_loss", "%.3f", loss);
+    number(numbers, "gelu_mean_loss", "%.3f", loss_with);
+    number(numbers, "nogelu_mean_steps", "%.0f", mean_steps(e->no_gelu, N_SEEDS));
+    number(numbers, "gelu_mean_steps", "%.0f", mean_steps(with, N_SEEDS));
+    number(numbers, "nogelu_relapse", "%d", lowest_after_perfect(e->no_gelu));
+    number(numbers, "gelu_relapse", "%d", lowest_after_perfect(with));
+    return 0;
+}
+#line 4984 "attention.nw"
+static int figure_without_gelu(const char *fig, const Experiments *e)
+{
+    static float step[2][N_SEEDS][MAX_RECORDS], loss[2][N_SEEDS][MAX_RECORDS];
+    static float correct[2][N_SEEDS][MAX_RECORDS];
+    SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
+    SvgSeries key[2] = {{"with GELU", NULL, NULL, 0, 0, svg_palette(0)},
+                        {"without GELU", NULL, NULL, 0, 1, svg_palette(1)}};
+    double per_sequence, floor = loss_floor(&per_sequence);
+    Text svg = {0};
+    
+#line 5006 "attention.nw"
+for (int kind = 0; kind < 2; kind++)
+    for (int s = 0; s < N_SEEDS; s++) {
+        const Run *run = kind ? &e->no_gelu[s].run : &e->heads[N_HEAD_CHOICES - 2][s].run;
+        int n = run->result.n_records, i = kind * N_SEEDS + s;
+        curves_of(run, step[kind][s], loss[kind][s], correct[kind][s]);
+        losses[i] = (SvgSeries){NULL, step[kind][s], loss[kind][s], n, kind, svg_palette(kind)};
+        scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n, kind,
+                                svg_palette(kind)};
+    }
+#line 4994 "attention.nw"
+    SvgLinePanel panels[2] = {
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
+         .n_series = 2 * N_SEEDS, .log_y = 1, .h_line = {1, floor, "floor"},
+         .legend = SVG_LEGEND_NONE},
+        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = scores,
+         .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE}};
+    
+#line 5018 "attention.nw"
+double width = 760, height = 340;
+SvgRect size = svg_legend_size(key, 2, 1);
+svg_begin(&svg, width, height);
+for (int k = 0; k < 2; k++)
+    svg_line_panel(&svg, (SvgRect){10 + k * (width - 20) / 2, 10, (width - 20) / 2,
+                                   height - 20 - size.h}, &panels[k]);
+svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key, 2, 1);
+svg_end(&svg);
+#line 5001 "attention.nw"
+    return save_text(fig, "no_gelu_training.svg", &svg);
+}
+#line 5035 "attention.nw"
+typedef struct {
+    const char *name;
+    int (*holds)(int a, int b);
+} Concept;
+static int a_is_7(int a, int b) { (void)b; return a == 7; }
+static int two_digits(int a, int b) { return a * b >= 10; }
+static int tens_digit_is_5(int a, int b) { return a * b / 10 == 5; }
+static int answer_is_0(int a, int b) { return a * b == 0; }
+static int b_is_7(int a, int b) { (void)a; return b == 7; }
+static const Concept concepts[] = {
+    {"a is 7", a_is_7}, {"the answer has two digits", two_digits},
+    {"the tens digit is 5", tens_digit_is_5}, {"the answer is 0", answer_is_0},
+    {"b is 7", b_is_7},
+};
+enum { N_CONCEPTS = sizeof concepts / sizeof concepts[0], N_DRAWN = 4 };
+#line 5056 "attention.nw"
+static void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN])
+{
+    int all[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    g->model.batch_loss(&g->model, all, N_PROBLEMS, 0);
+    for (int p = 0; p < N_PROBLEMS; p++)
+        memcpy(h + p * HIDDEN, g->act.hidden + (p * SEQ_LEN + EQUALS_AT) * HIDDEN,
+               HIDDEN * sizeof(real));
+}
+#line 5074 "attention.nw"
+static int best_threshold(const real *h, const unsigned char *has, double d)
+{
+    int best = 0;
+    for (int cut = 0; cut < N_PROBLEMS; cut++) {    /* threshold at h[cut] */
+        int right = 0;
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int above = d > 0 ? h[p * HIDDEN] >= h[cut * HIDDEN]
+                              : h[p * HIDDEN] <= h[cut * HIDDEN];
+            right += above == (has[p] != 0);
+        }
+        best = right > best ? right : best;
+    }
+    return best;
+}
+#line 5091 "attention.nw"
+static int search_neurons(const char *dir, Text *numbers, const real *h,
+                          int neuron[], double d[])
+{
+    Text md = {0};
+    text_printf(&md, "| concept | problems with it | neuron | separation $d$ | "
+                "right by one threshold |\n|:--|--:|--:|--:|--:|\n");
+    for (int c = 0; c < (int)N_CONCEPTS; c++) {
+        unsigned char has[N_PROBLEMS];
+        int count = 0;
+        for (int p = 0; p < N_PROBLEMS; p++)
+            count += has[p] = (unsigned char)concepts[c].holds(p / 10, p % 10);
+        neuron[c] = best_separating_column(h, N_PROBLEMS, HIDDEN, has, &d[c]);
+        text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name, count,
+                    neuron[c], d[c], best_threshold(h + neuron[c], has, d[c]));
+        
+#line 5112 "attention.nw"
+char name[64];
+snprintf(name, sizeof name, "neuron_%d", c + 1);
+number(numbers, name, "%d", neuron[c]);
+snprintf(name, sizeof name, "neuron_%d_d", c + 1);
+number(numbers, name, "%.2f", d[c]);
+#line 5106 "attention.nw"
+    }
+    return save_text(dir, "neurons.md", &md);
+}
+#line 5124 "attention.nw"
+static int figure_neurons(const char *fig, const real *h, const int neuron[],
+                          const double d[])
+{
+    static float values[N_DRAWN][N_PROBLEMS];
+    static char titles[N_DRAWN][96];
+    Text svg = {0};
+    double width = 760, height = 700, w = (width - 20) / 2, hh = (height - 20) / 2;
+    svg_begin(&svg, width, height);
+    for (int c = 0; c < N_DRAWN; c++) {
+        for (int p = 0; p < N_PROBLEMS; p++)
+            values[c][p] = (float)h[p * HIDDEN + neuron[c]];
+        snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
+                 concepts[c].name, neuron[c], d[c]);
+        
+#line 5145 "attention.nw"
+SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c], digit_labels,
+                  digit_labels, NULL};
+SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL}, &map, 1);
+double bar = svg_color_bar_width(scale);
+SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - bar - 16, hh};
+svg_heatmap_panel(&svg, box, &map, scale);
+svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100}, scale);
+#line 5138 "attention.nw"
+    }
+    svg_end(&svg);
+    return save_text(fig, "neurons.svg", &svg);
+}
+#line 5163 "attention.nw"
+static int directions_for_90(const real *x, int d, double *share)
+{
+    static double cov[HIDDEN * HIDDEN], vectors[HIDDEN * HIDDEN];
+    double total = 0, sum = 0;
+    int count = 0;
+    centred_covariance(cov, x, N_PROBLEMS, d);
+    if (symmetric_eigen(cov, d, share, vectors) < 0)
+        return -1;
+    for (int i = 0; i < d; i++)
+        total += share[i];
+    for (int i = 0; i < d; i++) {
+        share[i] /= total;
+        count += sum < 0.9;
+        sum += share[i];
+    }
+    return count;
+}
+#line 5183 "attention.nw"
+static int principal_directions(const char *fig, Text *numbers, Gpt *g, const real *h)
+{
+    static real in[N_PROBLEMS * WIDTH];
+    double share[HIDDEN], share_in[WIDTH];
+    for (int p = 0; p < N_PROBLEMS; p++)    /* h left the batch's ln2 in place */
+        memcpy(in + p * WIDTH, g->act.ln2 + (p * SEQ_LEN + EQUALS_AT) * WIDTH,
+               WIDTH * sizeof(real));
+    int count = directions_for_90(h, HIDDEN, share);
+    int count_in = directions_for_90(in, WIDTH, share_in);
+    if (count < 0 || count_in < 0)
+        return fail("the eigen-solver did not converge");
+    if (count > HIDDEN / 4 || count <= count_in)
+        return fail("chapter 9 says the activations need more directions than the "
+                    "inputs (%d against %d) but at most a quarter of 64: revise", count, count_in);
+    number(numbers, "pca_90", "%d", count);
+    number(numbers, "pca_90_input", "%d", count_in);
+    number(numbers, "pca_first_share", "%.0f", 100 * share[0]);
+    return figure_scree(fig, share, count, share_in);
+}
+#line 5208 "attention.nw"
+static int figure_scree(const char *fig, const double *share, int count,
+                        const double *share_in)
+{
+    static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
+    char marker[64];
+    Text svg = {0};
+    for (int i = 0; i < HIDDEN; i++) {
+        x[i] = (float)(i + 1);
+        each[0][i] = (float)share[i];
+        total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
+        each[1][i] = i < WIDTH && share_in[i] > 1e-7 ? (float)share_in[i] : NAN;
+        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0) : NAN;
+    }
+    snprintf(marker, sizeof marker, "%d directions", count);
+    
+#line 5228 "attention.nw"
+SvgSeries shares[2] = {{"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
+                       {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
+SvgSeries totals[2] = {{"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
+                       {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
+SvgLinePanel panels[2] = {
+    {.title = "Share of the variance", .x_label = "direction", .y_label = "share",
+     .series = shares, .n_series = 2, .log_y = 1, .x_min = 0, .x_max = HIDDEN,
+     .legend = SVG_LEGEND_BELOW},
+    {.title = "Running total", .x_label = "directions", .y_label = "share",
+     .series = totals, .n_series = 2, .x_min = 0, .x_max = HIDDEN, .y_min = 0, .y_max = 1,
+     .h_line = {1, 0.9, "90 %"}, .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
+svg_line_charts(&svg, panels, 2, NULL, 760, 340);
+#line 5223 "attention.nw"
+    return save_text(fig, "pca.svg", &svg);
+}
+#line 5243 "attention.nw"
+static int experiments_of_chapter_9(const char *dir, const char *fig, Text *numbers,
+                                    Gpt *g, Experiments *e)
+{
+    static real h[N_PROBLEMS * HIDDEN];
+    int neuron[N_CONCEPTS];
+    double d[N_CONCEPTS], collapse = no_gelu_collapse(numbers, g);
+    int status = train_without_gelu(numbers, e);
+    if (status == 0)
+        status = figure_without_gelu(fig, e);
+    activations_at_equals(g, h);
+    if (status == 0)
+        status = search_neurons(dir, numbers, h, neuron, d);
+    if (status == 0)
+        status = claims_of_chapter_9(e, collapse, d, neuron);
+    if (status == 0)
+        status = figure_neurons(fig, h, neuron, d);
+    if (status == 0)
+        status = principal_directions(fig, numbers, g, h);
+    return status;
+}
+#line 5273 "attention.nw"
+static int claims_of_chapter_9(const Experiments *e, double collapse,
+                               const double separations[], const int neurons[])
+{
+    if (!(collapse < 1e-4))
+        return fail("chapter 9 says the FFN without GELU is one map, to 1e-4; the "
+                    "largest difference is %.1e", collapse);
+    for (int s = 0; s < N_SEEDS; s++)
+        if (e->no_gelu[s].correct != N_PROBLEMS
+            || steps_to_perfect(&e->no_gelu[s]) <= steps_to_perfect(&e->heads[N_HEAD_CHOICES - 2][s]))
+            return fail("chapter 9 says the model without GELU ends at 100/100 but needs "
+                        "more steps than with GELU, from every seed; seed %d does not", s);
+    if (lowest_after_perfect(e->no_gelu) >= lowest_after_perfect(e->heads[N_HEAD_CHOICES - 2]))
+        return fail("chapter 9 says the model without GELU falls back further after its "
+                    "first perfect score than the model with GELU: revise the text");
+    for (int c = 1; c < N_DRAWN; c++)
+        if (fabs(separations[c]) <= fabs(separations[0]))
+            return fail("chapter 9 says 'a is 7' is the concept worst separated: revise");
+    if (neurons[0] != neurons[N_CONCEPTS - 1])
+        return fail("chapter 9 says one neuron is best for 'a is 7' and 'b is 7': revise");
+    return 0;
+}
+#line 3747 "attention.nw"
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
@@ -684,7 +1352,7 @@ static int command_train(const Arguments *a)
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         
-#line 3213 "attention.nw"
+#line 3768 "attention.nw"
 run->cfg = train_defaults();
 run->cfg.seed = a->seed;
 run->cfg.steps = a->steps;
@@ -693,7 +1361,7 @@ if (isatty(fileno(stderr)))
 run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
 if (run->cfg.observe)
     fputc('\n', stderr);
-#line 3200 "attention.nw"
+#line 3755 "attention.nw"
         status = save_checkpoint(output, &g->model.p, g->n_heads);
         if (status == 0)
             status = save_training_log(output, run);
@@ -704,7 +1372,7 @@ if (run->cfg.observe)
     free(run);
     return status;
 }
-#line 3227 "attention.nw"
+#line 3782 "attention.nw"
 static void show_progress(const TrainRecord *r, void *context)
 {
     (void)context;
@@ -721,7 +1389,7 @@ static void report_training(const Run *run, const char *output)
     printf("saved %s after %d steps\n", output, run->result.steps_done);
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
-#line 3251 "attention.nw"
+#line 3806 "attention.nw"
 static int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];
@@ -741,7 +1409,7 @@ static int save_training_log(const char *checkpoint, const Run *run)
     text_free(&log);
     return status;
 }
-#line 3276 "attention.nw"
+#line 3831 "attention.nw"
 static int load_training_log(const char *checkpoint, Run *run)
 {
     char path[4096], line[256];
@@ -750,7 +1418,7 @@ static int load_training_log(const char *checkpoint, Run *run)
     if (f == NULL)
         return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
     
-#line 3300 "attention.nw"
+#line 3855 "attention.nw"
 unsigned long long seed = 0;
 double lr = 0;
 run->cfg = train_defaults();
@@ -759,7 +1427,7 @@ int settings = fgets(line, sizeof line, f) != NULL
               &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
 run->cfg.seed = seed;
 run->cfg.lr = (real)lr;
-#line 3284 "attention.nw"
+#line 3839 "attention.nw"
     int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
     while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
         TrainRecord *r = &run->log[n++];
@@ -771,16 +1439,16 @@ run->cfg.lr = (real)lr;
     fclose(f);
     run->result.n_records = n;
     
-#line 3311 "attention.nw"
+#line 3866 "attention.nw"
 run->result.first_perfect = -1;
 for (int r = n - 1; r >= 0; r--)
     if (run->log[r].correct == N_PROBLEMS)
         run->result.first_perfect = run->log[r].step;
 run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
-#line 3295 "attention.nw"
+#line 3850 "attention.nw"
     return bad ? fail("%s is not a training log written by attention train", path) : 0;
 }
-#line 3324 "attention.nw"
+#line 3879 "attention.nw"
 static int command_ask(const Arguments *a)
 {
     int problems[MAX_WORDS];
@@ -800,7 +1468,7 @@ static int command_ask(const Arguments *a)
     delete_transformer(g);
     return 0;
 }
-#line 3354 "attention.nw"
+#line 3909 "attention.nw"
 static void print_vector(const char *label, const real *x, int n)
 {
     printf("  %-14s", label);
@@ -808,7 +1476,7 @@ static void print_vector(const char *label, const real *x, int n)
         printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
     printf("\n");
 }
-#line 3364 "attention.nw"
+#line 3919 "attention.nw"
 static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
@@ -832,7 +1500,7 @@ static int command_trace(const Arguments *a)
     free(trace);
     return 0;
 }
-#line 3392 "attention.nw"
+#line 3947 "attention.nw"
 static void print_trace(const Trace *tr, int t, const char *text)
 {
     char label[64];
@@ -844,7 +1512,7 @@ static void print_trace(const Trace *tr, int t, const char *text)
     printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH);
     
-#line 3419 "attention.nw"
+#line 3974 "attention.nw"
 int d_head = WIDTH / tr->n_heads;
 printf("4. keys of the rows u <= t and the scores of row t\n");
 for (int head = 0; head < tr->n_heads; head++) {
@@ -866,23 +1534,23 @@ for (int head = 0; head < tr->n_heads; head++) {
         printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
     printf("\n");
 }
-#line 3403 "attention.nw"
+#line 3958 "attention.nw"
     printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
     print_vector("mix[t]", tr->heads[t], WIDTH);
     print_vector("x2[t]", tr->x2[t], WIDTH);
     printf("7. after the FFN and its residual\n");
     print_vector("x3[t]", tr->x3[t], WIDTH);
     
-#line 3443 "attention.nw"
+#line 3998 "attention.nw"
 printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
 printf("  ");
 for (int token = 0; token < VOCAB; token++)
     printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
 printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
-#line 3409 "attention.nw"
+#line 3964 "attention.nw"
     (void)label;
 }
-#line 3465 "attention.nw"
+#line 4020 "attention.nw"
 static int part_1_to_5(const Arguments *a, const char *dir, const char *fig, Text *numbers)
 {
     Run *mlp = malloc(sizeof *mlp);
@@ -898,8 +1566,9 @@ static const struct {
     int (*run)(const Arguments *a, const char *dir, const char *fig, Text *numbers);
 } parts[] = {
     {"1-5", part_1_to_5},
+    {"8-10", part_8_to_10},
 };
-#line 3484 "attention.nw"
+#line 4040 "attention.nw"
 static int command_figures(const Arguments *a)
 {
     char fig[4096], name[64];
@@ -924,7 +1593,7 @@ static int command_figures(const Arguments *a)
     }
     return found ? 0 : usage_error("figures: no part named '%s'", a->part);
 }
-#line 3517 "attention.nw"
+#line 4073 "attention.nw"
 static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
@@ -939,7 +1608,7 @@ static const char usage[] =
     "        7*8=) at position N (default: the last)\n"
     "  figures [-m FILE] -o DIR [--part PART]\n"
     "        run the book's experiments with the model in FILE (all parts, or\n"
-    "        one: 1-5); write DIR/numbers-PART.txt, the tables DIR/*.md and\n"
+    "        one: 1-5 or 8-10); write DIR/numbers-PART.txt, the tables DIR/*.md and\n"
     "        the figures DIR/fig/*.svg\n"
     "\n"
     "Options:\n"
@@ -949,7 +1618,7 @@ static const char usage[] =
     "  -h, --help  show this help (also after a command)\n"
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
-#line 3547 "attention.nw"
+#line 4103 "attention.nw"
 static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
@@ -959,7 +1628,7 @@ static const struct {
     {"trace", "-m --pos", command_trace},
     {"figures", "-m -o --part", command_figures},
 };
-#line 3559 "attention.nw"
+#line 4115 "attention.nw"
 int main(int argc, char **argv)
 {
     if (argc < 2)
