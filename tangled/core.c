@@ -1,25 +1,31 @@
-#line 64 "attention.nw"
+#line 65 "attention.nw"
 /* core.c: data, models, training (tangled; edit attention.nw) */
 #include "attention.h"
 #include <stdio.h>                  /* snprintf only: the core does no I/O */
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
-#line 427 "attention.nw"
+#line 429 "attention.nw"
 enum { MATMUL_MAX = 64 * 64 };
-#line 754 "attention.nw"
+#line 756 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale);
-#line 960 "attention.nw"
+#line 962 "attention.nw"
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 479 "attention.nw"
+#line 2808 "attention.nw"
+static void bend_forward(const Ablation *off, real *out, const real *in, int n);
+static void bend_backward(const Ablation *off, real *d_in, const real *in,
+                          const real *d_out, int n);
+#line 3079 "attention.nw"
+enum { MAX_SWEEPS = 64 };
+#line 481 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 2649 "attention.nw"
+#line 3203 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -29,17 +35,17 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 2666 "attention.nw"
+#line 3220 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 2677 "attention.nw"
+#line 3231 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
     return (real)(sqrt(-2.0 * log(u1)) * cos(2.0 * 3.14159265358979323846 * u2));
 }
-#line 134 "attention.nw"
+#line 136 "attention.nw"
 static const char vocabulary[VOCAB + 1] = "0123456789*=;";
 
 int token_of_char(int c)
@@ -54,7 +60,7 @@ char char_of_token(int token)
 {
     return token >= 0 && token < VOCAB ? vocabulary[token] : '?';
 }
-#line 157 "attention.nw"
+#line 159 "attention.nw"
 const char *tokens_parse(const char *text, size_t n, int tokens[SEQ_LEN],
                          int *length, size_t *where)
 {
@@ -71,7 +77,7 @@ const char *tokens_parse(const char *text, size_t n, int tokens[SEQ_LEN],
     *length = (int)n;
     return NULL;
 }
-#line 179 "attention.nw"
+#line 181 "attention.nw"
 int question_of_tokens(const int *tokens, int length)
 {
     if (length != 4 || tokens[0] >= N_DIGITS || tokens[1] != TOK_TIMES
@@ -79,7 +85,7 @@ int question_of_tokens(const int *tokens, int length)
         return -1;
     return tokens[0] * 10 + tokens[2];
 }
-#line 193 "attention.nw"
+#line 195 "attention.nw"
 int problem_answer(int p, char answer[8])
 {
     int product = (p / 10) * (p % 10), n = 0;
@@ -90,7 +96,7 @@ int problem_answer(int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 210 "attention.nw"
+#line 212 "attention.nw"
 int problem_tokens(int p, int tokens[SEQ_LEN])
 {
     char answer[8];
@@ -103,7 +109,7 @@ int problem_tokens(int p, int tokens[SEQ_LEN])
         tokens[n++] = token_of_char(answer[i]);
     return n;
 }
-#line 294 "attention.nw"
+#line 296 "attention.nw"
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)
 {
     memset(p, 0, sizeof *p);
@@ -117,7 +123,7 @@ int params_alloc(Params *p, const TableSpec *specs, int n_tables)
     if (p->params == NULL)
         return -1;
     
-#line 312 "attention.nw"
+#line 314 "attention.nw"
 p->grads = p->params + p->n_params;
 p->m = p->grads + p->n_params;
 p->v = p->m + p->n_params;
@@ -127,16 +133,16 @@ for (int i = 0; i < n_tables; i++) {
     p->grad[i] = p->grads + offset;
     offset += (size_t)specs[i].rows * (size_t)specs[i].cols;
 }
-#line 307 "attention.nw"
+#line 309 "attention.nw"
     return 0;
 }
-#line 324 "attention.nw"
+#line 326 "attention.nw"
 void params_free(Params *p)
 {
     free(p->params);
     memset(p, 0, sizeof *p);
 }
-#line 378 "attention.nw"
+#line 380 "attention.nw"
 void matmul_forward(real *restrict out, const real *restrict in,
                     const real *restrict weight, const real *restrict bias,
                     int n, int c_in, int c_out)
@@ -151,14 +157,14 @@ void matmul_forward(real *restrict out, const real *restrict in,
                 y[j] += x[i] * weight[i * c_out + j];
     }
 }
-#line 415 "attention.nw"
+#line 417 "attention.nw"
 static void transpose(real *out, const real *a, int rows, int cols)
 {
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++)
             out[c * rows + r] = a[r * cols + c];
 }
-#line 431 "attention.nw"
+#line 433 "attention.nw"
 void matmul_backward(real *restrict d_in, real *restrict d_weight,
                      real *restrict d_bias, const real *restrict d_out,
                      const real *restrict in, const real *restrict weight,
@@ -179,7 +185,7 @@ void matmul_backward(real *restrict d_in, real *restrict d_weight,
             d_bias[j] += dy[j];
     }
 }
-#line 458 "attention.nw"
+#line 460 "attention.nw"
 static real normal_cdf(real z) { return (real)0.5 * (1 + erf(z * (real)M_SQRT1_2)); }
 static real normal_pdf(real z) { return exp(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 
@@ -194,7 +200,7 @@ void gelu_backward(real *d_in, const real *in, const real *d_out, int n)
     for (int i = 0; i < n; i++)
         d_in[i] += d_out[i] * (normal_cdf(in[i]) + in[i] * normal_pdf(in[i]));
 }
-#line 496 "attention.nw"
+#line 498 "attention.nw"
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes)
 {
@@ -213,7 +219,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
         losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
 }
-#line 521 "attention.nw"
+#line 523 "attention.nw"
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes)
 {
@@ -226,7 +232,7 @@ void crossentropy_backward(real *d_logits, const real *probs,
         }
     }
 }
-#line 540 "attention.nw"
+#line 542 "attention.nw"
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -235,20 +241,20 @@ int argmax(const real *x, int n)
             best = i;
     return best;
 }
-#line 334 "attention.nw"
+#line 336 "attention.nw"
 enum { MLP_W1, MLP_B1, MLP_W2, MLP_B2, MLP_TABLES };
 static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 644 "attention.nw"
+#line 646 "attention.nw"
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 655 "attention.nw"
+#line 657 "attention.nw"
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -258,7 +264,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 671 "attention.nw"
+#line 673 "attention.nw"
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -272,7 +278,7 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 695 "attention.nw"
+#line 697 "attention.nw"
 static int mlp_targets(int *targets, const int *problems, int n)
 {
     int count = 0;
@@ -286,7 +292,7 @@ static int mlp_targets(int *targets, const int *problems, int n)
     }
     return count;
 }
-#line 711 "attention.nw"
+#line 713 "attention.nw"
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
@@ -301,7 +307,7 @@ static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
         mlp_backward(mlp, n, (real)1 / count);
     return loss / count;
 }
-#line 733 "attention.nw"
+#line 735 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
@@ -316,14 +322,14 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 768 "attention.nw"
+#line 770 "attention.nw"
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 781 "attention.nw"
+#line 783 "attention.nw"
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -339,7 +345,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1141 "attention.nw"
+#line 1143 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -352,7 +358,7 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
                 x[i] = token[i] + pos[i];
         }
 }
-#line 1171 "attention.nw"
+#line 1173 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -367,7 +373,7 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
             }
         }
 }
-#line 1267 "attention.nw"
+#line 1269 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -377,7 +383,7 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1353 "attention.nw"
+#line 1355 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
@@ -385,7 +391,7 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     int N = B * T, C = WIDTH;
     embed_forward(a->x, tokens, w[TOK_EMB], w[POS_EMB], B, T, C);
     
-#line 1371 "attention.nw"
+#line 1373 "attention.nw"
 layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N, C);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
@@ -394,24 +400,24 @@ attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
                   B, T, C, g->n_heads);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
 residual_forward(a->x2, a->x, a->attn, N * C);
-#line 1360 "attention.nw"
+#line 1362 "attention.nw"
     
-#line 1386 "attention.nw"
+#line 1390 "attention.nw"
 layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N, C);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
-gelu_forward(a->hidden, a->pre_gelu, N * HIDDEN);
+bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
 residual_forward(a->x3, a->x2, a->ffn, N * C);
-#line 1361 "attention.nw"
+#line 1363 "attention.nw"
     
-#line 1394 "attention.nw"
+#line 1398 "attention.nw"
 layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N, C);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1362 "attention.nw"
+#line 1364 "attention.nw"
 }
-#line 1418 "attention.nw"
+#line 1422 "attention.nw"
 static const real LN_EPS = (real)1e-5;
-#line 1425 "attention.nw"
+#line 1429 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -431,26 +437,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1454 "attention.nw"
+#line 1458 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1470 "attention.nw"
+#line 1474 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1484 "attention.nw"
+#line 1488 "attention.nw"
 static size_t layout(Activations *a, real *memory, int max_batch, int n_heads)
 {
     size_t used = 0, rows = (size_t)max_batch * SEQ_LEN, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * SEQ_LEN;
     
-#line 1494 "attention.nw"
+#line 1498 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -476,10 +482,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1489 "attention.nw"
+#line 1493 "attention.nw"
     return used;
 }
-#line 1528 "attention.nw"
+#line 1532 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -492,7 +498,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1546 "attention.nw"
+#line 1550 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -504,11 +510,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, n_heads);
-#line 1540 "attention.nw"
+#line 1544 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1560 "attention.nw"
+#line 1564 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -518,7 +524,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1585 "attention.nw"
+#line 1589 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -530,7 +536,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1603 "attention.nw"
+#line 1607 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -547,7 +553,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1638 "attention.nw"
+#line 1642 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n)
 {
     for (int b = 0; b < n; b++) {
@@ -560,7 +566,7 @@ static void fill_batch(Gpt *g, const int *problems, int n)
             targets[t] = t + 1 < length ? tokens[t + 1] : -1;
     }
 }
-#line 1659 "attention.nw"
+#line 1663 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -579,7 +585,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1689 "attention.nw"
+#line 1693 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -588,26 +594,26 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, g->act_size * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1704 "attention.nw"
+#line 1708 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
 layernorm_backward(d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
                    a->lnf_mean, a->lnf_rstd, N, C);
-#line 1697 "attention.nw"
+#line 1701 "attention.nw"
     
-#line 1718 "attention.nw"
+#line 1722 "attention.nw"
 residual_backward(d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
-gelu_backward(d->pre_gelu, a->pre_gelu, d->hidden, N * HIDDEN);
+bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, d->hidden, N * HIDDEN);
 matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
 layernorm_backward(d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
                    a->ln2_mean, a->ln2_rstd, N, C);
-#line 1698 "attention.nw"
+#line 1702 "attention.nw"
     
-#line 1734 "attention.nw"
+#line 1738 "attention.nw"
 residual_backward(d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -617,10 +623,10 @@ matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
 layernorm_backward(d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
                    a->ln1_mean, a->ln1_rstd, N, C);
-#line 1699 "attention.nw"
+#line 1703 "attention.nw"
     embed_backward(dw[TOK_EMB], dw[POS_EMB], d->x, tokens, B, T, C);
 }
-#line 1750 "attention.nw"
+#line 1754 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -628,7 +634,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1779 "attention.nw"
+#line 1783 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -636,7 +642,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 1798 "attention.nw"
+#line 1802 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -645,7 +651,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1786 "attention.nw"
+#line 1790 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -655,7 +661,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 1838 "attention.nw"
+#line 1842 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -668,7 +674,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, SEQ_LEN);
     return loss;
 }
-#line 1860 "attention.nw"
+#line 1864 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -685,7 +691,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2176 "attention.nw"
+#line 2180 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -703,14 +709,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2199 "attention.nw"
+#line 2203 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2212 "attention.nw"
+#line 2216 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -726,7 +732,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2235 "attention.nw"
+#line 2239 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -749,7 +755,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2263 "attention.nw"
+#line 2267 "attention.nw"
 static void classic_head(Trace *tr, int head, int d_head)
 {
     int T = tr->T, first = head * d_head;
@@ -768,7 +774,7 @@ static void classic_head(Trace *tr, int head, int d_head)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2286 "attention.nw"
+#line 2290 "attention.nw"
 static void classic_attention(Trace *tr, real **w)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -779,7 +785,7 @@ static void classic_attention(Trace *tr, real **w)
         classic_head(tr, head, d_head);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2304 "attention.nw"
+#line 2308 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -795,17 +801,17 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     classic_attention(tr, w);
     residual_forward(&tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2323 "attention.nw"
+#line 2327 "attention.nw"
 layernorm_forward(norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T, WIDTH);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
-gelu_forward(&tr->hidden[0][0], pre_gelu, T * HIDDEN);
+bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
 matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
 residual_forward(&tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
 layernorm_forward(norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T, WIDTH);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2319 "attention.nw"
+#line 2323 "attention.nw"
 }
-#line 2353 "attention.nw"
+#line 2357 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -819,7 +825,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2372 "attention.nw"
+#line 2376 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -835,7 +841,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2393 "attention.nw"
+#line 2397 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -846,7 +852,7 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2412 "attention.nw"
+#line 2416 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads)
@@ -864,7 +870,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, t, C, d_head);
             }
 }
-#line 2453 "attention.nw"
+#line 2457 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -881,7 +887,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2491 "attention.nw"
+#line 2495 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -892,7 +898,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2514 "attention.nw"
+#line 2518 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -902,7 +908,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2530 "attention.nw"
+#line 2534 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -914,7 +920,7 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2547 "attention.nw"
+#line 2551 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -936,14 +942,40 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, t, C, d_head);
             }
 }
-#line 6326 "attention.nw"
+#line 2787 "attention.nw"
+static void bend_forward(const Ablation *off, real *out, const real *in, int n)
+{
+    if (off->no_gelu)
+        memcpy(out, in, (size_t)n * sizeof *out);   /* the identity */
+    else
+        gelu_forward(out, in, n);
+}
+
+static void bend_backward(const Ablation *off, real *d_in, const real *in,
+                          const real *d_out, int n)
+{
+    if (!off->no_gelu) {
+        gelu_backward(d_in, in, d_out, n);
+        return;
+    }
+    for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
+        d_in[i] += d_out[i];
+}
+#line 2827 "attention.nw"
+void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
+{
+    real *const *w = g->model.p.table;
+    matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
+    matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
+}
+#line 7745 "attention.nw"
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
     double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V) + B * 2 * C * T * (T + 1);
     return 3 * forward;
 }
-#line 817 "attention.nw"
+#line 819 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real correct1 = 1 - pow(cfg->beta1, (real)t);
@@ -956,7 +988,7 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         p->params[i] -= cfg->lr * m_hat / (sqrt(v_hat) + cfg->eps);
     }
 }
-#line 595 "attention.nw"
+#line 597 "attention.nw"
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     int correct = 0;
@@ -971,7 +1003,7 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 873 "attention.nw"
+#line 875 "attention.nw"
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -982,7 +1014,7 @@ TrainConfig train_defaults(void)
     };
     return cfg;
 }
-#line 891 "attention.nw"
+#line 893 "attention.nw"
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -992,30 +1024,30 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
         
-#line 924 "attention.nw"
+#line 926 "attention.nw"
 if ((result.fault_table = first_nonfinite_table(&m->p)) >= 0) {
     result.fault_step = step;
     break;
 }
-#line 900 "attention.nw"
+#line 902 "attention.nw"
         
-#line 955 "attention.nw"
+#line 957 "attention.nw"
 for (int i = 0; i < cfg->batch; i++)
     batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 901 "attention.nw"
+#line 903 "attention.nw"
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
         
-#line 931 "attention.nw"
+#line 933 "attention.nw"
 if (!isfinite(loss)) {
     result.fault_step = step;
     break;
 }
-#line 904 "attention.nw"
+#line 906 "attention.nw"
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
         
-#line 965 "attention.nw"
+#line 967 "attention.nw"
 if (step % cfg->eval_every == 0 || step == cfg->steps) {
     TrainRecord record = {step, loss, 0, {0}};
     int correct = record.correct = score(m, record.solved);
@@ -1028,13 +1060,13 @@ if (step % cfg->eval_every == 0 || step == cfg->steps) {
     if (correct == N_PROBLEMS && cfg->stop_at_perfect)
         break;
 }
-#line 907 "attention.nw"
+#line 909 "attention.nw"
     }
     if (result.fault_step == 0 && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
         result.fault_step = result.steps_done;
     return result;
 }
-#line 938 "attention.nw"
+#line 940 "attention.nw"
 int first_nonfinite_table(const Params *p)
 {
     for (int t = 0; t < p->n_tables; t++)
@@ -1043,14 +1075,14 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 1955 "attention.nw"
+#line 1959 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 1968 "attention.nw"
+#line 1972 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1065,7 +1097,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 1988 "attention.nw"
+#line 1992 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1081,7 +1113,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 2009 "attention.nw"
+#line 2013 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1091,7 +1123,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 2021 "attention.nw"
+#line 2025 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1109,13 +1141,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 2047 "attention.nw"
+#line 2051 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 2065 "attention.nw"
+#line 2069 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1125,9 +1157,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2052 "attention.nw"
+#line 2056 "attention.nw"
     
-#line 2077 "attention.nw"
+#line 2081 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1143,9 +1175,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 2053 "attention.nw"
+#line 2057 "attention.nw"
     
-#line 2095 "attention.nw"
+#line 2099 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1155,9 +1187,139 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 2054 "attention.nw"
+#line 2058 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
+}
+#line 2903 "attention.nw"
+double separation(const real *x, int stride, const unsigned char *has, int n)
+{
+    double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
+    int count[2] = {0, 0};
+    for (int i = 0; i < n; i++) {
+        sum[has[i] != 0] += (double)x[i * stride];
+        count[has[i] != 0]++;
+    }
+    if (count[0] == 0 || count[1] == 0)
+        return 0;                   /* one group is empty: nothing to separate */
+    
+#line 2921 "attention.nw"
+for (int k = 0; k < 2; k++)
+    mean[k] = sum[k] / count[k];
+for (int i = 0; i < n; i++) {
+    double deviation = (double)x[i * stride] - mean[has[i] != 0];
+    squares[has[i] != 0] += deviation * deviation;
+}
+#line 2914 "attention.nw"
+    double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
+    double gap = mean[1] - mean[0];
+    return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
+}
+#line 2933 "attention.nw"
+int best_separating_column(const real *x, int n, int width,
+                           const unsigned char *has, double *measure)
+{
+    int best = 0;
+    for (int column = 0; column < width; column++) {
+        double d = separation(x + column, width, has, n);
+        if (column == 0 || fabs(d) > fabs(*measure)) {
+            best = column;
+            *measure = d;
+        }
+    }
+    return best;
+}
+#line 3004 "attention.nw"
+static double column_mean(const real *x, int n, int d, int column)
+{
+    double sum = 0;
+    for (int row = 0; row < n; row++)
+        sum += (double)x[row * d + column];
+    return sum / n;
+}
+
+void centred_covariance(double *cov, const real *x, int n, int d)
+{
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j <= i; j++) {
+            double mean_i = column_mean(x, n, d, i), mean_j = column_mean(x, n, d, j);
+            double sum = 0;
+            for (int row = 0; row < n; row++)
+                sum += ((double)x[row * d + i] - mean_i) * ((double)x[row * d + j] - mean_j);
+            cov[i * d + j] = cov[j * d + i] = sum / n;
+        }
+}
+#line 3038 "attention.nw"
+static void rotate(double *a, double *vectors, int n, int p, int q)
+{
+    double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
+    double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+    double c = 1 / sqrt(t * t + 1), s = t * c;
+    for (int k = 0; k < n; k++) {           /* A J, and V J */
+        double akp = a[k * n + p], akq = a[k * n + q];
+        a[k * n + p] = c * akp - s * akq;
+        a[k * n + q] = s * akp + c * akq;
+        double vkp = vectors[k * n + p], vkq = vectors[k * n + q];
+        vectors[k * n + p] = c * vkp - s * vkq;
+        vectors[k * n + q] = s * vkp + c * vkq;
+    }
+    for (int k = 0; k < n; k++) {           /* then J^T (A J) */
+        double apk = a[p * n + k], aqk = a[q * n + k];
+        a[p * n + k] = c * apk - s * aqk;
+        a[q * n + k] = s * apk + c * aqk;
+    }
+}
+#line 3068 "attention.nw"
+static double off_diagonal(const double *a, int n)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
+    return sum;
+}
+#line 3088 "attention.nw"
+int symmetric_eigen(double *a, int n, double *values, double *vectors)
+{
+    double whole = off_diagonal(a, n);
+    for (int i = 0; i < n; i++)
+        whole += a[i * n + i] * a[i * n + i];
+    for (int i = 0; i < n * n; i++)
+        vectors[i] = i / n == i % n;        /* V starts as the identity */
+    int sweep = 0;
+    while (off_diagonal(a, n) > 1e-26 * whole && ++sweep <= MAX_SWEEPS)
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++)
+                if (a[p * n + q] != 0)
+                    rotate(a, vectors, n, p, q);
+    
+#line 3108 "attention.nw"
+for (int i = 0; i < n; i++)
+    values[i] = a[i * n + i];
+for (int i = 0; i < n; i++) {
+    int largest = i;
+    for (int j = i + 1; j < n; j++)
+        largest = values[j] > values[largest] ? j : largest;
+    double value = values[i];
+    values[i] = values[largest];
+    values[largest] = value;
+    for (int k = 0; k < n; k++) {
+        double v = vectors[k * n + i];
+        vectors[k * n + i] = vectors[k * n + largest];
+        vectors[k * n + largest] = v;
+    }
+}
+#line 3102 "attention.nw"
+    
+#line 3126 "attention.nw"
+for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+        double v = vectors[i * n + j];
+        vectors[i * n + j] = vectors[j * n + i];
+        vectors[j * n + i] = v;
+    }
+#line 3103 "attention.nw"
+    return sweep <= MAX_SWEEPS ? sweep : -1;
 }

@@ -1,4 +1,4 @@
-#line 2692 "attention.nw"
+#line 3246 "attention.nw"
 /* main.c: the command-line program (tangled; edit attention.nw) */
 #define _POSIX_C_SOURCE 200809L
 #include "attention.h"
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#line 2734 "attention.nw"
+#line 3289 "attention.nw"
 static int fail(const char *format, ...);
 static int fail_errno(const char *path, int error);
 typedef struct Run Run;
@@ -34,9 +34,9 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
-#line 3299 "attention.nw"
+#line 3854 "attention.nw"
 enum { MAX_STEPS = 1000000, MAX_WORDS = 256 };
-#line 3422 "attention.nw"
+#line 3977 "attention.nw"
 typedef struct {
     int progress;                   /* print a progress line */
     int corrupt_step, corrupt_table; /* test hook: at this record, a NaN */
@@ -44,7 +44,22 @@ typedef struct {
 } Watcher;
 static void watch_training(const TrainRecord *r, void *context);
 static int training_fault(const Run *run, const Params *p);
-#line 2758 "attention.nw"
+#line 4712 "attention.nw"
+typedef struct Trained Trained;
+typedef struct Experiments Experiments;
+typedef struct Quota Quota;
+static int experiments_of_chapter_8(const char *dir, const char *fig, Text *numbers,
+                                    Gpt *g, Experiments *e);
+static int experiments_of_chapter_9(const char *dir, const char *fig, Text *numbers,
+                                    Gpt *g, Experiments *e);
+static int figure_scree(const char *fig, const double *share, int count,
+                        const double *share_in);
+static int claims_of_chapter_8(const Experiments *e, const Quota *quota);
+static int claims_of_chapter_9(const Experiments *e, double collapse,
+                               const double separations[], const int neurons[]);
+#line 4915 "attention.nw"
+enum { EQUALS_AT = 3 };             /* the position of the = */
+#line 3313 "attention.nw"
 static int write_file(const char *path, const char *data, size_t length)
 {
     char temporary[4096];
@@ -66,7 +81,7 @@ static int write_file(const char *path, const char *data, size_t length)
     }
     return 0;
 }
-#line 2789 "attention.nw"
+#line 3344 "attention.nw"
 static size_t disk_space_for_tests(size_t length)
 {
     const char *hook = getenv("ATTENTION_TEST_DISK_BYTES");
@@ -75,7 +90,7 @@ static size_t disk_space_for_tests(size_t length)
         return length;
     return (size_t)space;
 }
-#line 2804 "attention.nw"
+#line 3359 "attention.nw"
 static int fail(const char *format, ...)
 {
     va_list args;
@@ -91,14 +106,14 @@ static int fail_errno(const char *path, int error)
 {
     return fail("cannot write %s: %s", path, strerror(error ? error : EIO));
 }
-#line 2822 "attention.nw"
+#line 3377 "attention.nw"
 static int make_directory(const char *path)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return fail("cannot create directory %s: %s", path, strerror(errno));
     return 0;
 }
-#line 2834 "attention.nw"
+#line 3389 "attention.nw"
 static int save_text(const char *dir, const char *name, Text *text)
 {
     char path[4096];
@@ -112,7 +127,7 @@ static int save_text(const char *dir, const char *name, Text *text)
     text_free(text);
     return result;
 }
-#line 2857 "attention.nw"
+#line 3412 "attention.nw"
 static unsigned char *read_file(const char *path, size_t *length, size_t limit)
 {
     FILE *f = fopen(path, "rb");
@@ -132,7 +147,7 @@ static unsigned char *read_file(const char *path, size_t *length, size_t limit)
     *length = n;
     return data;
 }
-#line 2879 "attention.nw"
+#line 3434 "attention.nw"
 static int save_checkpoint(const char *path, const Params *p, int n_heads)
 {
     size_t size = checkpoint_size(p);
@@ -158,7 +173,7 @@ static int load_checkpoint(const char *path, Params *p, int n_heads)
         return fail("cannot load %s: %s", path, problem);
     return 0;
 }
-#line 2915 "attention.nw"
+#line 3470 "attention.nw"
 static void number(Text *numbers, const char *name, const char *format, ...)
 {
     va_list args;
@@ -168,7 +183,12 @@ static void number(Text *numbers, const char *name, const char *format, ...)
     va_end(args);
     text_printf(numbers, "%s %s\n", name, value);
 }
-#line 3191 "attention.nw"
+#line 4682 "attention.nw"
+static int decimals_for(double x)
+{
+    return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
+}
+#line 3746 "attention.nw"
 static int usage_error(const char *format, ...)
 {
     va_list args;
@@ -184,7 +204,7 @@ static int is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
-#line 3209 "attention.nw"
+#line 3764 "attention.nw"
 static int parse_whole(const char *option, const char *text,
                        unsigned long long min, unsigned long long max,
                        unsigned long long *value)
@@ -198,7 +218,7 @@ static int parse_whole(const char *option, const char *text,
                            option, text, min, max);
     return 0;
 }
-#line 3229 "attention.nw"
+#line 3784 "attention.nw"
 typedef struct {
     uint64_t seed;
     int steps, pos;                 /* pos < 0: the last position */
@@ -207,7 +227,7 @@ typedef struct {
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
 } Arguments;
-#line 3240 "attention.nw"
+#line 3795 "attention.nw"
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
@@ -222,7 +242,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             continue;
         }
         
-#line 3263 "attention.nw"
+#line 3818 "attention.nw"
 char wanted[32];
 snprintf(wanted, sizeof wanted, " %s ", arg);
 char list[128];
@@ -252,11 +272,11 @@ if (status != 0)
     return status;
 if (value[0] == '\0')
     return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
-#line 3254 "attention.nw"
+#line 3809 "attention.nw"
     }
     return 0;
 }
-#line 3308 "attention.nw"
+#line 3863 "attention.nw"
 static const char *quoted(const char *text)
 {
     static char out[256];
@@ -269,7 +289,7 @@ static const char *quoted(const char *text)
     snprintf(out + n, sizeof out - n, "%s'", text[i] != '\0' ? "..." : "");
     return out;
 }
-#line 3327 "attention.nw"
+#line 3882 "attention.nw"
 static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
 {
     size_t where = 0;
@@ -281,7 +301,7 @@ static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
                            "(the tokens are 0-9 * = ;)", quoted(text), where);
     return usage_error("%s %s: a sequence has 1 to %d tokens", quoted(text), defect, SEQ_LEN);
 }
-#line 3344 "attention.nw"
+#line 3899 "attention.nw"
 static int parse_question(const char *text, int *problem)
 {
     int tokens[SEQ_LEN], length = 0;
@@ -292,7 +312,7 @@ static int parse_question(const char *text, int *problem)
                            "and '=', as in 7*8=", quoted(text));
     return 0;
 }
-#line 3125 "attention.nw"
+#line 3680 "attention.nw"
 static Gpt *new_transformer(uint64_t seed)
 {
     Gpt *g = malloc(sizeof *g);
@@ -310,7 +330,7 @@ static void delete_transformer(Gpt *g)
         gpt_destroy(g);
     free(g);
 }
-#line 3153 "attention.nw"
+#line 3708 "attention.nw"
 static int forms_agree_at_start_up(void)
 {
     Gpt *g = new_transformer(train_defaults().seed);
@@ -323,7 +343,7 @@ static int forms_agree_at_start_up(void)
                     "on 7*8=; refusing to run (see chapter 5)");
     return 0;
 }
-#line 3171 "attention.nw"
+#line 3726 "attention.nw"
 static Gpt *load_transformer(const char *path)
 {
     Gpt *g = new_transformer(0);
@@ -333,14 +353,14 @@ static Gpt *load_transformer(const char *path)
     }
     return g;
 }
-#line 2933 "attention.nw"
+#line 3488 "attention.nw"
 enum { MAX_RECORDS = 1024 };
 struct Run {
     TrainConfig cfg;
     TrainResult result;
     TrainRecord log[MAX_RECORDS];
 };
-#line 2942 "attention.nw"
+#line 3497 "attention.nw"
 static int run_mlp(Run *run, size_t *n_params)
 {
     Mlp *mlp = malloc(sizeof *mlp);
@@ -354,7 +374,7 @@ static int run_mlp(Run *run, size_t *n_params)
     free(mlp);
     return 0;
 }
-#line 2962 "attention.nw"
+#line 3517 "attention.nw"
 static void learned_at(const Run *run, int step[N_PROBLEMS])
 {
     for (int p = 0; p < N_PROBLEMS; p++) {
@@ -363,7 +383,7 @@ static void learned_at(const Run *run, int step[N_PROBLEMS])
             step[p] = run->log[r].step;
     }
 }
-#line 2978 "attention.nw"
+#line 3533 "attention.nw"
 static void numbers_of_training(Text *out, const Run *run, const char *prefix)
 {
     const TrainConfig *cfg = &run->cfg;
@@ -381,7 +401,7 @@ static void numbers_of_training(Text *out, const Run *run, const char *prefix)
     NUMBER("epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
     #undef NUMBER
 }
-#line 3002 "attention.nw"
+#line 3557 "attention.nw"
 static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
                                  const int step[N_PROBLEMS])
 {
@@ -391,7 +411,7 @@ static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
     number(out, "mlp_final_loss", "%.4f", (double)run->log[last].loss);
     number(out, "mlp_final_correct", "%d", run->log[last].correct);
     
-#line 3015 "attention.nw"
+#line 3570 "attention.nw"
 int earliest = 0, latest = 0, zeros = 0, zero_sum = 0, others = 0, other_sum = 0;
 int ones = 0, one_sum = 0;
 for (int p = 1; p < N_PROBLEMS; p++) {
@@ -411,9 +431,9 @@ number(out, "mlp_latest_step", "%d", step[latest]);
 number(out, "mlp_zero_mean_step", "%.0f", zero_sum / (double)zeros);
 number(out, "mlp_other_mean_step", "%.0f", other_sum / (double)others);
 number(out, "mlp_one_mean_step", "%.0f", one_sum / (double)ones);
-#line 3011 "attention.nw"
+#line 3566 "attention.nw"
 }
-#line 3042 "attention.nw"
+#line 3597 "attention.nw"
 static void curves_of(const Run *run, float *step, float *loss, float *correct)
 {
     for (int r = 0; r < run->result.n_records; r++) {
@@ -422,7 +442,7 @@ static void curves_of(const Run *run, float *step, float *loss, float *correct)
         correct[r] = (float)run->log[r].correct;
     }
 }
-#line 3053 "attention.nw"
+#line 3608 "attention.nw"
 static int figure_mlp_training(const char *fig, const Run *run)
 {
     static float step[MAX_RECORDS], loss[MAX_RECORDS], correct[MAX_RECORDS];
@@ -444,7 +464,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
     svg_line_charts(&svg, panels, 2, NULL, 720, 300);
     return save_text(fig, "mlp_training.svg", &svg);
 }
-#line 3080 "attention.nw"
+#line 3635 "attention.nw"
 static const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
@@ -463,7 +483,7 @@ static int figure_mlp_learned_at(const char *fig, const int step[N_PROBLEMS])
     svg_heatmap(&svg, &map, scale, 520, 440);
     return save_text(fig, "mlp_learned_at.svg", &svg);
 }
-#line 3103 "attention.nw"
+#line 3658 "attention.nw"
 static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
 {
     int step[N_PROBLEMS];
@@ -477,7 +497,7 @@ static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
         return -1;
     return 0;
 }
-#line 3831 "attention.nw"
+#line 4387 "attention.nw"
 static int figures_of_chapters_2_to_5(const char *model, const char *dir,
                                       const char *fig, Text *numbers, const Run *mlp)
 {
@@ -504,7 +524,7 @@ static int figures_of_chapters_2_to_5(const char *model, const char *dir,
     free(run);
     return status;
 }
-#line 3868 "attention.nw"
+#line 4424 "attention.nw"
 static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a, b;
@@ -522,7 +542,7 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
         return fail("chapter 4 says the saved model answers all 100 problems; it does not");
     return 0;
 }
-#line 3893 "attention.nw"
+#line 4449 "attention.nw"
 static double loss_floor(double *targets_per_sequence)
 {
     int targets = 0;
@@ -533,7 +553,7 @@ static double loss_floor(double *targets_per_sequence)
     *targets_per_sequence = targets / (double)N_PROBLEMS;
     return N_PROBLEMS * log(10.0) / targets;
 }
-#line 3906 "attention.nw"
+#line 4462 "attention.nw"
 static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
 {
     int all[N_PROBLEMS], one_digit = 0, agree = 0;
@@ -557,7 +577,7 @@ static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
     number(out, "tok_emb_cosine_a", "%c", char_of_token(a));
     number(out, "tok_emb_cosine_b", "%c", char_of_token(b));
 }
-#line 3935 "attention.nw"
+#line 4491 "attention.nw"
 static int table_of_tables(const char *dir, const Params *p)
 {
     Text md = {0};
@@ -568,7 +588,7 @@ static int table_of_tables(const char *dir, const Params *p)
     text_printf(&md, "| | **all %d tables** | | | **%zu** |\n", p->n_tables, p->n_params);
     return save_text(dir, "gpt_tables.md", &md);
 }
-#line 3951 "attention.nw"
+#line 4507 "attention.nw"
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
 {
     static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS], correct[2][MAX_RECORDS];
@@ -595,7 +615,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     svg_line_charts(&svg, panels, 2, NULL, 760, 340);
     return save_text(fig, "gpt_training.svg", &svg);
 }
-#line 3984 "attention.nw"
+#line 4540 "attention.nw"
 static int figure_token_embedding(const char *fig, const Gpt *g)
 {
     static const char *const tokens[VOCAB] =
@@ -613,7 +633,7 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
     svg_heatmap(&svg, &map, scale, 760, 360);
     return save_text(fig, "token_embedding.svg", &svg);
 }
-#line 4008 "attention.nw"
+#line 4564 "attention.nw"
 static double cosine(const real *x, const real *y, int n)
 {
     double xy = 0, xx = 0, yy = 0;
@@ -637,7 +657,7 @@ static double closest_tokens(const Gpt *g, int *a, int *b)
         }
     return best;
 }
-#line 4038 "attention.nw"
+#line 4594 "attention.nw"
 static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g)
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -653,7 +673,7 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
     free(tr);
     return status;
 }
-#line 4056 "attention.nw"
+#line 4612 "attention.nw"
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
 {
     int top_head = 0, top_u = 0;
@@ -667,7 +687,7 @@ static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
     number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
     number(out, "trace_top_weight", "%.2f", (double)tr->weights[top_head][t][top_u]);
 }
-#line 4072 "attention.nw"
+#line 4628 "attention.nw"
 static int table_of_the_trace(const char *dir, const Trace *tr, int t)
 {
     Text md = {0};
@@ -688,7 +708,7 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
     text_printf(&md, "\n");
     return save_text(dir, "trace_row.md", &md);
 }
-#line 4095 "attention.nw"
+#line 4651 "attention.nw"
 static int figure_trace_weights(const char *fig, const Trace *tr)
 {
     static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
@@ -712,14 +732,662 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
     return save_text(fig, "trace_weights.svg", &svg);
 }
-#line 6440 "attention.nw"
+#line 7859 "attention.nw"
 static void numbers_of_the_flop_count(Text *out)
 {
     number(out, "bench_batch", "%d", train_defaults().batch);
     number(out, "bench_seq", "%d", SEQ_LEN);
     number(out, "bench_mflops", "%.2f", gpt_train_flops(train_defaults().batch, SEQ_LEN) / 1e6);
 }
-#line 3365 "attention.nw"
+#line 4698 "attention.nw"
+enum { N_SEEDS = 3, N_HEAD_CHOICES = 4 };
+static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
+struct Trained {
+    Run run;
+    double loss;            /* on all 100 problems, after training */
+    int correct;            /* score after training */
+};
+struct Experiments {
+    Run book;               /* the book's model, as [[attention train]] made it */
+    Trained heads[N_HEAD_CHOICES][N_SEEDS], no_gelu[N_SEEDS];
+};
+#line 4730 "attention.nw"
+static void measure_trained(Trained *t, Gpt *g)
+{
+    int all[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    t->loss = (double)g->model.batch_loss(&g->model, all, N_PROBLEMS, 0);
+    t->correct = score(&g->model, NULL);
+}
+#line 4744 "attention.nw"
+static int train_relative(Trained *t, const TrainConfig *book, int seed_index,
+                          int n_heads, int no_gelu)
+{
+    Gpt *g = malloc(sizeof *g);
+    t->run.cfg = *book;
+    t->run.cfg.seed = book->seed + (uint64_t)seed_index;
+    if (g == NULL || gpt_create(g, t->run.cfg.seed, n_heads, MAX_BATCH) != 0) {
+        free(g);
+        return fail("out of memory for a transformer");
+    }
+    g->ablate.no_gelu = no_gelu;
+    t->run.result = train(&g->model, &t->run.cfg, t->run.log, MAX_RECORDS);
+    measure_trained(t, g);
+    delete_transformer(g);
+    return 0;
+}
+#line 4766 "attention.nw"
+static int part_8_to_10(const Arguments *a, const char *dir, const char *fig,
+                        Text *numbers)
+{
+    Experiments *e = calloc(1, sizeof *e);
+    Gpt *g = load_transformer(a->model);
+    int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;
+    if (status == 0)
+        status = load_training_log(a->model, &e->book);
+    if (status == 0)
+        status = experiments_of_chapter_8(dir, fig, numbers, g, e);
+    if (status == 0)
+        status = experiments_of_chapter_9(dir, fig, numbers, g, e);
+    delete_transformer(g);
+    free(e);
+    return status;
+}
+#line 4793 "attention.nw"
+static int head_of_column(int n_heads, int column)
+{
+    real q[2 * WIDTH] = {0}, k[2 * WIDTH] = {0}, v[2 * WIDTH] = {0};
+    real out[2 * WIDTH], scores[MAX_HEADS * 4], weights[MAX_HEADS * 4];
+    q[WIDTH + column] = 1;          /* the query of row 1 */
+    k[column] = 1;                  /* the key of row 0 */
+    attention_forward(out, scores, weights, q, k, v, 1, 2, WIDTH, n_heads);
+    for (int head = 0; head < n_heads; head++)
+        if (scores[(head * 2 + 1) * 2] != 0)    /* row 1 reading row 0 */
+            return head;
+    return -1;
+}
+#line 4811 "attention.nw"
+static int figure_the_cut(const char *fig)
+{
+    static float owner[N_HEAD_CHOICES][MAX_HEADS * WIDTH];
+    static char titles[N_HEAD_CHOICES][64];
+    static const char *const heads[MAX_HEADS] = {"head 0", "head 1", "head 2",
+        "head 3", "head 4", "head 5", "head 6", "head 7"};
+    SvgHeatmap maps[N_HEAD_CHOICES];
+    Text svg = {0};
+    
+#line 4826 "attention.nw"
+for (int c = 0; c < N_HEAD_CHOICES; c++) {
+    int n = head_choices[c], first_head = 0;
+    for (int head = 0; head < n; head++)
+        for (int i = 0; i < WIDTH; i++) {
+            int owns = head_of_column(n, i) == head;
+            owner[c][head * WIDTH + i] = owns ? (float)head : NAN;
+            first_head += owns && head == 0;
+        }
+    snprintf(titles[c], sizeof titles[c], "%d head%s of %d number%s%s", n,
+             n > 1 ? "s" : "", first_head, first_head > 1 ? "s" : "",
+             n == N_HEADS ? " (the book's model)" : "");
+    maps[c] = (SvgHeatmap){titles[c], c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
+                           NULL, n, WIDTH, owner[c], heads, NULL, NULL};
+}
+#line 4820 "attention.nw"
+    
+#line 4843 "attention.nw"
+double cell = 21, width = 760, extra = 48, height = 10;
+for (int c = 0; c < N_HEAD_CHOICES; c++)
+    height += head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+svg_begin(&svg, width, height);
+SvgColorScale scale = {SVG_SEQUENTIAL, 0, MAX_HEADS - 1, NULL};
+for (int c = 0, top = 10; c < N_HEAD_CHOICES; c++) {
+    double h = head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+    svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c], scale);
+    top += (int)h;
+}
+svg_end(&svg);
+#line 4821 "attention.nw"
+    return save_text(fig, "heads_cut.svg", &svg);
+}
+#line 4866 "attention.nw"
+struct Quota {
+    double worst_sum;           /* largest |sum of a row's weights - 1| */
+    double least_a, least_b;    /* over problems, of the most any head reads there */
+    double largest_gap;         /* over heads, of |mean weight on a - on b| */
+    double mean[MAX_HEADS][4];  /* each head's mean weight on u = 0..3 at the = */
+};
+
+static const real *weights_of(const Gpt *g, int p, int head, int t)
+{
+    return g->act.weights + ((p * g->n_heads + head) * SEQ_LEN + t) * SEQ_LEN;
+}
+#line 4880 "attention.nw"
+static void quota_at_equals(Gpt *g, Quota *q)
+{
+    int all[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    g->model.batch_loss(&g->model, all, N_PROBLEMS, 0);
+    *q = (Quota){0, 1, 1, 0, {{0}}};
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        double most_a = 0, most_b = 0;
+        for (int head = 0; head < g->n_heads; head++) {
+            
+#line 4901 "attention.nw"
+for (int t = 0; t < SEQ_LEN; t++) {
+    double sum = 0;
+    for (int u = 0; u < SEQ_LEN; u++)
+        sum += (double)weights_of(g, p, head, t)[u];
+    q->worst_sum = fmax(q->worst_sum, fabs(sum - 1));
+}
+const real *w = weights_of(g, p, head, EQUALS_AT);
+for (int u = 0; u <= EQUALS_AT; u++)
+    q->mean[head][u] += (double)w[u] / N_PROBLEMS;
+most_a = fmax(most_a, (double)w[0]);
+most_b = fmax(most_b, (double)w[2]);
+#line 4891 "attention.nw"
+        }
+        q->least_a = fmin(q->least_a, most_a);
+        q->least_b = fmin(q->least_b, most_b);
+    }
+    for (int head = 0; head < g->n_heads; head++)
+        q->largest_gap = fmax(q->largest_gap, fabs(q->mean[head][0] - q->mean[head][2]));
+}
+#line 4919 "attention.nw"
+static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
+{
+    Text md = {0};
+    quota_at_equals(g, q);
+    text_printf(&md, "| head | $u = 0$ (`a`) | $u = 1$ (`*`) | $u = 2$ (`b`) "
+                "| $u = 3$ (`=`) |\n|--:|--:|--:|--:|--:|\n");
+    for (int head = 0; head < g->n_heads; head++)
+        text_printf(&md, "| %d | %.2f | %.2f | %.2f | %.2f |\n", head, q->mean[head][0],
+                    q->mean[head][1], q->mean[head][2], q->mean[head][3]);
+    number(numbers, "quota_worst_sum", "%.*f", decimals_for(q->worst_sum), q->worst_sum);
+    number(numbers, "quota_least_a", "%.2f", q->least_a);
+    number(numbers, "quota_least_b", "%.2f", q->least_b);
+    number(numbers, "quota_largest_gap", "%.2f", q->largest_gap);
+    return save_text(dir, "quota.md", &md);
+}
+#line 4943 "attention.nw"
+static int train_the_heads(Gpt *g, Experiments *e)
+{
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        for (int s = 0; s < N_SEEDS; s++) {
+            Trained *t = &e->heads[c][s];
+            if (head_choices[c] == N_HEADS && s == 0) {
+                t->run = e->book;
+                measure_trained(t, g);
+            } else if (train_relative(t, &e->book.cfg, s, head_choices[c], 0) != 0)
+                return -1;
+        }
+    return 0;
+}
+#line 4963 "attention.nw"
+static int steps_to_perfect(const Trained *t)
+{
+    int first = t->run.result.first_perfect;
+    return first > 0 ? first : t->run.cfg.steps;
+}
+
+static double mean_steps(const Trained *runs, int n)
+{
+    double sum = 0;
+    for (int s = 0; s < n; s++)
+        sum += steps_to_perfect(&runs[s]);
+    return sum / n;
+}
+#line 4979 "attention.nw"
+static int table_of_heads(const char *dir, const Experiments *e)
+{
+    Text md = {0};
+    text_printf(&md, "| heads | $d_{\\mathrm{head}}$ | steps to 100/100, by seed | "
+                "mean | final score | final loss |\n|--:|--:|:--|--:|:--|:--|\n");
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        const Trained *t = e->heads[c];
+        text_printf(&md, "| %d | %d | ", head_choices[c], WIDTH / head_choices[c]);
+        for (int s = 0; s < N_SEEDS; s++)
+            if (t[s].run.result.first_perfect > 0)
+                text_printf(&md, "%s%d", s ? ", " : "", t[s].run.result.first_perfect);
+            else
+                text_printf(&md, "%snone", s ? ", " : "");
+        text_printf(&md, " | %.0f | ", mean_steps(t, N_SEEDS));
+        for (int s = 0; s < N_SEEDS; s++)
+            text_printf(&md, "%s%d", s ? ", " : "", t[s].correct);
+        text_printf(&md, " | ");
+        for (int s = 0; s < N_SEEDS; s++)
+            text_printf(&md, "%s%.3f", s ? ", " : "", t[s].loss);
+        text_printf(&md, " |\n");
+    }
+    return save_text(dir, "heads.md", &md);
+}
+#line 5008 "attention.nw"
+static void numbers_of_heads(Text *out, const Experiments *e)
+{
+    char name[64];
+    number(out, "heads_seeds", "%d", N_SEEDS);
+    number(out, "heads_first_seed", "%llu", (unsigned long long)e->book.cfg.seed);
+    number(out, "heads_last_seed", "%llu", (unsigned long long)e->book.cfg.seed + N_SEEDS - 1);
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        int fewest = steps_to_perfect(&e->heads[c][0]), most = fewest;
+        for (int s = 1; s < N_SEEDS; s++) {
+            fewest = fmin(fewest, steps_to_perfect(&e->heads[c][s]));
+            most = fmax(most, steps_to_perfect(&e->heads[c][s]));
+        }
+        snprintf(name, sizeof name, "heads_%d_mean", head_choices[c]);
+        number(out, name, "%.0f", mean_steps(e->heads[c], N_SEEDS));
+        snprintf(name, sizeof name, "heads_%d_fewest", head_choices[c]);
+        number(out, name, "%d", fewest);
+        snprintf(name, sizeof name, "heads_%d_most", head_choices[c]);
+        number(out, name, "%d", most);
+    }
+}
+#line 5034 "attention.nw"
+static int figure_heads(const char *fig, const Experiments *e)
+{
+    static float step[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
+    static float loss[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
+    static float correct[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
+    static char titles[N_HEAD_CHOICES][32], labels[N_SEEDS][32];
+    SvgSeries series[N_HEAD_CHOICES][N_SEEDS];
+    Text svg = {0};
+    double width = 760, height = 560, legend_h = 36;
+    
+#line 5050 "attention.nw"
+for (int s = 0; s < N_SEEDS; s++)
+    snprintf(labels[s], sizeof labels[s], "seed %llu",
+             (unsigned long long)e->book.cfg.seed + (unsigned long long)s);
+svg_begin(&svg, width, height);
+for (int c = 0; c < N_HEAD_CHOICES; c++) {
+    for (int s = 0; s < N_SEEDS; s++) {
+        const Run *run = &e->heads[c][s].run;
+        curves_of(run, step[c][s], loss[c][s], correct[c][s]);
+        series[c][s] = (SvgSeries){labels[s], step[c][s], correct[c][s],
+                                   run->result.n_records, 0, NULL};
+    }
+    snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
+             head_choices[c] > 1 ? "s" : "");
+    SvgLinePanel panel = {.title = titles[c], .x_label = "step",
+        .y_label = "problems right", .series = series[c], .n_series = N_SEEDS,
+        .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE};
+    SvgRect box = {10 + (c % 2) * (width - 20) / 2, 10 + (c / 2) * (height - 20 - legend_h) / 2,
+                   (width - 20) / 2, (height - 20 - legend_h) / 2};
+    svg_line_panel(&svg, box, &panel);
+}
+SvgRect size = svg_legend_size(series[0], N_SEEDS, 1);
+svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0], N_SEEDS, 1);
+#line 5044 "attention.nw"
+    svg_end(&svg);
+    return save_text(fig, "heads_training.svg", &svg);
+}
+#line 5075 "attention.nw"
+static int experiments_of_chapter_8(const char *dir, const char *fig, Text *numbers,
+                                    Gpt *g, Experiments *e)
+{
+    Quota quota;
+    int status = figure_the_cut(fig);
+    if (status == 0)
+        status = the_quota(dir, numbers, g, &quota);
+    if (status == 0)
+        status = train_the_heads(g, e);
+    if (status == 0)
+        status = claims_of_chapter_8(e, &quota);
+    if (status == 0) {
+        numbers_of_heads(numbers, e);
+        status = table_of_heads(dir, e);
+    }
+    if (status == 0)
+        status = figure_heads(fig, e);
+    return status;
+}
+#line 5103 "attention.nw"
+static int claims_of_chapter_8(const Experiments *e, const Quota *q)
+{
+    if (q->worst_sum > 1e-5)
+        return fail("chapter 8 says every head's weights add up to 1; they do not");
+    if (q->largest_gap > 0.1)
+        return fail("chapter 8 says no head favours a or b on average by more than "
+                    "0.1; one does by %.2f: revise the text", q->largest_gap);
+    if (q->least_a < 0.2 || q->least_b < 0.2)
+        return fail("chapter 8 says every problem is read at a and at b with a "
+                    "weight of at least 0.2: revise the text");
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        for (int s = 0; s < N_SEEDS; s++)
+            if (e->heads[c][s].run.result.first_perfect < 0 || e->heads[c][s].correct != N_PROBLEMS)
+                return fail("chapter 8 says every run of the heads experiment ends at "
+                            "100/100; %d heads, seed %d does not", head_choices[c], s);
+    
+#line 5124 "attention.nw"
+int fewest = steps_to_perfect(&e->heads[0][0]), most = fewest;
+for (int s = 1; s < N_SEEDS; s++) {
+    fewest = fmin(fewest, steps_to_perfect(&e->heads[0][s]));
+    most = fmax(most, steps_to_perfect(&e->heads[0][s]));
+}
+double gap = mean_steps(e->heads[0], N_SEEDS) - mean_steps(e->heads[N_HEAD_CHOICES - 1], N_SEEDS);
+for (int c = 1; c < N_HEAD_CHOICES; c++)
+    if (mean_steps(e->heads[c], N_SEEDS) >= mean_steps(e->heads[c - 1], N_SEEDS))
+        return fail("chapter 8 says more heads took fewer steps on average: revise");
+if (most - fewest < gap)
+    return fail("chapter 8 says the spread between one head's seeds exceeds the gap "
+                "between one head and eight: revise the text");
+#line 5119 "attention.nw"
+    return 0;
+}
+#line 5147 "attention.nw"
+static double no_gelu_collapse(Text *numbers, Gpt *g)
+{
+    static real map[WIDTH * WIDTH], shift[WIDTH], one[WIDTH];
+    int all[N_PROBLEMS], rows = 0;
+    double worst = 0, largest = 0;
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    gpt_ffn_as_one_map(g, map, shift);
+    g->ablate.no_gelu = 1;
+    g->model.batch_loss(&g->model, all, N_PROBLEMS, 0);
+    g->ablate.no_gelu = 0;
+    
+#line 5167 "attention.nw"
+for (int p = 0; p < N_PROBLEMS; p++) {
+    int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
+    for (int t = 0; t < T; t++, rows++) {
+        const real *ffn = g->act.ffn + (p * SEQ_LEN + t) * WIDTH;
+        matmul_forward(one, g->act.ln2 + (p * SEQ_LEN + t) * WIDTH, map, shift,
+                       1, WIDTH, WIDTH);
+        for (int i = 0; i < WIDTH; i++) {
+            worst = fmax(worst, fabs((double)one[i] - (double)ffn[i]));
+            largest = fmax(largest, fabs((double)ffn[i]));
+        }
+    }
+}
+#line 5159 "attention.nw"
+    number(numbers, "collapse_rows", "%d", rows);
+    number(numbers, "collapse_max_diff", "%.*f", decimals_for(worst), worst);
+    number(numbers, "collapse_largest", "%.1f", largest);
+    return worst;
+}
+#line 5185 "attention.nw"
+static int lowest_after_perfect(const Trained runs[N_SEEDS])
+{
+    int lowest = N_PROBLEMS;
+    for (int s = 0; s < N_SEEDS; s++) {
+        const Run *run = &runs[s].run;
+        for (int r = 0; r < run->result.n_records; r++)
+            if (run->result.first_perfect > 0 && run->log[r].step > run->result.first_perfect)
+                lowest = run->log[r].correct < lowest ? run->log[r].correct : lowest;
+    }
+    return lowest;
+}
+#line 5202 "attention.nw"
+static int train_without_gelu(Text *numbers, Experiments *e)
+{
+    const Trained *with = e->heads[N_HEAD_CHOICES - 2];    /* four heads */
+    for (int s = 0; s < N_SEEDS; s++)
+        if (train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS, 1) != 0)
+            return -1;
+    double loss = 0, loss_with = 0;
+    for (int s = 0; s < N_SEEDS; s++) {
+        loss += e->no_gelu[s].loss / N_SEEDS;
+        loss_with += with[s].loss / N_SEEDS;
+    }
+    number(numbers, "nogelu_mean_loss", "%.3f", loss);
+    number(numbers, "gelu_mean_loss", "%.3f", loss_with);
+    number(numbers, "nogelu_mean_steps", "%.0f", mean_steps(e->no_gelu, N_SEEDS));
+    number(numbers, "gelu_mean_steps", "%.0f", mean_steps(with, N_SEEDS));
+    number(numbers, "nogelu_relapse", "%d", lowest_after_perfect(e->no_gelu));
+    number(numbers, "gelu_relapse", "%d", lowest_after_perfect(with));
+    return 0;
+}
+#line 5227 "attention.nw"
+static int figure_without_gelu(const char *fig, const Experiments *e)
+{
+    static float step[2][N_SEEDS][MAX_RECORDS], loss[2][N_SEEDS][MAX_RECORDS];
+    static float correct[2][N_SEEDS][MAX_RECORDS];
+    SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
+    SvgSeries key[2] = {{"with GELU", NULL, NULL, 0, 0, svg_palette(0)},
+                        {"without GELU", NULL, NULL, 0, 1, svg_palette(1)}};
+    double per_sequence, floor = loss_floor(&per_sequence);
+    Text svg = {0};
+    
+#line 5249 "attention.nw"
+for (int kind = 0; kind < 2; kind++)
+    for (int s = 0; s < N_SEEDS; s++) {
+        const Run *run = kind ? &e->no_gelu[s].run : &e->heads[N_HEAD_CHOICES - 2][s].run;
+        int n = run->result.n_records, i = kind * N_SEEDS + s;
+        curves_of(run, step[kind][s], loss[kind][s], correct[kind][s]);
+        losses[i] = (SvgSeries){NULL, step[kind][s], loss[kind][s], n, kind, svg_palette(kind)};
+        scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n, kind,
+                                svg_palette(kind)};
+    }
+#line 5237 "attention.nw"
+    SvgLinePanel panels[2] = {
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
+         .n_series = 2 * N_SEEDS, .log_y = 1, .h_line = {1, floor, "floor"},
+         .legend = SVG_LEGEND_NONE},
+        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = scores,
+         .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE}};
+    
+#line 5261 "attention.nw"
+double width = 760, height = 340;
+SvgRect size = svg_legend_size(key, 2, 1);
+svg_begin(&svg, width, height);
+for (int k = 0; k < 2; k++)
+    svg_line_panel(&svg, (SvgRect){10 + k * (width - 20) / 2, 10, (width - 20) / 2,
+                                   height - 20 - size.h}, &panels[k]);
+svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key, 2, 1);
+svg_end(&svg);
+#line 5244 "attention.nw"
+    return save_text(fig, "no_gelu_training.svg", &svg);
+}
+#line 5278 "attention.nw"
+typedef struct {
+    const char *name;
+    int (*holds)(int a, int b);
+} Concept;
+static int a_is_7(int a, int b) { (void)b; return a == 7; }
+static int two_digits(int a, int b) { return a * b >= 10; }
+static int tens_digit_is_5(int a, int b) { return a * b / 10 == 5; }
+static int answer_is_0(int a, int b) { return a * b == 0; }
+static int b_is_7(int a, int b) { (void)a; return b == 7; }
+static const Concept concepts[] = {
+    {"a is 7", a_is_7}, {"the answer has two digits", two_digits},
+    {"the tens digit is 5", tens_digit_is_5}, {"the answer is 0", answer_is_0},
+    {"b is 7", b_is_7},
+};
+enum { N_CONCEPTS = sizeof concepts / sizeof concepts[0], N_DRAWN = 4 };
+#line 5299 "attention.nw"
+static void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN])
+{
+    int all[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    g->model.batch_loss(&g->model, all, N_PROBLEMS, 0);
+    for (int p = 0; p < N_PROBLEMS; p++)
+        memcpy(h + p * HIDDEN, g->act.hidden + (p * SEQ_LEN + EQUALS_AT) * HIDDEN,
+               HIDDEN * sizeof(real));
+}
+#line 5317 "attention.nw"
+static int best_threshold(const real *h, const unsigned char *has, double d)
+{
+    int best = 0;
+    for (int cut = 0; cut < N_PROBLEMS; cut++) {    /* threshold at h[cut] */
+        int right = 0;
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int above = d > 0 ? h[p * HIDDEN] >= h[cut * HIDDEN]
+                              : h[p * HIDDEN] <= h[cut * HIDDEN];
+            right += above == (has[p] != 0);
+        }
+        best = right > best ? right : best;
+    }
+    return best;
+}
+#line 5334 "attention.nw"
+static int search_neurons(const char *dir, Text *numbers, const real *h,
+                          int neuron[], double d[])
+{
+    Text md = {0};
+    text_printf(&md, "| concept | problems with it | neuron | separation $d$ | "
+                "right by one threshold |\n|:--|--:|--:|--:|--:|\n");
+    for (int c = 0; c < (int)N_CONCEPTS; c++) {
+        unsigned char has[N_PROBLEMS];
+        int count = 0;
+        for (int p = 0; p < N_PROBLEMS; p++)
+            count += has[p] = (unsigned char)concepts[c].holds(p / 10, p % 10);
+        neuron[c] = best_separating_column(h, N_PROBLEMS, HIDDEN, has, &d[c]);
+        text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name, count,
+                    neuron[c], d[c], best_threshold(h + neuron[c], has, d[c]));
+        
+#line 5355 "attention.nw"
+char name[64];
+snprintf(name, sizeof name, "neuron_%d", c + 1);
+number(numbers, name, "%d", neuron[c]);
+snprintf(name, sizeof name, "neuron_%d_d", c + 1);
+number(numbers, name, "%.2f", d[c]);
+#line 5349 "attention.nw"
+    }
+    return save_text(dir, "neurons.md", &md);
+}
+#line 5367 "attention.nw"
+static int figure_neurons(const char *fig, const real *h, const int neuron[],
+                          const double d[])
+{
+    static float values[N_DRAWN][N_PROBLEMS];
+    static char titles[N_DRAWN][96];
+    Text svg = {0};
+    double width = 760, height = 700, w = (width - 20) / 2, hh = (height - 20) / 2;
+    svg_begin(&svg, width, height);
+    for (int c = 0; c < N_DRAWN; c++) {
+        for (int p = 0; p < N_PROBLEMS; p++)
+            values[c][p] = (float)h[p * HIDDEN + neuron[c]];
+        snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
+                 concepts[c].name, neuron[c], d[c]);
+        
+#line 5388 "attention.nw"
+SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c], digit_labels,
+                  digit_labels, NULL};
+SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL}, &map, 1);
+double bar = svg_color_bar_width(scale);
+SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - bar - 16, hh};
+svg_heatmap_panel(&svg, box, &map, scale);
+svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100}, scale);
+#line 5381 "attention.nw"
+    }
+    svg_end(&svg);
+    return save_text(fig, "neurons.svg", &svg);
+}
+#line 5406 "attention.nw"
+static int directions_for_90(const real *x, int d, double *share)
+{
+    static double cov[HIDDEN * HIDDEN], vectors[HIDDEN * HIDDEN];
+    double total = 0, sum = 0;
+    int count = 0;
+    centred_covariance(cov, x, N_PROBLEMS, d);
+    if (symmetric_eigen(cov, d, share, vectors) < 0)
+        return -1;
+    for (int i = 0; i < d; i++)
+        total += share[i];
+    for (int i = 0; i < d; i++) {
+        share[i] /= total;
+        count += sum < 0.9;
+        sum += share[i];
+    }
+    return count;
+}
+#line 5426 "attention.nw"
+static int principal_directions(const char *fig, Text *numbers, Gpt *g, const real *h)
+{
+    static real in[N_PROBLEMS * WIDTH];
+    double share[HIDDEN], share_in[WIDTH];
+    for (int p = 0; p < N_PROBLEMS; p++)    /* h left the batch's ln2 in place */
+        memcpy(in + p * WIDTH, g->act.ln2 + (p * SEQ_LEN + EQUALS_AT) * WIDTH,
+               WIDTH * sizeof(real));
+    int count = directions_for_90(h, HIDDEN, share);
+    int count_in = directions_for_90(in, WIDTH, share_in);
+    if (count < 0 || count_in < 0)
+        return fail("the eigen-solver did not converge");
+    if (count > HIDDEN / 4 || count <= count_in)
+        return fail("chapter 9 says the activations need more directions than the "
+                    "inputs (%d against %d) but at most a quarter of 64: revise", count, count_in);
+    number(numbers, "pca_90", "%d", count);
+    number(numbers, "pca_90_input", "%d", count_in);
+    number(numbers, "pca_first_share", "%.0f", 100 * share[0]);
+    return figure_scree(fig, share, count, share_in);
+}
+#line 5451 "attention.nw"
+static int figure_scree(const char *fig, const double *share, int count,
+                        const double *share_in)
+{
+    static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
+    char marker[64];
+    Text svg = {0};
+    for (int i = 0; i < HIDDEN; i++) {
+        x[i] = (float)(i + 1);
+        each[0][i] = (float)share[i];
+        total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
+        each[1][i] = i < WIDTH && share_in[i] > 1e-7 ? (float)share_in[i] : NAN;
+        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0) : NAN;
+    }
+    snprintf(marker, sizeof marker, "%d directions", count);
+    
+#line 5471 "attention.nw"
+SvgSeries shares[2] = {{"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
+                       {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
+SvgSeries totals[2] = {{"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
+                       {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
+SvgLinePanel panels[2] = {
+    {.title = "Share of the variance", .x_label = "direction", .y_label = "share",
+     .series = shares, .n_series = 2, .log_y = 1, .x_min = 0, .x_max = HIDDEN,
+     .legend = SVG_LEGEND_BELOW},
+    {.title = "Running total", .x_label = "directions", .y_label = "share",
+     .series = totals, .n_series = 2, .x_min = 0, .x_max = HIDDEN, .y_min = 0, .y_max = 1,
+     .h_line = {1, 0.9, "90 %"}, .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
+svg_line_charts(&svg, panels, 2, NULL, 760, 340);
+#line 5466 "attention.nw"
+    return save_text(fig, "pca.svg", &svg);
+}
+#line 5486 "attention.nw"
+static int experiments_of_chapter_9(const char *dir, const char *fig, Text *numbers,
+                                    Gpt *g, Experiments *e)
+{
+    static real h[N_PROBLEMS * HIDDEN];
+    int neuron[N_CONCEPTS];
+    double d[N_CONCEPTS], collapse = no_gelu_collapse(numbers, g);
+    int status = train_without_gelu(numbers, e);
+    if (status == 0)
+        status = figure_without_gelu(fig, e);
+    activations_at_equals(g, h);
+    if (status == 0)
+        status = search_neurons(dir, numbers, h, neuron, d);
+    if (status == 0)
+        status = claims_of_chapter_9(e, collapse, d, neuron);
+    if (status == 0)
+        status = figure_neurons(fig, h, neuron, d);
+    if (status == 0)
+        status = principal_directions(fig, numbers, g, h);
+    return status;
+}
+#line 5516 "attention.nw"
+static int claims_of_chapter_9(const Experiments *e, double collapse,
+                               const double separations[], const int neurons[])
+{
+    if (!(collapse < 1e-4))
+        return fail("chapter 9 says the FFN without GELU is one map, to 1e-4; the "
+                    "largest difference is %.1e", collapse);
+    for (int s = 0; s < N_SEEDS; s++)
+        if (e->no_gelu[s].correct != N_PROBLEMS
+            || steps_to_perfect(&e->no_gelu[s]) <= steps_to_perfect(&e->heads[N_HEAD_CHOICES - 2][s]))
+            return fail("chapter 9 says the model without GELU ends at 100/100 but needs "
+                        "more steps than with GELU, from every seed; seed %d does not", s);
+    if (lowest_after_perfect(e->no_gelu) >= lowest_after_perfect(e->heads[N_HEAD_CHOICES - 2]))
+        return fail("chapter 9 says the model without GELU falls back further after its "
+                    "first perfect score than the model with GELU: revise the text");
+    for (int c = 1; c < N_DRAWN; c++)
+        if (fabs(separations[c]) <= fabs(separations[0]))
+            return fail("chapter 9 says 'a is 7' is the concept worst separated: revise");
+    if (neurons[0] != neurons[N_CONCEPTS - 1])
+        return fail("chapter 9 says one neuron is best for 'a is 7' and 'b is 7': revise");
+    return 0;
+}
+#line 3920 "attention.nw"
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
@@ -728,14 +1396,14 @@ static int command_train(const Arguments *a)
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         
-#line 3388 "attention.nw"
+#line 3943 "attention.nw"
 Watcher watcher = {isatty(fileno(stderr)), 0, -1, g};
 run->cfg = train_defaults();
 run->cfg.seed = a->seed;
 run->cfg.steps = a->steps;
 run->cfg.observe = watch_training;
 run->cfg.context = &watcher;
-#line 3451 "attention.nw"
+#line 4006 "attention.nw"
 const char *hook = getenv("ATTENTION_TEST_NAN");
 if (hook != NULL) {
     char name[32] = "";
@@ -744,11 +1412,11 @@ if (hook != NULL) {
             if (strcmp(name, g->model.p.specs[t].name) == 0)
                 watcher.corrupt_table = t;
 }
-#line 3395 "attention.nw"
+#line 3950 "attention.nw"
 run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
 if (watcher.progress)
     fputc('\n', stderr);
-#line 3373 "attention.nw"
+#line 3928 "attention.nw"
         status = training_fault(run, &g->model.p);
         if (status == 0)
             status = save_checkpoint(output, &g->model.p, g->n_heads);
@@ -761,7 +1429,7 @@ if (watcher.progress)
     free(run);
     return status;
 }
-#line 3404 "attention.nw"
+#line 3959 "attention.nw"
 static int training_fault(const Run *run, const Params *p)
 {
     int step = run->result.fault_step, table = run->result.fault_table;
@@ -773,7 +1441,7 @@ static int training_fault(const Run *run, const Params *p)
     return fail("training stopped at step %d: table %s holds a NaN or infinity; "
                 "nothing was saved", step, p->specs[table].name);
 }
-#line 3432 "attention.nw"
+#line 3987 "attention.nw"
 static void watch_training(const TrainRecord *r, void *context)
 {
     Watcher *w = context;
@@ -784,7 +1452,7 @@ static void watch_training(const TrainRecord *r, void *context)
         w->corrupt_table = -1;
     }
 }
-#line 3465 "attention.nw"
+#line 4020 "attention.nw"
 static void show_progress(const TrainRecord *r, void *context)
 {
     (void)context;
@@ -801,7 +1469,7 @@ static void report_training(const Run *run, const char *output)
     printf("saved %s after %d steps\n", output, run->result.steps_done);
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
-#line 3489 "attention.nw"
+#line 4044 "attention.nw"
 static int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];
@@ -821,7 +1489,7 @@ static int save_training_log(const char *checkpoint, const Run *run)
     text_free(&log);
     return status;
 }
-#line 3514 "attention.nw"
+#line 4069 "attention.nw"
 static int load_training_log(const char *checkpoint, Run *run)
 {
     char path[4096], line[256];
@@ -830,7 +1498,7 @@ static int load_training_log(const char *checkpoint, Run *run)
     if (f == NULL)
         return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
     
-#line 3538 "attention.nw"
+#line 4093 "attention.nw"
 unsigned long long seed = 0;
 double lr = 0;
 run->cfg = train_defaults();
@@ -839,7 +1507,7 @@ int settings = fgets(line, sizeof line, f) != NULL
               &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
 run->cfg.seed = seed;
 run->cfg.lr = (real)lr;
-#line 3522 "attention.nw"
+#line 4077 "attention.nw"
     int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
     while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
         TrainRecord *r = &run->log[n++];
@@ -851,16 +1519,16 @@ run->cfg.lr = (real)lr;
     fclose(f);
     run->result.n_records = n;
     
-#line 3549 "attention.nw"
+#line 4104 "attention.nw"
 run->result.first_perfect = -1;
 for (int r = n - 1; r >= 0; r--)
     if (run->log[r].correct == N_PROBLEMS)
         run->result.first_perfect = run->log[r].step;
 run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
-#line 3533 "attention.nw"
+#line 4088 "attention.nw"
     return bad ? fail("%s is not a training log written by attention train", path) : 0;
 }
-#line 3562 "attention.nw"
+#line 4117 "attention.nw"
 static int command_ask(const Arguments *a)
 {
     int problems[MAX_WORDS];
@@ -880,7 +1548,7 @@ static int command_ask(const Arguments *a)
     delete_transformer(g);
     return 0;
 }
-#line 3592 "attention.nw"
+#line 4147 "attention.nw"
 static void print_vector(const char *label, const real *x, int n)
 {
     printf("  %-14s", label);
@@ -888,7 +1556,7 @@ static void print_vector(const char *label, const real *x, int n)
         printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
     printf("\n");
 }
-#line 3602 "attention.nw"
+#line 4157 "attention.nw"
 static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
@@ -912,7 +1580,7 @@ static int command_trace(const Arguments *a)
     free(trace);
     return 0;
 }
-#line 3630 "attention.nw"
+#line 4185 "attention.nw"
 static void print_trace(const Trace *tr, int t, const char *text)
 {
     char label[64];
@@ -924,7 +1592,7 @@ static void print_trace(const Trace *tr, int t, const char *text)
     printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH);
     
-#line 3657 "attention.nw"
+#line 4212 "attention.nw"
 int d_head = WIDTH / tr->n_heads;
 printf("4. keys of the rows u <= t and the scores of row t\n");
 for (int head = 0; head < tr->n_heads; head++) {
@@ -946,23 +1614,23 @@ for (int head = 0; head < tr->n_heads; head++) {
         printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
     printf("\n");
 }
-#line 3641 "attention.nw"
+#line 4196 "attention.nw"
     printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
     print_vector("mix[t]", tr->heads[t], WIDTH);
     print_vector("x2[t]", tr->x2[t], WIDTH);
     printf("7. after the FFN and its residual\n");
     print_vector("x3[t]", tr->x3[t], WIDTH);
     
-#line 3681 "attention.nw"
+#line 4236 "attention.nw"
 printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
 printf("  ");
 for (int token = 0; token < VOCAB; token++)
     printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
 printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
-#line 3647 "attention.nw"
+#line 4202 "attention.nw"
     (void)label;
 }
-#line 3703 "attention.nw"
+#line 4258 "attention.nw"
 static int part_1_to_5(const Arguments *a, const char *dir, const char *fig, Text *numbers)
 {
     Run *mlp = malloc(sizeof *mlp);
@@ -978,8 +1646,9 @@ static const struct {
     int (*run)(const Arguments *a, const char *dir, const char *fig, Text *numbers);
 } parts[] = {
     {"1-5", part_1_to_5},
+    {"8-10", part_8_to_10},
 };
-#line 3722 "attention.nw"
+#line 4278 "attention.nw"
 static int command_figures(const Arguments *a)
 {
     char fig[4096], name[64];
@@ -1004,7 +1673,7 @@ static int command_figures(const Arguments *a)
     }
     return found ? 0 : usage_error("figures: no part named '%s'", a->part);
 }
-#line 6350 "attention.nw"
+#line 7769 "attention.nw"
 static double seconds_now(void)
 {
     struct timespec t;
@@ -1017,7 +1686,7 @@ static int compare_doubles(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
-#line 6369 "attention.nw"
+#line 7788 "attention.nw"
 static double time_training(const TrainConfig *cfg, int *first_perfect)
 {
     static TrainRecord log[MAX_RECORDS];
@@ -1032,7 +1701,7 @@ static double time_training(const TrainConfig *cfg, int *first_perfect)
     delete_transformer(g);
     return elapsed;
 }
-#line 6386 "attention.nw"
+#line 7805 "attention.nw"
 static int command_bench(const Arguments *a)
 {
     enum { MAX_REPEAT = 64 };
@@ -1051,7 +1720,7 @@ static int command_bench(const Arguments *a)
         to_perfect[r] = u;
     }
     
-#line 6426 "attention.nw"
+#line 7845 "attention.nw"
 qsort(per_step, (size_t)repeat, sizeof per_step[0], compare_doubles);
 qsort(to_perfect, (size_t)repeat, sizeof to_perfect[0], compare_doubles);
 double ms = 1e3 * per_step[repeat / 2];
@@ -1061,10 +1730,10 @@ printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; min %.3f,
 printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating every %d steps)\n",
        to_perfect[repeat / 2], perfect, until.eval_every);
 printf("c_gflops %.2f   (%.2f MFLOP per step)\n", flops / (ms * 1e-3) / 1e9, flops / 1e6);
-#line 6404 "attention.nw"
+#line 7823 "attention.nw"
     return 0;
 }
-#line 6409 "attention.nw"
+#line 7828 "attention.nw"
 static double time_evaluation(void)
 {
     Gpt *g = new_transformer(1);
@@ -1076,7 +1745,7 @@ static double time_evaluation(void)
     delete_transformer(g);
     return elapsed;
 }
-#line 3755 "attention.nw"
+#line 4311 "attention.nw"
 static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
@@ -1091,7 +1760,7 @@ static const char usage[] =
     "        7*8=) at position N (default: the last)\n"
     "  figures [-m FILE] -o DIR [--part PART]\n"
     "        run the book's experiments with the model in FILE (all parts, or\n"
-    "        one: 1-5); write DIR/numbers-PART.txt, the tables DIR/*.md and\n"
+    "        one: 1-5 or 8-10); write DIR/numbers-PART.txt, the tables DIR/*.md and\n"
     "        the figures DIR/fig/*.svg\n"
     "  bench [--steps N] [--repeat N]\n"
     "        time training: median milliseconds per step over N runs (default\n"
@@ -1104,7 +1773,7 @@ static const char usage[] =
     "  -h, --help  show this help (also after a command)\n"
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
-#line 3788 "attention.nw"
+#line 4344 "attention.nw"
 static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
@@ -1115,7 +1784,7 @@ static const struct {
     {"figures", "-m -o --part", command_figures},
     {"bench", "--steps --repeat", command_bench},
 };
-#line 3801 "attention.nw"
+#line 4357 "attention.nw"
 int main(int argc, char **argv)
 {
     if (argc < 2)

@@ -1,0 +1,335 @@
+/* tests/test_dissect.c: cmocka tests of chapters 8 and 9: the number of
+   heads, the switch that removes GELU, the neuron search and the
+   eigen-solver.  Built twice, like test_gpt.c: real = float, and
+   real = double for the gradient check without GELU. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "checks.h"
+
+static int all[N_PROBLEMS];
+
+static void all_problems(void)
+{
+    for (int p = 0; p < N_PROBLEMS; p++) all[p] = p;
+}
+
+/* ---------------------------------------------------------------- heads */
+
+/* 4 heads is the book's model: the same parameters and the same bits out. */
+static void test_four_heads_is_the_specimen(void **state)
+{
+    (void)state;
+    static Gpt book, four;
+    static real logits[N_PROBLEMS * SEQ_LEN * VOCAB];
+    assert_int_equal(N_HEADS, 4);
+    assert_int_equal(gpt_create(&book, 1, N_HEADS, N_PROBLEMS), 0);
+    assert_int_equal(gpt_create(&four, 1, 4, N_PROBLEMS), 0);
+    assert_memory_equal(book.model.p.params, four.model.p.params,
+                        book.model.p.n_params * sizeof(real));
+    book.model.batch_loss(&book.model, all, N_PROBLEMS, 0);
+    memcpy(logits, book.act.logits, sizeof logits);
+    four.model.batch_loss(&four.model, all, N_PROBLEMS, 0);
+    assert_memory_equal(logits, four.act.logits, sizeof logits);
+    gpt_destroy(&book);
+    gpt_destroy(&four);
+}
+
+/* 1, 2 and 8 heads: width 32, the same 9,440 parameters, d_head * heads
+   = 32, every row of every head's weights sums to 1, the two forms agree,
+   and only what comes after attention differs from the 4-head model. */
+static void test_other_head_counts(void **state)
+{
+    (void)state;
+    static const int choices[] = {1, 2, 8};
+    static Gpt four, g;
+    assert_int_equal(gpt_create(&four, 3, 4, N_PROBLEMS), 0);
+    four.model.batch_loss(&four.model, all, N_PROBLEMS, 0);
+    for (int c = 0; c < 3; c++) {
+        int n = choices[c];
+        assert_int_equal(gpt_create(&g, 3, n, N_PROBLEMS), 0);
+        assert_int_equal(g.n_heads, n);
+        assert_int_equal((WIDTH / n) * n, WIDTH);
+        assert_int_equal(g.model.p.n_params, 9440);
+        assert_memory_equal(g.model.p.params, four.model.p.params, 9440 * sizeof(real));
+        g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
+        assert_memory_equal(g.act.v, four.act.v, N_PROBLEMS * SEQ_LEN * WIDTH * sizeof(real));
+        assert_memory_not_equal(g.act.heads, four.act.heads,
+                                N_PROBLEMS * SEQ_LEN * WIDTH * sizeof(real));
+        for (int row = 0; row < N_PROBLEMS * n * SEQ_LEN; row++) {
+            double sum = 0;
+            for (int u = 0; u < SEQ_LEN; u++) sum += g.act.weights[row * SEQ_LEN + u];
+            assert_true(fabs(sum - 1) < 1e-5);
+        }
+        for (int p = 0; p < N_PROBLEMS; p += 9) assert_true(gpt_forms_agree(&g, p));
+        gpt_destroy(&g);
+    }
+    assert_int_equal(gpt_create(&g, 3, 3, 4), -1);     /* 3 does not divide 32 */
+    assert_int_equal(gpt_create(&g, 3, 16, 4), -1);    /* more than MAX_HEADS */
+    gpt_destroy(&four);
+}
+
+/* ---------------------------------------------------------------- no GELU */
+
+/* Random weights and biases; with the bend removed the FFN's two layers
+   equal the one map W1 W2, b1 W2 + b2 on every row of the 100 problems. */
+static void test_no_gelu_collapse(void **state)
+{
+    (void)state;
+    static Gpt g;
+    static real map[WIDTH * WIDTH], shift[WIDTH], one[WIDTH];
+    Rng rng;
+    assert_int_equal(gpt_create(&g, 5, N_HEADS, N_PROBLEMS), 0);
+    rng_seed(&rng, 11);
+    for (int i = 0; i < HIDDEN; i++) g.model.p.table[B1][i] = rng_normal(&rng);
+    for (int i = 0; i < WIDTH; i++) g.model.p.table[B2][i] = rng_normal(&rng);
+    g.ablate.no_gelu = 1;
+    g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
+    gpt_ffn_as_one_map(&g, map, shift);
+    double worst = 0;
+    for (int row = 0; row < N_PROBLEMS * SEQ_LEN; row++) {
+        matmul_forward(one, g.act.ln2 + row * WIDTH, map, shift, 1, WIDTH, WIDTH);
+        for (int i = 0; i < WIDTH; i++) {
+            double diff = fabs((double)one[i] - (double)g.act.ffn[row * WIDTH + i]);
+            worst = diff > worst ? diff : worst;
+        }
+    }
+    printf("  no GELU: largest difference of the one map %.1e (tolerance 1e-4)\n", worst);
+    assert_true(worst < 1e-4);
+    gpt_destroy(&g);
+}
+
+/* The switch: on, the middle is the pre-activation itself and the two
+   forms of attention still agree bit for bit; off again, the model gives
+   the same bits as one that never had it on. */
+static void test_no_gelu_switch(void **state)
+{
+    (void)state;
+    static Gpt g, plain;
+    static real before[N_PROBLEMS * SEQ_LEN * VOCAB];
+    assert_int_equal(gpt_create(&g, 7, N_HEADS, N_PROBLEMS), 0);
+    assert_int_equal(gpt_create(&plain, 7, N_HEADS, N_PROBLEMS), 0);
+    plain.model.batch_loss(&plain.model, all, N_PROBLEMS, 0);
+    memcpy(before, plain.act.logits, sizeof before);
+    g.ablate.no_gelu = 1;
+    g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
+    assert_memory_equal(g.act.hidden, g.act.pre_gelu,
+                        N_PROBLEMS * SEQ_LEN * HIDDEN * sizeof(real));
+    assert_memory_not_equal(before, g.act.logits, sizeof before);
+    for (int p = 0; p < N_PROBLEMS; p++) assert_true(gpt_forms_agree(&g, p));
+    g.ablate.no_gelu = 0;
+    g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
+    assert_memory_equal(before, g.act.logits, sizeof before);
+    gpt_destroy(&g);
+    gpt_destroy(&plain);
+}
+
+#ifdef ATTENTION_DOUBLE
+/* The backward pass without GELU against finite differences. */
+static void test_no_gelu_gradcheck(void **state)
+{
+    (void)state;
+    static Gpt g;
+    static const int tables[] = {LN2_GAIN, W1, B1, W2, B2, WQ, TOK_EMB};
+    int problems[16];
+    Rng rng;
+    assert_int_equal(gpt_create(&g, 1, N_HEADS, 16), 0);
+    g.ablate.no_gelu = 1;
+    rng_seed(&rng, 7);
+    for (int i = 0; i < 16; i++) problems[i] = rng_below(&rng, N_PROBLEMS);
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        GradcheckResult r = gradcheck_table(&g, problems, 16, tables[t], 5, 1e-4);
+        printf("  no GELU gradient check %-9s worst relative error %.2e\n",
+               gpt_tables[tables[t]].name, r.worst_relative);
+        assert_true(r.checked > 0 && r.worst_relative < 1e-6);
+    }
+    gpt_destroy(&g);
+}
+#endif
+
+/* ---------------------------------------------------------------- neurons */
+
+static double brute_separation(const real *h, int width, int column,
+                               const unsigned char *has, int n)
+{
+    double m1 = 0, m0 = 0, v1 = 0, v0 = 0;
+    int n1 = 0, n0 = 0;
+    for (int i = 0; i < n; i++) {
+        double x = h[i * width + column];
+        if (has[i]) { m1 += x; n1++; } else { m0 += x; n0++; }
+    }
+    m1 /= n1; m0 /= n0;
+    for (int i = 0; i < n; i++) {
+        double x = h[i * width + column];
+        if (has[i]) v1 += (x - m1) * (x - m1) / n1; else v0 += (x - m0) * (x - m0) / n0;
+    }
+    return (m1 - m0) / sqrt((v1 + v0) / 2);
+}
+
+/* On random activations and concepts, the search returns the column whose
+   |d|, computed here independently, is largest; a planted neuron is found. */
+static void test_neuron_search_is_the_maximiser(void **state)
+{
+    (void)state;
+    static real h[N_PROBLEMS * HIDDEN];
+    unsigned char has[N_PROBLEMS];
+    Rng rng;
+    rng_seed(&rng, 2024);
+    for (int trial = 0; trial < 50; trial++) {
+        for (int i = 0; i < N_PROBLEMS * HIDDEN; i++) h[i] = rng_normal(&rng);
+        for (int p = 0; p < N_PROBLEMS; p++) has[p] = rng_below(&rng, 4) == 0;
+        has[0] = 1, has[1] = 0;
+        int planted = trial % 2 ? rng_below(&rng, HIDDEN) : -1;
+        for (int p = 0; planted >= 0 && p < N_PROBLEMS; p++)
+            h[p * HIDDEN + planted] += has[p] ? -3 : 0;
+        double d = 0, best = -1;
+        int found = best_separating_column(h, N_PROBLEMS, HIDDEN, has, &d), want = 0;
+        for (int col = 0; col < HIDDEN; col++) {
+            double b = fabs(brute_separation(h, HIDDEN, col, has, N_PROBLEMS));
+            if (b > best) best = b, want = col;
+        }
+        assert_int_equal(found, want);
+        assert_true(fabs(fabs(d) - best) < 1e-9 * best);
+        if (planted >= 0) assert_int_equal(found, planted);
+        if (planted >= 0) assert_true(d < 0);
+    }
+}
+
+/* ---------------------------------------------------------------- eigen */
+
+/* vectors are rows; check A v = lambda v, orthonormality, order, trace */
+static void check_eigen(const double *a, int n, const double *values,
+                        const double *vectors, double tolerance)
+{
+    double trace = 0, sum = 0;
+    for (int i = 0; i < n; i++) trace += a[i * n + i], sum += values[i];
+    assert_true(fabs(trace - sum) < tolerance);
+    for (int i = 0; i + 1 < n; i++) assert_true(values[i] >= values[i + 1]);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            double dot = 0;
+            for (int k = 0; k < n; k++) dot += vectors[i * n + k] * vectors[j * n + k];
+            assert_true(fabs(dot - (i == j)) < tolerance);
+        }
+        for (int r = 0; r < n; r++) {
+            double av = 0;
+            for (int k = 0; k < n; k++) av += a[r * n + k] * vectors[i * n + k];
+            assert_true(fabs(av - values[i] * vectors[i * n + r]) < tolerance);
+        }
+    }
+}
+
+/* Q D Q^T with Q a product of random plane rotations */
+static void rotated(double *out, const double *diagonal, int n, uint64_t seed)
+{
+    static double q[64 * 64];
+    Rng rng;
+    rng_seed(&rng, seed);
+    for (int i = 0; i < n * n; i++) q[i] = i / n == i % n;
+    for (int r = 0; r < 4 * n * n; r++) {
+        int p = rng_below(&rng, n), s = rng_below(&rng, n);
+        if (p == s) continue;
+        double angle = 6.283185307179586 * rng_uniform(&rng), c = cos(angle), sn = sin(angle);
+        for (int k = 0; k < n; k++) {
+            double x = q[k * n + p], y = q[k * n + s];
+            q[k * n + p] = c * x - sn * y;
+            q[k * n + s] = sn * x + c * y;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double sum = 0;
+            for (int k = 0; k < n; k++) sum += q[i * n + k] * diagonal[k] * q[j * n + k];
+            out[i * n + j] = sum;
+        }
+}
+
+static void test_eigen_diagonal(void **state)
+{
+    (void)state;
+    double a[16] = {1, 0, 0, 0, 0, 5, 0, 0, 0, 0, -2, 0, 0, 0, 0, 3}, copy[16], values[4], vectors[16];
+    memcpy(copy, a, sizeof a);
+    assert_true(symmetric_eigen(copy, 4, values, vectors) >= 0);
+    double want[4] = {5, 3, 1, -2};
+    int axis[4] = {1, 3, 0, 2};
+    for (int i = 0; i < 4; i++) {
+        assert_true(values[i] == want[i]);
+        assert_true(fabs(vectors[i * 4 + axis[i]]) == 1);
+    }
+    check_eigen(a, 4, values, vectors, 1e-12);
+}
+
+static void test_eigen_rotated_diagonal(void **state)
+{
+    (void)state;
+    static double a[64 * 64], copy[64 * 64], values[64], vectors[64 * 64], d[64];
+    int n = 40;
+    for (int i = 0; i < n; i++) d[i] = (double)(n - i) * 0.75 - 7;   /* distinct */
+    rotated(a, d, n, 3);
+    memcpy(copy, a, sizeof a);
+    int sweeps = symmetric_eigen(copy, n, values, vectors);
+    printf("  eigen-solver: %d x %d in %d sweeps\n", n, n, sweeps);
+    assert_true(sweeps > 0);
+    for (int i = 0; i < n; i++) assert_true(fabs(values[i] - d[i]) < 1e-10);
+    check_eigen(a, n, values, vectors, 1e-9);
+}
+
+static void test_eigen_repeated(void **state)
+{
+    (void)state;
+    static double a[36], copy[36], values[6], vectors[36];
+    double d[6] = {4, 2, 2, 2, -1, -1};
+    rotated(a, d, 6, 9);
+    memcpy(copy, a, sizeof a);
+    assert_true(symmetric_eigen(copy, 6, values, vectors) > 0);
+    for (int i = 0; i < 6; i++) assert_true(fabs(values[i] - d[i]) < 1e-12);
+    check_eigen(a, 6, values, vectors, 1e-10);
+}
+
+/* a covariance of random rows: trace, orthonormal vectors, values >= 0 */
+static void test_eigen_of_a_covariance(void **state)
+{
+    (void)state;
+    static real x[N_PROBLEMS * HIDDEN];
+    static double cov[HIDDEN * HIDDEN], copy[HIDDEN * HIDDEN], values[HIDDEN],
+        vectors[HIDDEN * HIDDEN];
+    Rng rng;
+    rng_seed(&rng, 5);
+    for (int i = 0; i < N_PROBLEMS * HIDDEN; i++) x[i] = rng_normal(&rng);
+    centred_covariance(cov, x, N_PROBLEMS, HIDDEN);
+    memcpy(copy, cov, sizeof cov);
+    assert_true(symmetric_eigen(copy, HIDDEN, values, vectors) > 0);
+    assert_true(values[HIDDEN - 1] > -1e-12);
+    check_eigen(cov, HIDDEN, values, vectors, 1e-9);
+}
+
+int main(void)
+{
+    all_problems();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_four_heads_is_the_specimen),
+        cmocka_unit_test(test_other_head_counts),
+        cmocka_unit_test(test_no_gelu_collapse),
+        cmocka_unit_test(test_no_gelu_switch),
+#ifdef ATTENTION_DOUBLE
+        cmocka_unit_test(test_no_gelu_gradcheck),
+#endif
+        cmocka_unit_test(test_neuron_search_is_the_maximiser),
+        cmocka_unit_test(test_eigen_diagonal),
+        cmocka_unit_test(test_eigen_rotated_diagonal),
+        cmocka_unit_test(test_eigen_repeated),
+        cmocka_unit_test(test_eigen_of_a_covariance),
+    };
+#ifdef ATTENTION_DOUBLE
+    return cmocka_run_group_tests_name("dissection (double)", tests, NULL, NULL);
+#else
+    return cmocka_run_group_tests_name("dissection", tests, NULL, NULL);
+#endif
+}
