@@ -98,7 +98,7 @@ $(MODEL): build/code.sig | $(PROGRAM)
 	$(PROGRAM) train -o $@ > build/train.out
 # Each part of the experiments is a target of its own, so that make -j
 # runs them side by side; their numbers files are joined into one.
-PARTS := 1-5
+PARTS := 1-5 6-7
 build/results.stamp: $(patsubst %,build/part-%.stamp,$(PARTS))
 	cat $(patsubst %,$(RESULTS)/numbers-%.txt,$(PARTS)) > $(RESULTS)/numbers.txt.tmp
 	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
@@ -175,8 +175,14 @@ build/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
 build/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
+ABLATION_TEST_SOURCES := tests/test_ablation.c tests/checks.c tangled/core.c
+build/test_ablation: $(ABLATION_TEST_SOURCES) tests/checks.h tangled/attention.h
+	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
+build/test_ablation_double: $(ABLATION_TEST_SOURCES) tests/checks.h tangled/attention.h
+	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
+
 TESTS := build/test_core build/test_core_double build/test_gpt build/test_gpt_double \
-         build/test_build
+         build/test_ablation build/test_ablation_double build/test_build
 check: $(TESTS) all
 	@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status
 

@@ -9,6 +9,18 @@
 static void mlp_backward(Mlp *mlp, int n, real scale);
 #line 826 "attention.nw"
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
+#line 2950 "attention.nw"
+static real *positions(const Gpt *g, real *const *tables);
+static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
+                            const real *in, const real *gain, int N);
+static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
+                                     const real *d_out, const real *in,
+                                     const real *gain, const real *mean,
+                                     const real *rstd, int N);
+static void block_residual(const Gpt *g, real *out, const real *stream,
+                           const real *increment, int N);
+static void block_residual_backward(const Gpt *g, real *d_stream,
+                                    real *d_increment, const real *d_out, int N);
 #line 390 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
@@ -16,7 +28,7 @@ static const uint64_t BATCH_STREAM = 0x5bd1e995u;
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 2521 "attention.nw"
+#line 2982 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -26,11 +38,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 2538 "attention.nw"
+#line 2999 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 2549 "attention.nw"
+#line 3010 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -301,7 +313,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1006 "attention.nw"
+#line 1008 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -309,12 +321,12 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
         for (int t = 0; t < T; t++) {
             real *x = out + (b * T + t) * C;
             const real *token = tok_emb + tokens[b * T + t] * C;  /* a row pick */
-            const real *pos = pos_emb + t * C;
+            const real *pos = pos_emb ? pos_emb + t * C : NULL;
             for (int i = 0; i < C; i++)
-                x[i] = token[i] + pos[i];
+                x[i] = pos ? token[i] + pos[i] : token[i];
         }
 }
-#line 1036 "attention.nw"
+#line 1038 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -322,14 +334,15 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
         for (int t = 0; t < T; t++) {
             const real *dx = d_out + (b * T + t) * C;
             real *d_token = d_tok_emb + tokens[b * T + t] * C;
-            real *d_pos = d_pos_emb + t * C;
+            real *d_pos = d_pos_emb ? d_pos_emb + t * C : NULL;
             for (int i = 0; i < C; i++) {
                 d_token[i] += dx[i];
-                d_pos[i] += dx[i];
+                if (d_pos)
+                    d_pos[i] += dx[i];
             }
         }
 }
-#line 1132 "attention.nw"
+#line 1135 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -339,41 +352,41 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1218 "attention.nw"
+#line 1225 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
     real **w = g->model.p.table;
     int N = B * T, C = WIDTH;
-    embed_forward(a->x, tokens, w[TOK_EMB], w[POS_EMB], B, T, C);
+    embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
     
-#line 1236 "attention.nw"
-layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N, C);
+#line 1243 "attention.nw"
+block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
 matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
 attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
-                  B, T, C, g->n_heads);
+                  B, T, C, g->n_heads, !g->ablate.no_mask);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
-residual_forward(a->x2, a->x, a->attn, N * C);
-#line 1225 "attention.nw"
+block_residual(g, a->x2, a->x, a->attn, N * C);
+#line 1232 "attention.nw"
     
-#line 1251 "attention.nw"
-layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N, C);
+#line 1258 "attention.nw"
+block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
 gelu_forward(a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
-residual_forward(a->x3, a->x2, a->ffn, N * C);
-#line 1226 "attention.nw"
+block_residual(g, a->x3, a->x2, a->ffn, N * C);
+#line 1233 "attention.nw"
     
-#line 1259 "attention.nw"
-layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N, C);
+#line 1266 "attention.nw"
+block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1227 "attention.nw"
+#line 1234 "attention.nw"
 }
-#line 1283 "attention.nw"
-static const real LN_EPS = (real)1e-5;
 #line 1290 "attention.nw"
+static const real LN_EPS = (real)1e-5;
+#line 1297 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -393,26 +406,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1319 "attention.nw"
+#line 1326 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1335 "attention.nw"
+#line 1342 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1349 "attention.nw"
+#line 1356 "attention.nw"
 static size_t layout(Activations *a, real *memory, int max_batch, int n_heads)
 {
     size_t used = 0, rows = (size_t)max_batch * SEQ_LEN, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * SEQ_LEN;
     
-#line 1359 "attention.nw"
+#line 1366 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -438,10 +451,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1354 "attention.nw"
+#line 1361 "attention.nw"
     return used;
 }
-#line 1393 "attention.nw"
+#line 1400 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -454,7 +467,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1411 "attention.nw"
+#line 1418 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -466,11 +479,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, n_heads);
-#line 1405 "attention.nw"
+#line 1412 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1425 "attention.nw"
+#line 1432 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -480,7 +493,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1450 "attention.nw"
+#line 1457 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -492,7 +505,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1468 "attention.nw"
+#line 1475 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -509,7 +522,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1503 "attention.nw"
+#line 1510 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n)
 {
     for (int b = 0; b < n; b++) {
@@ -522,7 +535,7 @@ static void fill_batch(Gpt *g, const int *problems, int n)
             targets[t] = t + 1 < length ? tokens[t + 1] : -1;
     }
 }
-#line 1524 "attention.nw"
+#line 1531 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -541,7 +554,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1554 "attention.nw"
+#line 1561 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -550,39 +563,40 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, g->act_size * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1569 "attention.nw"
+#line 1576 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
-layernorm_backward(d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
-                   a->lnf_mean, a->lnf_rstd, N, C);
-#line 1562 "attention.nw"
+block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
+                         a->lnf_mean, a->lnf_rstd, N);
+#line 1569 "attention.nw"
     
-#line 1583 "attention.nw"
-residual_backward(d->x2, d->ffn, d->x3, N * C);
+#line 1590 "attention.nw"
+block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
 gelu_backward(d->pre_gelu, a->pre_gelu, d->hidden, N * HIDDEN);
 matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
-layernorm_backward(d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
-                   a->ln2_mean, a->ln2_rstd, N, C);
-#line 1563 "attention.nw"
+block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
+                         a->ln2_mean, a->ln2_rstd, N);
+#line 1570 "attention.nw"
     
-#line 1599 "attention.nw"
-residual_backward(d->x, d->attn, d->x2, N * C);
+#line 1606 "attention.nw"
+block_residual_backward(g, d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
-                   a->q, a->k, a->v, a->weights, B, T, C, g->n_heads);
+                   a->q, a->k, a->v, a->weights, B, T, C, g->n_heads,
+                   !g->ablate.no_mask);
 matmul_backward(d->ln1, dw[WQ], NULL, d->q, a->ln1, w[WQ], N, C, C);
 matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
-layernorm_backward(d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
-                   a->ln1_mean, a->ln1_rstd, N, C);
-#line 1564 "attention.nw"
-    embed_backward(dw[TOK_EMB], dw[POS_EMB], d->x, tokens, B, T, C);
+block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
+                         a->ln1_mean, a->ln1_rstd, N);
+#line 1571 "attention.nw"
+    embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
-#line 1615 "attention.nw"
+#line 1623 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -590,7 +604,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1644 "attention.nw"
+#line 1652 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -598,7 +612,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 1663 "attention.nw"
+#line 1671 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -607,7 +621,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1651 "attention.nw"
+#line 1659 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -617,7 +631,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 1703 "attention.nw"
+#line 1711 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -630,7 +644,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, SEQ_LEN);
     return loss;
 }
-#line 1725 "attention.nw"
+#line 1733 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -647,7 +661,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2041 "attention.nw"
+#line 2049 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -672,14 +686,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2071 "attention.nw"
+#line 2079 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2084 "attention.nw"
+#line 2092 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -695,7 +709,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2107 "attention.nw"
+#line 2115 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -718,8 +732,8 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2135 "attention.nw"
-static void classic_head(Trace *tr, int head, int d_head)
+#line 2145 "attention.nw"
+static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
     real Q[SEQ_LEN * WIDTH], K[SEQ_LEN * WIDTH], V[SEQ_LEN * WIDTH];
@@ -730,25 +744,26 @@ static void classic_head(Trace *tr, int head, int d_head)
     transpose(K_T, K, T, d_head);
     matmul(S, Q, K_T, T, d_head, T);             /* 4. scores = Q K^T   */
     divide_all(S, T * T, sqrt((real)d_head));    /* 5. / sqrt(d_head)   */
-    mask_future(S, T);                           /* 6. causal mask      */
+    if (causal)
+        mask_future(S, T);                       /* 6. causal mask      */
     keep_square(tr->scores[head], S, T);
     softmax_rows(S, T, T);                       /* 7. softmax each row */
     keep_square(tr->weights[head], S, T);
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2158 "attention.nw"
-static void classic_attention(Trace *tr, real **w)
+#line 2169 "attention.nw"
+static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
     matmul(&tr->q[0][0], &tr->ln1[0][0], w[WQ], T, WIDTH, WIDTH);   /* 1. Q */
     matmul(&tr->k[0][0], &tr->ln1[0][0], w[WK], T, WIDTH, WIDTH);   /* 2. K */
     matmul(&tr->v[0][0], &tr->ln1[0][0], w[WV], T, WIDTH, WIDTH);   /* 3. V */
     for (int head = 0; head < tr->n_heads; head++)
-        classic_head(tr, head, d_head);
+        classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2176 "attention.nw"
+#line 2187 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -758,23 +773,22 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     tr->n_heads = g->n_heads;
     for (int t = 0; t < T; t++)
         tr->tokens[t] = tokens[t];
-    embed_forward(&tr->x[0][0], tokens, w[TOK_EMB], w[POS_EMB], 1, T, WIDTH);
-    layernorm_forward(&tr->ln1[0][0], mean, rstd, &tr->x[0][0], w[LN1_GAIN],
-                      T, WIDTH);
-    classic_attention(tr, w);
-    residual_forward(&tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
+    embed_forward(&tr->x[0][0], tokens, w[TOK_EMB], positions(g, w), 1, T, WIDTH);
+    block_layernorm(g, &tr->ln1[0][0], mean, rstd, &tr->x[0][0], w[LN1_GAIN], T);
+    classic_attention(tr, w, !g->ablate.no_mask);
+    block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2195 "attention.nw"
-layernorm_forward(norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T, WIDTH);
+#line 2205 "attention.nw"
+block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
 gelu_forward(&tr->hidden[0][0], pre_gelu, T * HIDDEN);
 matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
-residual_forward(&tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
-layernorm_forward(norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T, WIDTH);
+block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
+block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2191 "attention.nw"
+#line 2201 "attention.nw"
 }
-#line 2225 "attention.nw"
+#line 2235 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -788,7 +802,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2244 "attention.nw"
+#line 2254 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -804,7 +818,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2265 "attention.nw"
+#line 2275 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -815,10 +829,10 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2284 "attention.nw"
+#line 2297 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
-                       int B, int T, int C, int n_heads)
+                       int B, int T, int C, int n_heads, int causal)
 {
     int d_head = C / n_heads;
     for (int b = 0; b < B; b++)
@@ -826,14 +840,15 @@ void attention_forward(real *out, real *scores, real *weights,
             for (int t = 0; t < T; t++) {
                 int row = b * T + t, cell = ((b * n_heads + head) * T + t) * T;
                 int first = b * T * C + head * d_head;
+                int reach = causal ? t : T - 1;     /* the last row t reads */
                 attention_scores(scores + cell, q + row * C + head * d_head,
-                                 k + first, t, T, C, d_head);
-                attention_softmax(weights + cell, scores + cell, t, T);
+                                 k + first, reach, T, C, d_head);
+                attention_softmax(weights + cell, scores + cell, reach, T);
                 attention_mix(out + row * C + head * d_head, weights + cell,
-                              v + first, t, C, d_head);
+                              v + first, reach, C, d_head);
             }
 }
-#line 2325 "attention.nw"
+#line 2339 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -850,7 +865,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2363 "attention.nw"
+#line 2377 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -861,7 +876,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2386 "attention.nw"
+#line 2400 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -871,7 +886,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2402 "attention.nw"
+#line 2416 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -883,11 +898,11 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2419 "attention.nw"
+#line 2433 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
-                        int B, int T, int C, int n_heads)
+                        int B, int T, int C, int n_heads, int causal)
 {
     int d_head = C / n_heads;
     for (int b = 0; b < B; b++)
@@ -895,15 +910,99 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
             for (int t = 0; t < T; t++) {
                 int row = b * T + t, cell = ((b * n_heads + head) * T + t) * T;
                 int first = b * T * C + head * d_head, column = head * d_head;
+                int reach = causal ? t : T - 1;
                 attention_mix_backward(d_weights + cell, d_v + first,
                                        d_out + row * C + column,
-                                       weights + cell, v + first, t, C, d_head);
+                                       weights + cell, v + first, reach, C, d_head);
                 attention_softmax_backward(d_scores + cell, d_weights + cell,
-                                           weights + cell, t);
+                                           weights + cell, reach);
                 attention_scores_backward(d_q + row * C + column, d_k + first,
                                           d_scores + cell, q + row * C + column,
-                                          k + first, t, C, d_head);
+                                          k + first, reach, C, d_head);
             }
+}
+#line 2583 "attention.nw"
+void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
+{
+    int tokens[SEQ_LEN], T = 4, t = 3;
+    problem_tokens(10 * a + b, tokens);      /* only "a*b=" is run */
+    gpt_forward(g, tokens, 1, T);
+    for (int head = 0; head < g->n_heads; head++)
+        for (int u = 0; u < T; u++)
+            weights[head][u] = g->act.weights[(head * T + t) * T + u];
+}
+#line 2597 "attention.nw"
+real swap_change(Gpt *g, int a, int b)
+{
+    real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
+    question_weights(g, a, b, before);
+    question_weights(g, b, a, after);
+    for (int head = 0; head < g->n_heads; head++) {
+        real moved = 0;
+        for (int u = 0; u < 4; u++)
+            moved += fabs(before[head][u] - after[head][u]);
+        change += moved / 2;
+    }
+    return change / g->n_heads;
+}
+#line 2617 "attention.nw"
+int most_changed_pair(Gpt *g, int *a, int *b, real *change)
+{
+    int visited = 0;
+    *change = -1;
+    for (int first = 0; first < N_DIGITS; first++)
+        for (int second = first + 1; second < N_DIGITS; second++) {
+            real c = swap_change(g, first, second);
+            visited++;
+            if (c > *change)
+                *change = c, *a = first, *b = second;
+        }
+    return visited;
+}
+#line 2719 "attention.nw"
+static real *positions(const Gpt *g, real *const *tables)
+{
+    return g->ablate.no_position ? NULL : tables[POS_EMB];
+}
+#line 2803 "attention.nw"
+static void block_residual(const Gpt *g, real *out, const real *stream,
+                           const real *increment, int N)
+{
+    if (g->ablate.no_residual)
+        memcpy(out, increment, (size_t)N * sizeof(real));
+    else
+        residual_forward(out, stream, increment, N);
+}
+
+static void block_residual_backward(const Gpt *g, real *d_stream,
+                                    real *d_increment, const real *d_out, int N)
+{
+    if (g->ablate.no_residual)
+        for (int i = 0; i < N; i++)
+            d_increment[i] += d_out[i];
+    else
+        residual_backward(d_stream, d_increment, d_out, N);
+}
+#line 2885 "attention.nw"
+static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
+                            const real *in, const real *gain, int N)
+{
+    if (g->ablate.no_layernorm)
+        memcpy(out, in, (size_t)N * WIDTH * sizeof(real));
+    else
+        layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
+}
+#line 2896 "attention.nw"
+static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
+                                     const real *d_out, const real *in,
+                                     const real *gain, const real *mean,
+                                     const real *rstd, int N)
+{
+    if (g->ablate.no_layernorm)
+        for (int i = 0; i < N * WIDTH; i++)
+            d_in[i] += d_out[i];
+    else
+        layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
 }
 #line 726 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
@@ -980,14 +1079,14 @@ if (step % cfg->eval_every == 0 || step == cfg->steps) {
     }
     return result;
 }
-#line 1820 "attention.nw"
+#line 1828 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 1833 "attention.nw"
+#line 1841 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1002,7 +1101,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 1853 "attention.nw"
+#line 1861 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1018,7 +1117,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 1874 "attention.nw"
+#line 1882 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1028,7 +1127,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 1886 "attention.nw"
+#line 1894 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1046,13 +1145,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 1912 "attention.nw"
+#line 1920 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 1930 "attention.nw"
+#line 1938 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1062,9 +1161,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 1917 "attention.nw"
+#line 1925 "attention.nw"
     
-#line 1942 "attention.nw"
+#line 1950 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1080,9 +1179,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 1918 "attention.nw"
+#line 1926 "attention.nw"
     
-#line 1960 "attention.nw"
+#line 1968 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1092,7 +1191,7 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 1919 "attention.nw"
+#line 1927 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
