@@ -120,7 +120,7 @@ $(MODEL): $(B)/code.sig | $(PROGRAM)
 	$(PROGRAM) train -o $@ > $(B)/train.out
 # Each part of the experiments is a target of its own, so that make -j
 # runs them side by side; their numbers files are joined into one.
-PARTS := 1-5 8-10
+PARTS := 1-5 6-7 8-10
 $(B)/results.stamp: $(patsubst %,$(B)/part-%.stamp,$(PARTS))
 	cat $(patsubst %,$(RESULTS)/numbers-%.txt,$(PARTS)) > $(RESULTS)/numbers.txt.tmp
 	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
@@ -197,6 +197,11 @@ $(B)/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
 $(B)/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
+ABLATION_TEST_SOURCES := tests/test_ablation.c tests/checks.c tangled/core.c
+$(B)/test_ablation: $(ABLATION_TEST_SOURCES) tests/checks.h tangled/attention.h
+	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
+$(B)/test_ablation_double: $(ABLATION_TEST_SOURCES) tests/checks.h tangled/attention.h
+	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
 DISSECT_TEST_SOURCES := tests/test_dissect.c tests/checks.c tangled/core.c
 $(B)/test_dissect: $(DISSECT_TEST_SOURCES) tests/checks.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(DISSECT_TEST_SOURCES) -lcmocka $(LDLIBS)
@@ -204,6 +209,7 @@ $(B)/test_dissect_double: $(DISSECT_TEST_SOURCES) tests/checks.h tangled/attenti
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(DISSECT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
 TESTS := $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
+         $(B)/test_ablation $(B)/test_ablation_double \
          $(B)/test_dissect $(B)/test_dissect_double $(B)/test_build
 check: $(TESTS) all
 	+@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status

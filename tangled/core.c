@@ -12,11 +12,23 @@ static void mlp_backward(Mlp *mlp, int n, real scale);
 #line 962 "attention.nw"
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 2808 "attention.nw"
+#line 3082 "attention.nw"
+static real *positions(const Gpt *g, real *const *tables);
+static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
+                            const real *in, const real *gain, int N);
+static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
+                                     const real *d_out, const real *in,
+                                     const real *gain, const real *mean,
+                                     const real *rstd, int N);
+static void block_residual(const Gpt *g, real *out, const real *stream,
+                           const real *increment, int N);
+static void block_residual_backward(const Gpt *g, real *d_stream,
+                                    real *d_increment, const real *d_out, int N);
+#line 3269 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *d_out, int n);
-#line 3079 "attention.nw"
+#line 3540 "attention.nw"
 enum { MAX_SWEEPS = 64 };
 #line 481 "attention.nw"
 #ifndef M_SQRT1_2
@@ -25,7 +37,7 @@ enum { MAX_SWEEPS = 64 };
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 3203 "attention.nw"
+#line 3664 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -35,11 +47,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 3220 "attention.nw"
+#line 3681 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 3231 "attention.nw"
+#line 3692 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -345,7 +357,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1143 "attention.nw"
+#line 1145 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -353,12 +365,12 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
         for (int t = 0; t < T; t++) {
             real *x = out + (b * T + t) * C;
             const real *token = tok_emb + tokens[b * T + t] * C;  /* a row pick */
-            const real *pos = pos_emb + t * C;
+            const real *pos = pos_emb ? pos_emb + t * C : NULL;
             for (int i = 0; i < C; i++)
-                x[i] = token[i] + pos[i];
+                x[i] = pos ? token[i] + pos[i] : token[i];
         }
 }
-#line 1173 "attention.nw"
+#line 1175 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -366,14 +378,15 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
         for (int t = 0; t < T; t++) {
             const real *dx = d_out + (b * T + t) * C;
             real *d_token = d_tok_emb + tokens[b * T + t] * C;
-            real *d_pos = d_pos_emb + t * C;
+            real *d_pos = d_pos_emb ? d_pos_emb + t * C : NULL;
             for (int i = 0; i < C; i++) {
                 d_token[i] += dx[i];
-                d_pos[i] += dx[i];
+                if (d_pos)
+                    d_pos[i] += dx[i];
             }
         }
 }
-#line 1269 "attention.nw"
+#line 1272 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -383,41 +396,41 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1355 "attention.nw"
+#line 1362 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
     real **w = g->model.p.table;
     int N = B * T, C = WIDTH;
-    embed_forward(a->x, tokens, w[TOK_EMB], w[POS_EMB], B, T, C);
+    embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
     
-#line 1373 "attention.nw"
-layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N, C);
+#line 1380 "attention.nw"
+block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
 matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
 attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
-                  B, T, C, g->n_heads);
+                  B, T, C, g->n_heads, !g->ablate.no_mask);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
-residual_forward(a->x2, a->x, a->attn, N * C);
-#line 1362 "attention.nw"
+block_residual(g, a->x2, a->x, a->attn, N * C);
+#line 1369 "attention.nw"
     
-#line 1390 "attention.nw"
-layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N, C);
+#line 1397 "attention.nw"
+block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
 bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
-residual_forward(a->x3, a->x2, a->ffn, N * C);
-#line 1363 "attention.nw"
+block_residual(g, a->x3, a->x2, a->ffn, N * C);
+#line 1370 "attention.nw"
     
-#line 1398 "attention.nw"
-layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N, C);
+#line 1405 "attention.nw"
+block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1364 "attention.nw"
+#line 1371 "attention.nw"
 }
-#line 1422 "attention.nw"
-static const real LN_EPS = (real)1e-5;
 #line 1429 "attention.nw"
+static const real LN_EPS = (real)1e-5;
+#line 1436 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -437,26 +450,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1458 "attention.nw"
+#line 1465 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1474 "attention.nw"
+#line 1481 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1488 "attention.nw"
+#line 1495 "attention.nw"
 static size_t layout(Activations *a, real *memory, int max_batch, int n_heads)
 {
     size_t used = 0, rows = (size_t)max_batch * SEQ_LEN, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * SEQ_LEN;
     
-#line 1498 "attention.nw"
+#line 1505 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -482,10 +495,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1493 "attention.nw"
+#line 1500 "attention.nw"
     return used;
 }
-#line 1532 "attention.nw"
+#line 1539 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -498,7 +511,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1550 "attention.nw"
+#line 1557 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -510,11 +523,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, n_heads);
-#line 1544 "attention.nw"
+#line 1551 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1564 "attention.nw"
+#line 1571 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -524,7 +537,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1589 "attention.nw"
+#line 1596 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -536,7 +549,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1607 "attention.nw"
+#line 1614 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -553,7 +566,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1642 "attention.nw"
+#line 1649 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n)
 {
     for (int b = 0; b < n; b++) {
@@ -566,7 +579,7 @@ static void fill_batch(Gpt *g, const int *problems, int n)
             targets[t] = t + 1 < length ? tokens[t + 1] : -1;
     }
 }
-#line 1663 "attention.nw"
+#line 1670 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -585,7 +598,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1693 "attention.nw"
+#line 1700 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -594,39 +607,40 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, g->act_size * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1708 "attention.nw"
+#line 1715 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
-layernorm_backward(d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
-                   a->lnf_mean, a->lnf_rstd, N, C);
-#line 1701 "attention.nw"
+block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
+                         a->lnf_mean, a->lnf_rstd, N);
+#line 1708 "attention.nw"
     
-#line 1722 "attention.nw"
-residual_backward(d->x2, d->ffn, d->x3, N * C);
+#line 1729 "attention.nw"
+block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
 bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, d->hidden, N * HIDDEN);
 matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
-layernorm_backward(d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
-                   a->ln2_mean, a->ln2_rstd, N, C);
-#line 1702 "attention.nw"
+block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
+                         a->ln2_mean, a->ln2_rstd, N);
+#line 1709 "attention.nw"
     
-#line 1738 "attention.nw"
-residual_backward(d->x, d->attn, d->x2, N * C);
+#line 1745 "attention.nw"
+block_residual_backward(g, d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
-                   a->q, a->k, a->v, a->weights, B, T, C, g->n_heads);
+                   a->q, a->k, a->v, a->weights, B, T, C, g->n_heads,
+                   !g->ablate.no_mask);
 matmul_backward(d->ln1, dw[WQ], NULL, d->q, a->ln1, w[WQ], N, C, C);
 matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
-layernorm_backward(d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
-                   a->ln1_mean, a->ln1_rstd, N, C);
-#line 1703 "attention.nw"
-    embed_backward(dw[TOK_EMB], dw[POS_EMB], d->x, tokens, B, T, C);
+block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
+                         a->ln1_mean, a->ln1_rstd, N);
+#line 1710 "attention.nw"
+    embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
-#line 1754 "attention.nw"
+#line 1762 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -634,7 +648,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1783 "attention.nw"
+#line 1791 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -642,7 +656,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 1802 "attention.nw"
+#line 1810 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -651,7 +665,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1790 "attention.nw"
+#line 1798 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -661,7 +675,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 1842 "attention.nw"
+#line 1850 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -674,7 +688,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, SEQ_LEN);
     return loss;
 }
-#line 1864 "attention.nw"
+#line 1872 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -691,7 +705,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2180 "attention.nw"
+#line 2188 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -709,14 +723,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2203 "attention.nw"
+#line 2211 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2216 "attention.nw"
+#line 2224 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -732,7 +746,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2239 "attention.nw"
+#line 2247 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -755,8 +769,8 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2267 "attention.nw"
-static void classic_head(Trace *tr, int head, int d_head)
+#line 2277 "attention.nw"
+static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
     real Q[SEQ_LEN * WIDTH], K[SEQ_LEN * WIDTH], V[SEQ_LEN * WIDTH];
@@ -767,25 +781,26 @@ static void classic_head(Trace *tr, int head, int d_head)
     transpose(K_T, K, T, d_head);
     matmul(S, Q, K_T, T, d_head, T);             /* 4. scores = Q K^T   */
     divide_all(S, T * T, sqrt((real)d_head));    /* 5. / sqrt(d_head)   */
-    mask_future(S, T);                           /* 6. causal mask      */
+    if (causal)
+        mask_future(S, T);                       /* 6. causal mask      */
     keep_square(tr->scores[head], S, T);
     softmax_rows(S, T, T);                       /* 7. softmax each row */
     keep_square(tr->weights[head], S, T);
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2290 "attention.nw"
-static void classic_attention(Trace *tr, real **w)
+#line 2301 "attention.nw"
+static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
     matmul(&tr->q[0][0], &tr->ln1[0][0], w[WQ], T, WIDTH, WIDTH);   /* 1. Q */
     matmul(&tr->k[0][0], &tr->ln1[0][0], w[WK], T, WIDTH, WIDTH);   /* 2. K */
     matmul(&tr->v[0][0], &tr->ln1[0][0], w[WV], T, WIDTH, WIDTH);   /* 3. V */
     for (int head = 0; head < tr->n_heads; head++)
-        classic_head(tr, head, d_head);
+        classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2308 "attention.nw"
+#line 2319 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -795,23 +810,22 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     tr->n_heads = g->n_heads;
     for (int t = 0; t < T; t++)
         tr->tokens[t] = tokens[t];
-    embed_forward(&tr->x[0][0], tokens, w[TOK_EMB], w[POS_EMB], 1, T, WIDTH);
-    layernorm_forward(&tr->ln1[0][0], mean, rstd, &tr->x[0][0], w[LN1_GAIN],
-                      T, WIDTH);
-    classic_attention(tr, w);
-    residual_forward(&tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
+    embed_forward(&tr->x[0][0], tokens, w[TOK_EMB], positions(g, w), 1, T, WIDTH);
+    block_layernorm(g, &tr->ln1[0][0], mean, rstd, &tr->x[0][0], w[LN1_GAIN], T);
+    classic_attention(tr, w, !g->ablate.no_mask);
+    block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2327 "attention.nw"
-layernorm_forward(norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T, WIDTH);
+#line 2337 "attention.nw"
+block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
 bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
 matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
-residual_forward(&tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
-layernorm_forward(norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T, WIDTH);
+block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
+block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2323 "attention.nw"
+#line 2333 "attention.nw"
 }
-#line 2357 "attention.nw"
+#line 2367 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -825,7 +839,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2376 "attention.nw"
+#line 2386 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -841,7 +855,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2397 "attention.nw"
+#line 2407 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -852,10 +866,10 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2416 "attention.nw"
+#line 2429 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
-                       int B, int T, int C, int n_heads)
+                       int B, int T, int C, int n_heads, int causal)
 {
     int d_head = C / n_heads;
     for (int b = 0; b < B; b++)
@@ -863,14 +877,15 @@ void attention_forward(real *out, real *scores, real *weights,
             for (int t = 0; t < T; t++) {
                 int row = b * T + t, cell = ((b * n_heads + head) * T + t) * T;
                 int first = b * T * C + head * d_head;
+                int reach = causal ? t : T - 1;     /* the last row t reads */
                 attention_scores(scores + cell, q + row * C + head * d_head,
-                                 k + first, t, T, C, d_head);
-                attention_softmax(weights + cell, scores + cell, t, T);
+                                 k + first, reach, T, C, d_head);
+                attention_softmax(weights + cell, scores + cell, reach, T);
                 attention_mix(out + row * C + head * d_head, weights + cell,
-                              v + first, t, C, d_head);
+                              v + first, reach, C, d_head);
             }
 }
-#line 2457 "attention.nw"
+#line 2471 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -887,7 +902,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2495 "attention.nw"
+#line 2509 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -898,7 +913,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2518 "attention.nw"
+#line 2532 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -908,7 +923,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2534 "attention.nw"
+#line 2548 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -920,11 +935,11 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2551 "attention.nw"
+#line 2565 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
-                        int B, int T, int C, int n_heads)
+                        int B, int T, int C, int n_heads, int causal)
 {
     int d_head = C / n_heads;
     for (int b = 0; b < B; b++)
@@ -932,17 +947,101 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
             for (int t = 0; t < T; t++) {
                 int row = b * T + t, cell = ((b * n_heads + head) * T + t) * T;
                 int first = b * T * C + head * d_head, column = head * d_head;
+                int reach = causal ? t : T - 1;
                 attention_mix_backward(d_weights + cell, d_v + first,
                                        d_out + row * C + column,
-                                       weights + cell, v + first, t, C, d_head);
+                                       weights + cell, v + first, reach, C, d_head);
                 attention_softmax_backward(d_scores + cell, d_weights + cell,
-                                           weights + cell, t);
+                                           weights + cell, reach);
                 attention_scores_backward(d_q + row * C + column, d_k + first,
                                           d_scores + cell, q + row * C + column,
-                                          k + first, t, C, d_head);
+                                          k + first, reach, C, d_head);
             }
 }
-#line 2787 "attention.nw"
+#line 2715 "attention.nw"
+void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
+{
+    int tokens[SEQ_LEN], T = 4, t = 3;
+    problem_tokens(10 * a + b, tokens);      /* only "a*b=" is run */
+    gpt_forward(g, tokens, 1, T);
+    for (int head = 0; head < g->n_heads; head++)
+        for (int u = 0; u < T; u++)
+            weights[head][u] = g->act.weights[(head * T + t) * T + u];
+}
+#line 2729 "attention.nw"
+real swap_change(Gpt *g, int a, int b)
+{
+    real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
+    question_weights(g, a, b, before);
+    question_weights(g, b, a, after);
+    for (int head = 0; head < g->n_heads; head++) {
+        real moved = 0;
+        for (int u = 0; u < 4; u++)
+            moved += fabs(before[head][u] - after[head][u]);
+        change += moved / 2;
+    }
+    return change / g->n_heads;
+}
+#line 2749 "attention.nw"
+int most_changed_pair(Gpt *g, int *a, int *b, real *change)
+{
+    int visited = 0;
+    *change = -1;
+    for (int first = 0; first < N_DIGITS; first++)
+        for (int second = first + 1; second < N_DIGITS; second++) {
+            real c = swap_change(g, first, second);
+            visited++;
+            if (c > *change)
+                *change = c, *a = first, *b = second;
+        }
+    return visited;
+}
+#line 2851 "attention.nw"
+static real *positions(const Gpt *g, real *const *tables)
+{
+    return g->ablate.no_position ? NULL : tables[POS_EMB];
+}
+#line 2935 "attention.nw"
+static void block_residual(const Gpt *g, real *out, const real *stream,
+                           const real *increment, int N)
+{
+    if (g->ablate.no_residual)
+        memcpy(out, increment, (size_t)N * sizeof(real));
+    else
+        residual_forward(out, stream, increment, N);
+}
+
+static void block_residual_backward(const Gpt *g, real *d_stream,
+                                    real *d_increment, const real *d_out, int N)
+{
+    if (g->ablate.no_residual)
+        for (int i = 0; i < N; i++)
+            d_increment[i] += d_out[i];
+    else
+        residual_backward(d_stream, d_increment, d_out, N);
+}
+#line 3017 "attention.nw"
+static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
+                            const real *in, const real *gain, int N)
+{
+    if (g->ablate.no_layernorm)
+        memcpy(out, in, (size_t)N * WIDTH * sizeof(real));
+    else
+        layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
+}
+#line 3028 "attention.nw"
+static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
+                                     const real *d_out, const real *in,
+                                     const real *gain, const real *mean,
+                                     const real *rstd, int N)
+{
+    if (g->ablate.no_layernorm)
+        for (int i = 0; i < N * WIDTH; i++)
+            d_in[i] += d_out[i];
+    else
+        layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
+}
+#line 3248 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 {
     if (off->no_gelu)
@@ -961,14 +1060,14 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
     for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
-#line 2827 "attention.nw"
+#line 3288 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
     matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
     matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
 }
-#line 7745 "attention.nw"
+#line 9068 "attention.nw"
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
@@ -1075,14 +1174,14 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 1959 "attention.nw"
+#line 1967 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 1972 "attention.nw"
+#line 1980 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1097,7 +1196,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 1992 "attention.nw"
+#line 2000 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1113,7 +1212,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 2013 "attention.nw"
+#line 2021 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1123,7 +1222,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 2025 "attention.nw"
+#line 2033 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1141,13 +1240,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 2051 "attention.nw"
+#line 2059 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 2069 "attention.nw"
+#line 2077 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1157,9 +1256,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2056 "attention.nw"
+#line 2064 "attention.nw"
     
-#line 2081 "attention.nw"
+#line 2089 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1175,9 +1274,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 2057 "attention.nw"
+#line 2065 "attention.nw"
     
-#line 2099 "attention.nw"
+#line 2107 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1187,13 +1286,13 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 2058 "attention.nw"
+#line 2066 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
 }
-#line 2903 "attention.nw"
+#line 3364 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
@@ -1205,19 +1304,19 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
     if (count[0] == 0 || count[1] == 0)
         return 0;                   /* one group is empty: nothing to separate */
     
-#line 2921 "attention.nw"
+#line 3382 "attention.nw"
 for (int k = 0; k < 2; k++)
     mean[k] = sum[k] / count[k];
 for (int i = 0; i < n; i++) {
     double deviation = (double)x[i * stride] - mean[has[i] != 0];
     squares[has[i] != 0] += deviation * deviation;
 }
-#line 2914 "attention.nw"
+#line 3375 "attention.nw"
     double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
     return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
-#line 2933 "attention.nw"
+#line 3394 "attention.nw"
 int best_separating_column(const real *x, int n, int width,
                            const unsigned char *has, double *measure)
 {
@@ -1231,7 +1330,7 @@ int best_separating_column(const real *x, int n, int width,
     }
     return best;
 }
-#line 3004 "attention.nw"
+#line 3465 "attention.nw"
 static double column_mean(const real *x, int n, int d, int column)
 {
     double sum = 0;
@@ -1251,7 +1350,7 @@ void centred_covariance(double *cov, const real *x, int n, int d)
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
-#line 3038 "attention.nw"
+#line 3499 "attention.nw"
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
@@ -1271,7 +1370,7 @@ static void rotate(double *a, double *vectors, int n, int p, int q)
         a[q * n + k] = s * apk + c * aqk;
     }
 }
-#line 3068 "attention.nw"
+#line 3529 "attention.nw"
 static double off_diagonal(const double *a, int n)
 {
     double sum = 0;
@@ -1280,7 +1379,7 @@ static double off_diagonal(const double *a, int n)
             sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
     return sum;
 }
-#line 3088 "attention.nw"
+#line 3549 "attention.nw"
 int symmetric_eigen(double *a, int n, double *values, double *vectors)
 {
     double whole = off_diagonal(a, n);
@@ -1295,7 +1394,7 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
                 if (a[p * n + q] != 0)
                     rotate(a, vectors, n, p, q);
     
-#line 3108 "attention.nw"
+#line 3569 "attention.nw"
 for (int i = 0; i < n; i++)
     values[i] = a[i * n + i];
 for (int i = 0; i < n; i++) {
@@ -1311,15 +1410,15 @@ for (int i = 0; i < n; i++) {
         vectors[k * n + largest] = v;
     }
 }
-#line 3102 "attention.nw"
+#line 3563 "attention.nw"
     
-#line 3126 "attention.nw"
+#line 3587 "attention.nw"
 for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
         double v = vectors[i * n + j];
         vectors[i * n + j] = vectors[j * n + i];
         vectors[j * n + i] = v;
     }
-#line 3103 "attention.nw"
+#line 3564 "attention.nw"
     return sweep <= MAX_SWEEPS ? sweep : -1;
 }

@@ -1,0 +1,273 @@
+/* tests/test_ablation.c: cmocka tests of chapters 6 and 7: the ablation
+   switches and the search of the second proof.  Built twice, like
+   test_gpt.c: real = float, and real = double for the gradient checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "checks.h"
+
+#ifdef ATTENTION_DOUBLE
+#define ROUNDING (100 * DBL_EPSILON)
+#else
+#define ROUNDING (100 * FLT_EPSILON)
+#endif
+
+static Gpt model, other;
+static real logits[MAX_BATCH * SEQ_LEN * VOCAB];
+
+static int setup(void **state)
+{
+    (void)state;
+    return gpt_create(&model, 1, N_HEADS, MAX_BATCH) || gpt_create(&other, 1, N_HEADS, MAX_BATCH);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gpt_destroy(&model);
+    gpt_destroy(&other);
+    return 0;
+}
+
+static void all_problems(int problems[N_PROBLEMS])
+{
+    for (int p = 0; p < N_PROBLEMS; p++)
+        problems[p] = p;
+}
+
+/* the scores of the row of "=" for a*b= and b*a=: exchanged bit for bit?
+   and the largest difference of the next-token scores, relative */
+static int swap_alike(Gpt *g, int a, int b, double *gap)
+{
+    real scores[MAX_HEADS][4], first[VOCAB];
+    int tokens[SEQ_LEN], same = 1;
+    static const int exchanged[4] = {2, 1, 0, 3};
+    problem_tokens(10 * a + b, tokens);
+    gpt_forward(g, tokens, 1, 4);
+    for (int head = 0; head < N_HEADS; head++)
+        memcpy(scores[head], g->act.scores + (head * 4 + 3) * 4, sizeof scores[head]);
+    memcpy(first, g->act.logits + 3 * VOCAB, sizeof first);
+    problem_tokens(10 * b + a, tokens);
+    gpt_forward(g, tokens, 1, 4);
+    for (int head = 0; head < N_HEADS; head++)
+        for (int u = 0; u < 4; u++)
+            same &= !memcmp(&scores[head][exchanged[u]],
+                            g->act.scores + (head * 4 + 3) * 4 + u, sizeof(real));
+    *gap = 0;
+    for (int i = 0; i < VOCAB; i++) {
+        double x = first[i], y = g->act.logits[3 * VOCAB + i];
+        *gap = fmax(*gap, fabs(x - y) / (1 + fabs(x)));
+    }
+    return same;
+}
+
+/* Without position vectors the row of "=" cannot tell a*b= from b*a=:
+   its scores are the same bits, exchanged, for all 45 pairs, and the
+   outputs differ by rounding only (the sums run in another order).
+   With them, the pairs differ. */
+static void test_no_position_swaps_alike(void **state)
+{
+    (void)state;
+    int alike = 0, pairs = 0;
+    double gap, widest = 0;
+    for (int a = 0; a < N_DIGITS; a++)
+        for (int b = a + 1; b < N_DIGITS; b++, pairs++)
+            alike += swap_alike(&model, a, b, &gap);
+    assert_int_equal(pairs, 45);
+    assert_int_not_equal(alike, 45);            /* with them, some pair differs */
+    model.ablate.no_position = 1;
+    alike = 0;
+    for (int a = 0; a < N_DIGITS; a++)
+        for (int b = a + 1; b < N_DIGITS; b++) {
+            alike += swap_alike(&model, a, b, &gap);
+            widest = fmax(widest, gap);
+        }
+    model.ablate.no_position = 0;
+    printf("  without positions: %d of 45 pairs alike, outputs differ by %.1e\n", alike, widest);
+    assert_int_equal(alike, 45);
+    assert_true(widest <= ROUNDING);
+}
+
+/* Without the mask an earlier output moves when a later token changes:
+   so the mask test of test_gpt.c is not passing vacuously. */
+static void test_no_mask_sees_later_tokens(void **state)
+{
+    (void)state;
+    int tokens[SEQ_LEN], T = problem_tokens(7 * 10 + 8, tokens);
+    model.ablate.no_mask = 1;
+    for (int u = 1; u < T; u++) {
+        gpt_forward(&model, tokens, 1, T);
+        memcpy(logits, model.act.logits, (size_t)T * VOCAB * sizeof(real));
+        tokens[u] = (tokens[u] + 1) % VOCAB;
+        gpt_forward(&model, tokens, 1, T);
+        tokens[u] = (tokens[u] + VOCAB - 1) % VOCAB;
+        assert_memory_not_equal(logits + (u - 1) * VOCAB, model.act.logits + (u - 1) * VOCAB,
+                                VOCAB * sizeof(real));
+    }
+    model.ablate.no_mask = 0;
+}
+
+static void batch(Gpt *g, int backward)
+{
+    int problems[N_PROBLEMS];
+    all_problems(problems);
+    memset(g->model.p.grads, 0, g->model.p.n_params * sizeof(real));
+    g->model.batch_loss(&g->model, problems, N_PROBLEMS, backward);
+}
+
+#define SAME(x, y, n) assert_memory_equal((x), (y), (size_t)(n) * sizeof(real))
+#define ROWS ((size_t)N_PROBLEMS * SEQ_LEN)
+
+/* Each switch, set and cleared again, leaves the outputs and gradients
+   of the book's model as they were, bit for bit; and the classic and
+   production forms agree with every switch. */
+static void test_switches_off_change_nothing(void **state)
+{
+    (void)state;
+    static real grads[9440];
+    batch(&model, 1);
+    memcpy(logits, model.act.logits, ROWS * VOCAB * sizeof(real));
+    memcpy(grads, model.model.p.grads, sizeof grads);
+    for (int s = 0; s < 4; s++) {
+        int *flag[4] = {&model.ablate.no_position, &model.ablate.no_mask,
+                        &model.ablate.no_residual, &model.ablate.no_layernorm};
+        *flag[s] = 1;
+        batch(&model, 1);
+        for (int p = 0; p < N_PROBLEMS; p++)
+            assert_true(gpt_forms_agree(&model, p));
+        *flag[s] = 0;
+        batch(&model, 1);
+        SAME(logits, model.act.logits, ROWS * VOCAB);
+        SAME(grads, model.model.p.grads, 9440);
+    }
+}
+
+/* Each switch changes exactly the part it names. */
+static void test_each_switch_changes_its_part(void **state)
+{
+    (void)state;
+    memcpy(other.model.p.params, model.model.p.params, model.model.p.n_params * sizeof(real));
+    batch(&other, 0);                           /* the book's model */
+    Activations *a = &model.act, *b = &other.act;
+    /* no positions: the same as a position table of zeros */
+    model.ablate.no_position = 1;
+    batch(&model, 1);
+    memset(other.model.p.table[POS_EMB], 0, SEQ_LEN * WIDTH * sizeof(real));
+    batch(&other, 0);
+    SAME(a->logits, b->logits, ROWS * VOCAB);
+    for (int i = 0; i < SEQ_LEN * WIDTH; i++)
+        assert_true(model.model.p.grad[POS_EMB][i] == 0);
+    model.ablate.no_position = 0;
+    memcpy(other.model.p.params, model.model.p.params, model.model.p.n_params * sizeof(real));
+    batch(&other, 0);
+    /* no mask: the last row, which has no future, is unchanged; others move */
+    model.ablate.no_mask = 1;
+    batch(&model, 0);
+    for (size_t row = 0; row < ROWS; row++)
+        if (row % SEQ_LEN == SEQ_LEN - 1)
+            SAME(a->logits + row * VOCAB, b->logits + row * VOCAB, VOCAB);
+    assert_memory_not_equal(a->logits, b->logits, VOCAB * sizeof(real));
+    model.ablate.no_mask = 0;
+    /* no residual: the stream after a sublayer is the sublayer's result */
+    model.ablate.no_residual = 1;
+    batch(&model, 0);
+    SAME(a->attn, b->attn, ROWS * WIDTH);
+    SAME(a->x2, a->attn, ROWS * WIDTH);
+    SAME(a->x3, a->ffn, ROWS * WIDTH);
+    model.ablate.no_residual = 0;
+    /* no LayerNorm: the three LayerNorms pass their rows through */
+    model.ablate.no_layernorm = 1;
+    batch(&model, 1);
+    SAME(a->x, b->x, ROWS * WIDTH);
+    SAME(a->ln1, a->x, ROWS * WIDTH);
+    SAME(a->ln2, a->x2, ROWS * WIDTH);
+    SAME(a->lnf, a->x3, ROWS * WIDTH);
+    for (int i = 0; i < WIDTH; i++)
+        assert_true(model.model.p.grad[LN1_GAIN][i] == 0 && model.model.p.grad[LN2_GAIN][i] == 0
+                    && model.model.p.grad[LNF_GAIN][i] == 0);
+    model.ablate.no_layernorm = 0;
+}
+
+/* The search of proof 2 visits all 45 pairs and picks the largest
+   measure, checked against a brute-force recomputation. */
+static double brute_change(Gpt *g, int a, int b)
+{
+    real w[2][MAX_HEADS][4];
+    double change = 0;
+    for (int order = 0; order < 2; order++) {
+        int tokens[SEQ_LEN];
+        problem_tokens(order ? 10 * b + a : 10 * a + b, tokens);
+        gpt_forward(g, tokens, 1, 4);
+        for (int head = 0; head < N_HEADS; head++)
+            for (int u = 0; u < 4; u++)
+                w[order][head][u] = g->act.weights[(head * 4 + 3) * 4 + u];
+    }
+    for (int head = 0; head < N_HEADS; head++)
+        for (int u = 0; u < 4; u++)
+            change += fabs((double)w[0][head][u] - (double)w[1][head][u]) / 2 / N_HEADS;
+    return change;
+}
+
+static void test_swap_search(void **state)
+{
+    (void)state;
+    int a = -1, b = -1;
+    real change = 0;
+    double best = -1;
+    assert_int_equal(most_changed_pair(&model, &a, &b, &change), 45);
+    for (int x = 0; x < N_DIGITS; x++)
+        for (int y = x + 1; y < N_DIGITS; y++)
+            best = fmax(best, brute_change(&model, x, y));
+    assert_true(a >= 0 && a < b && b < N_DIGITS);
+    assert_true(fabs(brute_change(&model, a, b) - best) < 1e-6);
+    assert_true(fabs((double)change - best) < 1e-6);
+}
+
+#ifdef ATTENTION_DOUBLE
+/* The backward pass of every switch against finite differences. */
+static void test_gradcheck_with_switches(void **state)
+{
+    (void)state;
+    int problems[8];
+    for (int i = 0; i < 8; i++) problems[i] = (13 * i + 5) % N_PROBLEMS;
+    for (int s = 0; s < 4; s++) {
+        Ablation off = {s == 0, s == 1, s == 2, s == 3, 0};
+        double worst = 0;
+        model.ablate = off;
+        for (int table = 0; table < N_GPT_TABLES; table++) {
+            GradcheckResult r = gradcheck_table(&model, problems, 8, table, 11, 1e-4);
+            worst = fmax(worst, r.worst_relative);
+        }
+        printf("  gradient check, switch %d: worst relative error %.2e\n", s, worst);
+        assert_true(worst < 1e-6);
+    }
+    model.ablate = (Ablation){0, 0, 0, 0, 0};
+}
+#endif
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_position_swaps_alike),
+        cmocka_unit_test(test_no_mask_sees_later_tokens),
+        cmocka_unit_test(test_switches_off_change_nothing),
+        cmocka_unit_test(test_each_switch_changes_its_part),
+        cmocka_unit_test(test_swap_search),
+#ifdef ATTENTION_DOUBLE
+        cmocka_unit_test(test_gradcheck_with_switches),
+#endif
+    };
+#ifdef ATTENTION_DOUBLE
+    return cmocka_run_group_tests_name("ablations (double)", tests, setup, teardown);
+#else
+    return cmocka_run_group_tests_name("ablations", tests, setup, teardown);
+#endif
+}
