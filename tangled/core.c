@@ -7,12 +7,12 @@
 #include <tgmath.h>
 #line 429 "attention.nw"
 enum { MATMUL_MAX = 64 * 64 };
-#line 756 "attention.nw"
+#line 769 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale);
-#line 962 "attention.nw"
+#line 975 "attention.nw"
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 3082 "attention.nw"
+#line 3095 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -24,20 +24,20 @@ static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
 static void block_residual_backward(const Gpt *g, real *d_stream,
                                     real *d_increment, const real *d_out, int N);
-#line 3269 "attention.nw"
+#line 3282 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
-                          const real *d_out, int n);
-#line 3540 "attention.nw"
+                          const real *out, const real *d_out, int n);
+#line 3553 "attention.nw"
 enum { MAX_SWEEPS = 64 };
-#line 481 "attention.nw"
+#line 493 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 3664 "attention.nw"
+#line 3677 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -47,11 +47,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 3681 "attention.nw"
+#line 3694 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 3692 "attention.nw"
+#line 3705 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -206,13 +206,16 @@ void gelu_forward(real *out, const real *in, int n)
     for (int i = 0; i < n; i++)
         out[i] = in[i] * normal_cdf(in[i]);
 }
-
-void gelu_backward(real *d_in, const real *in, const real *d_out, int n)
+#line 478 "attention.nw"
+void gelu_backward(real *d_in, const real *in, const real *out,
+                   const real *d_out, int n)
 {
-    for (int i = 0; i < n; i++)
-        d_in[i] += d_out[i] * (normal_cdf(in[i]) + in[i] * normal_pdf(in[i]));
+    for (int i = 0; i < n; i++) {
+        real cdf = in[i] != 0 ? out[i] / in[i] : (real)0.5;   /* Phi(z), from the forward pass */
+        d_in[i] += d_out[i] * (cdf + in[i] * normal_pdf(in[i]));
+    }
 }
-#line 498 "attention.nw"
+#line 510 "attention.nw"
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes)
 {
@@ -231,7 +234,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
         losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
 }
-#line 523 "attention.nw"
+#line 535 "attention.nw"
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes)
 {
@@ -244,7 +247,7 @@ void crossentropy_backward(real *d_logits, const real *probs,
         }
     }
 }
-#line 542 "attention.nw"
+#line 554 "attention.nw"
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -259,14 +262,14 @@ static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 646 "attention.nw"
+#line 659 "attention.nw"
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 657 "attention.nw"
+#line 670 "attention.nw"
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -276,7 +279,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 673 "attention.nw"
+#line 686 "attention.nw"
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -290,7 +293,7 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 697 "attention.nw"
+#line 710 "attention.nw"
 static int mlp_targets(int *targets, const int *problems, int n)
 {
     int count = 0;
@@ -304,7 +307,7 @@ static int mlp_targets(int *targets, const int *problems, int n)
     }
     return count;
 }
-#line 713 "attention.nw"
+#line 726 "attention.nw"
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
@@ -319,7 +322,7 @@ static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
         mlp_backward(mlp, n, (real)1 / count);
     return loss / count;
 }
-#line 735 "attention.nw"
+#line 748 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
@@ -330,18 +333,18 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
                           n * MLP_SLOTS, VOCAB);
     matmul_backward(mlp->d_h, g[MLP_W2], g[MLP_B2], mlp->d_logits, mlp->h,
                     t[MLP_W2], n, MLP_HIDDEN, MLP_OUT);
-    gelu_backward(mlp->d_z, mlp->z, mlp->d_h, n * MLP_HIDDEN);
+    gelu_backward(mlp->d_z, mlp->z, mlp->h, mlp->d_h, n * MLP_HIDDEN);
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 770 "attention.nw"
+#line 783 "attention.nw"
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 783 "attention.nw"
+#line 796 "attention.nw"
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -357,7 +360,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1145 "attention.nw"
+#line 1158 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -370,7 +373,7 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
                 x[i] = pos ? token[i] + pos[i] : token[i];
         }
 }
-#line 1175 "attention.nw"
+#line 1188 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -386,7 +389,7 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
             }
         }
 }
-#line 1272 "attention.nw"
+#line 1285 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -396,7 +399,7 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1362 "attention.nw"
+#line 1375 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
@@ -404,7 +407,7 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     int N = B * T, C = WIDTH;
     embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
     
-#line 1380 "attention.nw"
+#line 1393 "attention.nw"
 block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
@@ -413,24 +416,24 @@ attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
                   B, T, C, g->n_heads, !g->ablate.no_mask);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
 block_residual(g, a->x2, a->x, a->attn, N * C);
-#line 1369 "attention.nw"
+#line 1382 "attention.nw"
     
-#line 1397 "attention.nw"
+#line 1410 "attention.nw"
 block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
 bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
 block_residual(g, a->x3, a->x2, a->ffn, N * C);
-#line 1370 "attention.nw"
+#line 1383 "attention.nw"
     
-#line 1405 "attention.nw"
+#line 1418 "attention.nw"
 block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1371 "attention.nw"
+#line 1384 "attention.nw"
 }
-#line 1429 "attention.nw"
+#line 1442 "attention.nw"
 static const real LN_EPS = (real)1e-5;
-#line 1436 "attention.nw"
+#line 1449 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -450,26 +453,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1465 "attention.nw"
+#line 1478 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1481 "attention.nw"
+#line 1494 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1495 "attention.nw"
+#line 1508 "attention.nw"
 static size_t layout(Activations *a, real *memory, int max_batch, int n_heads)
 {
     size_t used = 0, rows = (size_t)max_batch * SEQ_LEN, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * SEQ_LEN;
     
-#line 1505 "attention.nw"
+#line 1518 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -495,10 +498,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1500 "attention.nw"
+#line 1513 "attention.nw"
     return used;
 }
-#line 1539 "attention.nw"
+#line 1552 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -511,7 +514,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1557 "attention.nw"
+#line 1570 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -523,11 +526,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, n_heads);
-#line 1551 "attention.nw"
+#line 1564 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1571 "attention.nw"
+#line 1584 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -537,7 +540,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1596 "attention.nw"
+#line 1609 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -549,7 +552,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1614 "attention.nw"
+#line 1627 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -566,7 +569,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1649 "attention.nw"
+#line 1662 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n)
 {
     for (int b = 0; b < n; b++) {
@@ -579,7 +582,7 @@ static void fill_batch(Gpt *g, const int *problems, int n)
             targets[t] = t + 1 < length ? tokens[t + 1] : -1;
     }
 }
-#line 1670 "attention.nw"
+#line 1683 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -598,7 +601,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1700 "attention.nw"
+#line 1713 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -607,26 +610,26 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, g->act_size * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1715 "attention.nw"
+#line 1728 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
 block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
                          a->lnf_mean, a->lnf_rstd, N);
-#line 1708 "attention.nw"
+#line 1721 "attention.nw"
     
-#line 1729 "attention.nw"
+#line 1742 "attention.nw"
 block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
-bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, d->hidden, N * HIDDEN);
+bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, a->hidden, d->hidden, N * HIDDEN);
 matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
 block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
                          a->ln2_mean, a->ln2_rstd, N);
-#line 1709 "attention.nw"
+#line 1722 "attention.nw"
     
-#line 1745 "attention.nw"
+#line 1758 "attention.nw"
 block_residual_backward(g, d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -637,10 +640,10 @@ matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
 block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
                          a->ln1_mean, a->ln1_rstd, N);
-#line 1710 "attention.nw"
+#line 1723 "attention.nw"
     embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
-#line 1762 "attention.nw"
+#line 1775 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -648,7 +651,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1791 "attention.nw"
+#line 1804 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -656,7 +659,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 1810 "attention.nw"
+#line 1823 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -665,7 +668,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1798 "attention.nw"
+#line 1811 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -675,7 +678,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 1850 "attention.nw"
+#line 1863 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -688,7 +691,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, SEQ_LEN);
     return loss;
 }
-#line 1872 "attention.nw"
+#line 1885 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -705,7 +708,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2188 "attention.nw"
+#line 2201 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -723,14 +726,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2211 "attention.nw"
+#line 2224 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2224 "attention.nw"
+#line 2237 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -746,7 +749,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2247 "attention.nw"
+#line 2260 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -769,7 +772,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2277 "attention.nw"
+#line 2290 "attention.nw"
 static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
@@ -789,7 +792,7 @@ static void classic_head(Trace *tr, int head, int d_head, int causal)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2301 "attention.nw"
+#line 2314 "attention.nw"
 static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -800,7 +803,7 @@ static void classic_attention(Trace *tr, real **w, int causal)
         classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2319 "attention.nw"
+#line 2332 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -815,7 +818,7 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     classic_attention(tr, w, !g->ablate.no_mask);
     block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2337 "attention.nw"
+#line 2350 "attention.nw"
 block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
 bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
@@ -823,9 +826,9 @@ matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
 block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
 block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2333 "attention.nw"
+#line 2346 "attention.nw"
 }
-#line 2367 "attention.nw"
+#line 2380 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -839,7 +842,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2386 "attention.nw"
+#line 2399 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -855,7 +858,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2407 "attention.nw"
+#line 2420 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -866,7 +869,7 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2429 "attention.nw"
+#line 2442 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal)
@@ -885,7 +888,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, reach, C, d_head);
             }
 }
-#line 2471 "attention.nw"
+#line 2484 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -902,7 +905,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2509 "attention.nw"
+#line 2522 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -913,7 +916,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2532 "attention.nw"
+#line 2545 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -923,7 +926,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2548 "attention.nw"
+#line 2561 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -935,7 +938,7 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2565 "attention.nw"
+#line 2578 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -958,7 +961,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, reach, C, d_head);
             }
 }
-#line 2715 "attention.nw"
+#line 2728 "attention.nw"
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -968,7 +971,7 @@ void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
         for (int u = 0; u < T; u++)
             weights[head][u] = g->act.weights[(head * T + t) * T + u];
 }
-#line 2729 "attention.nw"
+#line 2742 "attention.nw"
 real swap_change(Gpt *g, int a, int b)
 {
     real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
@@ -982,7 +985,7 @@ real swap_change(Gpt *g, int a, int b)
     }
     return change / g->n_heads;
 }
-#line 2749 "attention.nw"
+#line 2762 "attention.nw"
 int most_changed_pair(Gpt *g, int *a, int *b, real *change)
 {
     int visited = 0;
@@ -996,12 +999,12 @@ int most_changed_pair(Gpt *g, int *a, int *b, real *change)
         }
     return visited;
 }
-#line 2851 "attention.nw"
+#line 2864 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables)
 {
     return g->ablate.no_position ? NULL : tables[POS_EMB];
 }
-#line 2935 "attention.nw"
+#line 2948 "attention.nw"
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N)
 {
@@ -1020,7 +1023,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
     else
         residual_backward(d_stream, d_increment, d_out, N);
 }
-#line 3017 "attention.nw"
+#line 3030 "attention.nw"
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N)
 {
@@ -1029,7 +1032,7 @@ static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
     else
         layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
 }
-#line 3028 "attention.nw"
+#line 3041 "attention.nw"
 static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
                                      const real *d_out, const real *in,
                                      const real *gain, const real *mean,
@@ -1041,7 +1044,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
     else
         layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
 }
-#line 3248 "attention.nw"
+#line 3261 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 {
     if (off->no_gelu)
@@ -1051,30 +1054,30 @@ static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 }
 
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
-                          const real *d_out, int n)
+                          const real *out, const real *d_out, int n)
 {
     if (!off->no_gelu) {
-        gelu_backward(d_in, in, d_out, n);
+        gelu_backward(d_in, in, out, d_out, n);
         return;
     }
     for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
-#line 3288 "attention.nw"
+#line 3301 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
     matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
     matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
 }
-#line 9068 "attention.nw"
+#line 9081 "attention.nw"
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
     double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V) + B * 2 * C * T * (T + 1);
     return 3 * forward;
 }
-#line 819 "attention.nw"
+#line 832 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real correct1 = 1 - pow(cfg->beta1, (real)t);
@@ -1087,7 +1090,7 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         p->params[i] -= cfg->lr * m_hat / (sqrt(v_hat) + cfg->eps);
     }
 }
-#line 597 "attention.nw"
+#line 610 "attention.nw"
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     int correct = 0;
@@ -1102,7 +1105,7 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 875 "attention.nw"
+#line 888 "attention.nw"
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -1113,7 +1116,7 @@ TrainConfig train_defaults(void)
     };
     return cfg;
 }
-#line 893 "attention.nw"
+#line 906 "attention.nw"
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -1123,30 +1126,30 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
         
-#line 926 "attention.nw"
+#line 939 "attention.nw"
 if ((result.fault_table = first_nonfinite_table(&m->p)) >= 0) {
     result.fault_step = step;
     break;
 }
-#line 902 "attention.nw"
+#line 915 "attention.nw"
         
-#line 957 "attention.nw"
+#line 970 "attention.nw"
 for (int i = 0; i < cfg->batch; i++)
     batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 903 "attention.nw"
+#line 916 "attention.nw"
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
         
-#line 933 "attention.nw"
+#line 946 "attention.nw"
 if (!isfinite(loss)) {
     result.fault_step = step;
     break;
 }
-#line 906 "attention.nw"
+#line 919 "attention.nw"
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
         
-#line 967 "attention.nw"
+#line 980 "attention.nw"
 if (step % cfg->eval_every == 0 || step == cfg->steps) {
     TrainRecord record = {step, loss, 0, {0}};
     int correct = record.correct = score(m, record.solved);
@@ -1159,13 +1162,13 @@ if (step % cfg->eval_every == 0 || step == cfg->steps) {
     if (correct == N_PROBLEMS && cfg->stop_at_perfect)
         break;
 }
-#line 909 "attention.nw"
+#line 922 "attention.nw"
     }
     if (result.fault_step == 0 && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
         result.fault_step = result.steps_done;
     return result;
 }
-#line 940 "attention.nw"
+#line 953 "attention.nw"
 int first_nonfinite_table(const Params *p)
 {
     for (int t = 0; t < p->n_tables; t++)
@@ -1174,14 +1177,14 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 1967 "attention.nw"
+#line 1980 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 1980 "attention.nw"
+#line 1993 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1196,7 +1199,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 2000 "attention.nw"
+#line 2013 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1212,7 +1215,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 2021 "attention.nw"
+#line 2034 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1222,7 +1225,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 2033 "attention.nw"
+#line 2046 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1240,13 +1243,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 2059 "attention.nw"
+#line 2072 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 2077 "attention.nw"
+#line 2090 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1256,9 +1259,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2064 "attention.nw"
+#line 2077 "attention.nw"
     
-#line 2089 "attention.nw"
+#line 2102 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1274,9 +1277,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 2065 "attention.nw"
+#line 2078 "attention.nw"
     
-#line 2107 "attention.nw"
+#line 2120 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1286,13 +1289,13 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 2066 "attention.nw"
+#line 2079 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
 }
-#line 3364 "attention.nw"
+#line 3377 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
@@ -1304,19 +1307,19 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
     if (count[0] == 0 || count[1] == 0)
         return 0;                   /* one group is empty: nothing to separate */
     
-#line 3382 "attention.nw"
+#line 3395 "attention.nw"
 for (int k = 0; k < 2; k++)
     mean[k] = sum[k] / count[k];
 for (int i = 0; i < n; i++) {
     double deviation = (double)x[i * stride] - mean[has[i] != 0];
     squares[has[i] != 0] += deviation * deviation;
 }
-#line 3375 "attention.nw"
+#line 3388 "attention.nw"
     double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
     return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
-#line 3394 "attention.nw"
+#line 3407 "attention.nw"
 int best_separating_column(const real *x, int n, int width,
                            const unsigned char *has, double *measure)
 {
@@ -1330,7 +1333,7 @@ int best_separating_column(const real *x, int n, int width,
     }
     return best;
 }
-#line 3465 "attention.nw"
+#line 3478 "attention.nw"
 static double column_mean(const real *x, int n, int d, int column)
 {
     double sum = 0;
@@ -1350,7 +1353,7 @@ void centred_covariance(double *cov, const real *x, int n, int d)
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
-#line 3499 "attention.nw"
+#line 3512 "attention.nw"
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
@@ -1370,7 +1373,7 @@ static void rotate(double *a, double *vectors, int n, int p, int q)
         a[q * n + k] = s * apk + c * aqk;
     }
 }
-#line 3529 "attention.nw"
+#line 3542 "attention.nw"
 static double off_diagonal(const double *a, int n)
 {
     double sum = 0;
@@ -1379,7 +1382,7 @@ static double off_diagonal(const double *a, int n)
             sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
     return sum;
 }
-#line 3549 "attention.nw"
+#line 3562 "attention.nw"
 int symmetric_eigen(double *a, int n, double *values, double *vectors)
 {
     double whole = off_diagonal(a, n);
@@ -1394,7 +1397,7 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
                 if (a[p * n + q] != 0)
                     rotate(a, vectors, n, p, q);
     
-#line 3569 "attention.nw"
+#line 3582 "attention.nw"
 for (int i = 0; i < n; i++)
     values[i] = a[i * n + i];
 for (int i = 0; i < n; i++) {
@@ -1410,15 +1413,15 @@ for (int i = 0; i < n; i++) {
         vectors[k * n + largest] = v;
     }
 }
-#line 3563 "attention.nw"
+#line 3576 "attention.nw"
     
-#line 3587 "attention.nw"
+#line 3600 "attention.nw"
 for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
         double v = vectors[i * n + j];
         vectors[i * n + j] = vectors[j * n + i];
         vectors[j * n + i] = v;
     }
-#line 3564 "attention.nw"
+#line 3577 "attention.nw"
     return sweep <= MAX_SWEEPS ? sweep : -1;
 }
