@@ -5,14 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
-#line 429 "attention.nw"
+#line 494 "attention.nw"
 enum { MATMUL_MAX = 64 * 64 };
-#line 785 "attention.nw"
+#line 868 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale);
-#line 991 "attention.nw"
+#line 1074 "attention.nw"
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 3111 "attention.nw"
+#line 2083 "attention.nw"
+static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
+static size_t layout(Activations *a, real *memory, int B, int T, int n_heads);
+#line 3279 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -24,20 +27,20 @@ static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
 static void block_residual_backward(const Gpt *g, real *d_stream,
                                     real *d_increment, const real *d_out, int N);
-#line 3298 "attention.nw"
+#line 3466 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
-#line 3569 "attention.nw"
+#line 3737 "attention.nw"
 enum { MAX_SWEEPS = 64 };
-#line 493 "attention.nw"
+#line 562 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 3693 "attention.nw"
+#line 3861 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -47,11 +50,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 3710 "attention.nw"
+#line 3878 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 3721 "attention.nw"
+#line 3889 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -154,10 +157,11 @@ void params_free(Params *p)
     free(p->params);
     memset(p, 0, sizeof *p);
 }
-#line 380 "attention.nw"
-void matmul_forward(real *restrict out, const real *restrict in,
-                    const real *restrict weight, const real *restrict bias,
-                    int n, int c_in, int c_out)
+#line 378 "attention.nw"
+static inline void matmul_rows(real *restrict out, const real *restrict in,
+                               const real *restrict weight,
+                               const real *restrict bias,
+                               int n, int c_in, int c_out)
 {
     for (int row = 0; row < n; row++) {
         const real *x = in + row * c_in;
@@ -169,35 +173,77 @@ void matmul_forward(real *restrict out, const real *restrict in,
                 y[j] += x[i] * weight[i * c_out + j];
     }
 }
-#line 417 "attention.nw"
+#line 411 "attention.nw"
+void matmul_forward(real *restrict out, const real *restrict in,
+                    const real *restrict weight, const real *restrict bias,
+                    int n, int c_in, int c_out)
+{
+    switch (c_out) {                    /* the same loops, compiled three ways */
+    case 32: matmul_rows(out, in, weight, bias, n, c_in, 32); break;
+    case 64: matmul_rows(out, in, weight, bias, n, c_in, 64); break;
+    default: matmul_rows(out, in, weight, bias, n, c_in, c_out);
+    }
+}
+#line 442 "attention.nw"
 static void transpose(real *out, const real *a, int rows, int cols)
 {
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++)
             out[c * rows + r] = a[r * cols + c];
 }
-#line 433 "attention.nw"
+#line 451 "attention.nw"
+static inline void input_gradient(real *restrict d_in,
+                                  const real *restrict d_out,
+                                  const real *restrict transposed,
+                                  int n, int c_in, int c_out)
+{
+    for (int row = 0; row < n; row++) {
+        const real *dy = d_out + row * c_out;
+        real *dx = d_in + row * c_in;
+        for (int j = 0; j < c_out; j++)         /* dx += dy_j (row j of W^T) */
+            for (int i = 0; i < c_in; i++)
+                dx[i] += dy[j] * transposed[j * c_in + i];
+    }
+}
+#line 474 "attention.nw"
+static inline void weight_gradient(real *restrict d_weight,
+                                   const real *restrict in,
+                                   const real *restrict d_out,
+                                   int n, int c_in, int c_out)
+{
+    for (int i = 0; i < c_in; i++) {
+        real *dw = d_weight + i * c_out;
+        for (int row = 0; row < n; row++)       /* row i of dW += x_i dy */
+            for (int j = 0; j < c_out; j++)
+                dw[j] += in[row * c_in + i] * d_out[row * c_out + j];
+    }
+}
+#line 498 "attention.nw"
 void matmul_backward(real *restrict d_in, real *restrict d_weight,
                      real *restrict d_bias, const real *restrict d_out,
                      const real *restrict in, const real *restrict weight,
                      int n, int c_in, int c_out)
 {
     real transposed[MATMUL_MAX];
-    if (d_in)
+    if (d_in) {
         transpose(transposed, weight, c_in, c_out);
-    for (int row = 0; row < n; row++) {
-        const real *dy = d_out + row * c_out, *x = in + row * c_in;
-        for (int j = 0; d_in && j < c_out; j++)      /* d_in += dy_j (row j of W^T) */
-            for (int i = 0; i < c_in; i++)
-                d_in[row * c_in + i] += dy[j] * transposed[j * c_in + i];
-        for (int i = 0; d_weight && i < c_in; i++)   /* row i of dW += x_i dy */
-            for (int j = 0; j < c_out; j++)
-                d_weight[i * c_out + j] += x[i] * dy[j];
-        for (int j = 0; d_bias && j < c_out; j++)
-            d_bias[j] += dy[j];
+        switch (c_in) {
+        case 32: input_gradient(d_in, d_out, transposed, n, 32, c_out); break;
+        case 64: input_gradient(d_in, d_out, transposed, n, 64, c_out); break;
+        default: input_gradient(d_in, d_out, transposed, n, c_in, c_out);
+        }
     }
+    if (d_weight)
+        switch (c_out) {
+        case 32: weight_gradient(d_weight, in, d_out, n, c_in, 32); break;
+        case 64: weight_gradient(d_weight, in, d_out, n, c_in, 64); break;
+        default: weight_gradient(d_weight, in, d_out, n, c_in, c_out);
+        }
+    for (int row = 0; d_bias && row < n; row++)
+        for (int j = 0; j < c_out; j++)
+            d_bias[j] += d_out[row * c_out + j];
 }
-#line 460 "attention.nw"
+#line 529 "attention.nw"
 static real normal_cdf(real z) { return (real)0.5 * (1 + erf(z * (real)M_SQRT1_2)); }
 static real normal_pdf(real z) { return exp(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 
@@ -206,7 +252,7 @@ void gelu_forward(real *out, const real *in, int n)
     for (int i = 0; i < n; i++)
         out[i] = in[i] * normal_cdf(in[i]);
 }
-#line 478 "attention.nw"
+#line 547 "attention.nw"
 void gelu_backward(real *d_in, const real *in, const real *out,
                    const real *d_out, int n)
 {
@@ -215,7 +261,7 @@ void gelu_backward(real *d_in, const real *in, const real *out,
         d_in[i] += d_out[i] * (cdf + in[i] * normal_pdf(in[i]));
     }
 }
-#line 510 "attention.nw"
+#line 579 "attention.nw"
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes)
 {
@@ -234,7 +280,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
         losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
 }
-#line 535 "attention.nw"
+#line 604 "attention.nw"
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes)
 {
@@ -247,7 +293,7 @@ void crossentropy_backward(real *d_logits, const real *probs,
         }
     }
 }
-#line 554 "attention.nw"
+#line 623 "attention.nw"
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -262,14 +308,14 @@ static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 675 "attention.nw"
+#line 758 "attention.nw"
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 686 "attention.nw"
+#line 769 "attention.nw"
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -279,7 +325,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 702 "attention.nw"
+#line 785 "attention.nw"
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -293,7 +339,7 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 726 "attention.nw"
+#line 809 "attention.nw"
 static int mlp_targets(int *targets, const int *problems, int n)
 {
     int count = 0;
@@ -307,7 +353,7 @@ static int mlp_targets(int *targets, const int *problems, int n)
     }
     return count;
 }
-#line 742 "attention.nw"
+#line 825 "attention.nw"
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
@@ -322,7 +368,7 @@ static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
         mlp_backward(mlp, n, (real)1 / count);
     return loss / count;
 }
-#line 764 "attention.nw"
+#line 847 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
@@ -337,14 +383,14 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 799 "attention.nw"
+#line 882 "attention.nw"
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 812 "attention.nw"
+#line 895 "attention.nw"
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -360,7 +406,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1174 "attention.nw"
+#line 1257 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -373,7 +419,7 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
                 x[i] = pos ? token[i] + pos[i] : token[i];
         }
 }
-#line 1204 "attention.nw"
+#line 1287 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -389,7 +435,7 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
             }
         }
 }
-#line 1301 "attention.nw"
+#line 1384 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -399,15 +445,19 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1391 "attention.nw"
+#line 1478 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
     real **w = g->model.p.table;
     int N = B * T, C = WIDTH;
+    layout(a, g->act_memory, B, T, g->n_heads);
+    layout(&g->grad, g->grad_memory, B, T, g->n_heads);
+    g->B = B;
+    g->T = T;
     embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
     
-#line 1409 "attention.nw"
+#line 1500 "attention.nw"
 block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
@@ -416,24 +466,24 @@ attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
                   B, T, C, g->n_heads, !g->ablate.no_mask);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
 block_residual(g, a->x2, a->x, a->attn, N * C);
-#line 1398 "attention.nw"
+#line 1489 "attention.nw"
     
-#line 1426 "attention.nw"
+#line 1517 "attention.nw"
 block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
 bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
 block_residual(g, a->x3, a->x2, a->ffn, N * C);
-#line 1399 "attention.nw"
+#line 1490 "attention.nw"
     
-#line 1434 "attention.nw"
+#line 1525 "attention.nw"
 block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1400 "attention.nw"
+#line 1491 "attention.nw"
 }
-#line 1458 "attention.nw"
+#line 1549 "attention.nw"
 static const real LN_EPS = (real)1e-5;
-#line 1465 "attention.nw"
+#line 1556 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -453,26 +503,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1494 "attention.nw"
+#line 1585 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1510 "attention.nw"
+#line 1601 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1524 "attention.nw"
-static size_t layout(Activations *a, real *memory, int max_batch, int n_heads)
+#line 1621 "attention.nw"
+static size_t layout(Activations *a, real *memory, int B, int T, int n_heads)
 {
-    size_t used = 0, rows = (size_t)max_batch * SEQ_LEN, C = WIDTH;
-    size_t cells = rows * (size_t)n_heads * SEQ_LEN;
+    size_t used = 0, rows = (size_t)B * T, C = WIDTH;
+    size_t cells = rows * (size_t)n_heads * T;
     
-#line 1534 "attention.nw"
+#line 1631 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -498,10 +548,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1529 "attention.nw"
+#line 1626 "attention.nw"
     return used;
 }
-#line 1568 "attention.nw"
+#line 1665 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -511,11 +561,12 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
         return -1;
     g->model.batch_loss = gpt_batch_loss;
     g->model.answer = gpt_answer;
+    g->model.grade = gpt_grade;
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1586 "attention.nw"
-g->act_size = layout(&g->act, NULL, max_batch, n_heads);
+#line 1684 "attention.nw"
+g->act_size = layout(&g->act, NULL, max_batch, SEQ_LEN, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
 g->tokens = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
@@ -524,13 +575,13 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
     gpt_destroy(g);
     return -1;
 }
-layout(&g->act, g->act_memory, max_batch, n_heads);
-layout(&g->grad, g->grad_memory, max_batch, n_heads);
-#line 1580 "attention.nw"
+layout(&g->act, g->act_memory, max_batch, SEQ_LEN, n_heads);
+layout(&g->grad, g->grad_memory, max_batch, SEQ_LEN, n_heads);
+#line 1678 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1600 "attention.nw"
+#line 1698 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -540,7 +591,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1625 "attention.nw"
+#line 1723 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -552,7 +603,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1643 "attention.nw"
+#line 1741 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -569,20 +620,21 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1678 "attention.nw"
-static void fill_batch(Gpt *g, const int *problems, int n)
+#line 1787 "attention.nw"
+static void fill_batch(Gpt *g, const int *problems, int n, int T)
 {
     for (int b = 0; b < n; b++) {
-        int *tokens = g->tokens + b * SEQ_LEN;
-        int *targets = g->targets + b * SEQ_LEN;
-        int length = problem_tokens(problems[b], tokens);
+        int padded[SEQ_LEN];
+        int length = problem_tokens(problems[b], padded);
         for (int t = length; t < SEQ_LEN; t++)
-            tokens[t] = TOK_END;
-        for (int t = 0; t < SEQ_LEN; t++)
-            targets[t] = t + 1 < length ? tokens[t + 1] : -1;
+            padded[t] = TOK_END;
+        for (int t = 0; t < T; t++) {
+            g->tokens[b * T + t] = padded[t];
+            g->targets[b * T + t] = t + 1 < length ? padded[t + 1] : -1;
+        }
     }
 }
-#line 1699 "attention.nw"
+#line 1809 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -601,24 +653,25 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1729 "attention.nw"
+#line 1839 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
     real **w = g->model.p.table, **dw = g->model.p.grad;
     int N = B * T, C = WIDTH;
-    memset(g->grad_memory, 0, g->act_size * sizeof(real));
+    size_t used = layout(d, g->grad_memory, B, T, g->n_heads);
+    memset(g->grad_memory, 0, used * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1744 "attention.nw"
+#line 1855 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
 block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
                          a->lnf_mean, a->lnf_rstd, N);
-#line 1737 "attention.nw"
+#line 1848 "attention.nw"
     
-#line 1758 "attention.nw"
+#line 1869 "attention.nw"
 block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
@@ -627,9 +680,9 @@ matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
 block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
                          a->ln2_mean, a->ln2_rstd, N);
-#line 1738 "attention.nw"
+#line 1849 "attention.nw"
     
-#line 1774 "attention.nw"
+#line 1885 "attention.nw"
 block_residual_backward(g, d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -640,10 +693,10 @@ matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
 block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
                          a->ln1_mean, a->ln1_rstd, N);
-#line 1739 "attention.nw"
+#line 1850 "attention.nw"
     embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
-#line 1791 "attention.nw"
+#line 1902 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -651,7 +704,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1820 "attention.nw"
+#line 1931 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -659,7 +712,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 1839 "attention.nw"
+#line 1950 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -668,7 +721,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1827 "attention.nw"
+#line 1938 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -678,20 +731,21 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 1879 "attention.nw"
+#line 1994 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
+    int T = backward && !g->ablate.no_mask ? SEQ_LEN - 1 : SEQ_LEN;
     if (n < 1 || n > g->max_batch)
         return NAN;
-    fill_batch(g, problems, n);
-    gpt_forward(g, g->tokens, n, SEQ_LEN);
-    real loss = gpt_loss(g, g->targets, n, SEQ_LEN);
+    fill_batch(g, problems, n, T);
+    gpt_forward(g, g->tokens, n, T);
+    real loss = gpt_loss(g, g->targets, n, T);
     if (backward)
-        gpt_backward(g, g->tokens, g->targets, n, SEQ_LEN);
+        gpt_backward(g, g->tokens, g->targets, n, T);
     return loss;
 }
-#line 1901 "attention.nw"
+#line 2017 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -708,7 +762,30 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2217 "attention.nw"
+#line 2058 "attention.nw"
+static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
+{
+    Gpt *g = (Gpt *)m;
+    int all[N_PROBLEMS], T = SEQ_LEN - 1, correct = 0;
+    if (g->ablate.no_mask || g->max_batch < N_PROBLEMS)
+        return -1;                          /* write every answer instead */
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    fill_batch(g, all, N_PROBLEMS, T);
+    gpt_forward(g, g->tokens, N_PROBLEMS, T);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int right = 1;
+        for (int t = 3; t < T; t++) {       /* from the '=' on */
+            int row = p * T + t, target = g->targets[row];
+            if (target >= 0 && argmax(g->act.logits + row * VOCAB, VOCAB) != target)
+                right = 0;
+        }
+        solved[p] = (unsigned char)right;
+        correct += right;
+    }
+    return correct;
+}
+#line 2385 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -726,14 +803,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2240 "attention.nw"
+#line 2408 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2253 "attention.nw"
+#line 2421 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -749,7 +826,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2276 "attention.nw"
+#line 2444 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -772,7 +849,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2306 "attention.nw"
+#line 2474 "attention.nw"
 static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
@@ -792,7 +869,7 @@ static void classic_head(Trace *tr, int head, int d_head, int causal)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2330 "attention.nw"
+#line 2498 "attention.nw"
 static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -803,7 +880,7 @@ static void classic_attention(Trace *tr, real **w, int causal)
         classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2348 "attention.nw"
+#line 2516 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -818,7 +895,7 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     classic_attention(tr, w, !g->ablate.no_mask);
     block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2366 "attention.nw"
+#line 2534 "attention.nw"
 block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
 bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
@@ -826,9 +903,9 @@ matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
 block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
 block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2362 "attention.nw"
+#line 2530 "attention.nw"
 }
-#line 2396 "attention.nw"
+#line 2564 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -842,7 +919,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2415 "attention.nw"
+#line 2583 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -858,7 +935,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2436 "attention.nw"
+#line 2604 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -869,7 +946,7 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2458 "attention.nw"
+#line 2626 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal)
@@ -888,7 +965,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, reach, C, d_head);
             }
 }
-#line 2500 "attention.nw"
+#line 2668 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -905,7 +982,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2538 "attention.nw"
+#line 2706 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -916,7 +993,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2561 "attention.nw"
+#line 2729 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -926,7 +1003,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2577 "attention.nw"
+#line 2745 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -938,7 +1015,7 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2594 "attention.nw"
+#line 2762 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -961,7 +1038,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, reach, C, d_head);
             }
 }
-#line 2744 "attention.nw"
+#line 2912 "attention.nw"
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -971,7 +1048,7 @@ void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
         for (int u = 0; u < T; u++)
             weights[head][u] = g->act.weights[(head * T + t) * T + u];
 }
-#line 2758 "attention.nw"
+#line 2926 "attention.nw"
 real swap_change(Gpt *g, int a, int b)
 {
     real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
@@ -985,7 +1062,7 @@ real swap_change(Gpt *g, int a, int b)
     }
     return change / g->n_heads;
 }
-#line 2778 "attention.nw"
+#line 2946 "attention.nw"
 int most_changed_pair(Gpt *g, int *a, int *b, real *change)
 {
     int visited = 0;
@@ -999,12 +1076,12 @@ int most_changed_pair(Gpt *g, int *a, int *b, real *change)
         }
     return visited;
 }
-#line 2880 "attention.nw"
+#line 3048 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables)
 {
     return g->ablate.no_position ? NULL : tables[POS_EMB];
 }
-#line 2964 "attention.nw"
+#line 3132 "attention.nw"
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N)
 {
@@ -1023,7 +1100,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
     else
         residual_backward(d_stream, d_increment, d_out, N);
 }
-#line 3046 "attention.nw"
+#line 3214 "attention.nw"
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N)
 {
@@ -1032,7 +1109,7 @@ static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
     else
         layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
 }
-#line 3057 "attention.nw"
+#line 3225 "attention.nw"
 static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
                                      const real *d_out, const real *in,
                                      const real *gain, const real *mean,
@@ -1044,7 +1121,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
     else
         layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
 }
-#line 3277 "attention.nw"
+#line 3445 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 {
     if (off->no_gelu)
@@ -1063,21 +1140,21 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
     for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
-#line 3317 "attention.nw"
+#line 3485 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
     matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
     matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
 }
-#line 9092 "attention.nw"
+#line 9261 "attention.nw"
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
     double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V) + B * 2 * C * T * (T + 1);
     return 3 * forward;
 }
-#line 848 "attention.nw"
+#line 931 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real correct1 = 1 - pow(cfg->beta1, (real)t);
@@ -1090,10 +1167,17 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         p->params[i] -= cfg->lr * m_hat / (sqrt(v_hat) + cfg->eps);
     }
 }
-#line 611 "attention.nw"
+#line 687 "attention.nw"
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
-    int correct = 0;
+    unsigned char verdicts[N_PROBLEMS];
+    int correct = m->grade ? m->grade(m, verdicts) : -1;
+    if (correct >= 0) {
+        if (solved)
+            memcpy(solved, verdicts, sizeof verdicts);
+        return correct;
+    }
+    correct = 0;
     for (int p = 0; p < N_PROBLEMS; p++) {
         char expected[8], got[8];
         problem_answer(p, expected);
@@ -1105,7 +1189,7 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 633 "attention.nw"
+#line 716 "attention.nw"
 real loss_on_all_problems(Model *m)
 {
     int all[N_PROBLEMS];
@@ -1113,7 +1197,7 @@ real loss_on_all_problems(Model *m)
         all[p] = p;
     return m->batch_loss(m, all, N_PROBLEMS, 0);
 }
-#line 904 "attention.nw"
+#line 987 "attention.nw"
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -1124,7 +1208,7 @@ TrainConfig train_defaults(void)
     };
     return cfg;
 }
-#line 922 "attention.nw"
+#line 1005 "attention.nw"
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -1134,30 +1218,30 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
         
-#line 955 "attention.nw"
+#line 1038 "attention.nw"
 if ((result.fault_table = first_nonfinite_table(&m->p)) >= 0) {
     result.fault_step = step;
     break;
 }
-#line 931 "attention.nw"
+#line 1014 "attention.nw"
         
-#line 986 "attention.nw"
+#line 1069 "attention.nw"
 for (int i = 0; i < cfg->batch; i++)
     batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 932 "attention.nw"
+#line 1015 "attention.nw"
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
         
-#line 962 "attention.nw"
+#line 1045 "attention.nw"
 if (!isfinite(loss)) {
     result.fault_step = step;
     break;
 }
-#line 935 "attention.nw"
+#line 1018 "attention.nw"
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
         
-#line 996 "attention.nw"
+#line 1079 "attention.nw"
 if (step % cfg->eval_every == 0 || step == cfg->steps) {
     TrainRecord record = {step, loss, 0, {0}};
     int correct = record.correct = score(m, record.solved);
@@ -1170,13 +1254,13 @@ if (step % cfg->eval_every == 0 || step == cfg->steps) {
     if (correct == N_PROBLEMS && cfg->stop_at_perfect)
         break;
 }
-#line 938 "attention.nw"
+#line 1021 "attention.nw"
     }
     if (result.fault_step == 0 && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
         result.fault_step = result.steps_done;
     return result;
 }
-#line 969 "attention.nw"
+#line 1052 "attention.nw"
 int first_nonfinite_table(const Params *p)
 {
     for (int t = 0; t < p->n_tables; t++)
@@ -1185,14 +1269,14 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 1996 "attention.nw"
+#line 2164 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 2009 "attention.nw"
+#line 2177 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1207,7 +1291,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 2029 "attention.nw"
+#line 2197 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1223,7 +1307,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 2050 "attention.nw"
+#line 2218 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1233,7 +1317,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 2062 "attention.nw"
+#line 2230 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1251,13 +1335,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 2088 "attention.nw"
+#line 2256 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 2106 "attention.nw"
+#line 2274 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1267,9 +1351,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2093 "attention.nw"
+#line 2261 "attention.nw"
     
-#line 2118 "attention.nw"
+#line 2286 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1285,9 +1369,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 2094 "attention.nw"
+#line 2262 "attention.nw"
     
-#line 2136 "attention.nw"
+#line 2304 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1297,13 +1381,13 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 2095 "attention.nw"
+#line 2263 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
 }
-#line 3393 "attention.nw"
+#line 3561 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
@@ -1315,19 +1399,19 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
     if (count[0] == 0 || count[1] == 0)
         return 0;                   /* one group is empty: nothing to separate */
     
-#line 3411 "attention.nw"
+#line 3579 "attention.nw"
 for (int k = 0; k < 2; k++)
     mean[k] = sum[k] / count[k];
 for (int i = 0; i < n; i++) {
     double deviation = (double)x[i * stride] - mean[has[i] != 0];
     squares[has[i] != 0] += deviation * deviation;
 }
-#line 3404 "attention.nw"
+#line 3572 "attention.nw"
     double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
     return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
-#line 3423 "attention.nw"
+#line 3591 "attention.nw"
 int best_separating_column(const real *x, int n, int width,
                            const unsigned char *has, double *measure)
 {
@@ -1341,7 +1425,7 @@ int best_separating_column(const real *x, int n, int width,
     }
     return best;
 }
-#line 3494 "attention.nw"
+#line 3662 "attention.nw"
 static double column_mean(const real *x, int n, int d, int column)
 {
     double sum = 0;
@@ -1361,7 +1445,7 @@ void centred_covariance(double *cov, const real *x, int n, int d)
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
-#line 3528 "attention.nw"
+#line 3696 "attention.nw"
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
@@ -1381,7 +1465,7 @@ static void rotate(double *a, double *vectors, int n, int p, int q)
         a[q * n + k] = s * apk + c * aqk;
     }
 }
-#line 3558 "attention.nw"
+#line 3726 "attention.nw"
 static double off_diagonal(const double *a, int n)
 {
     double sum = 0;
@@ -1390,7 +1474,7 @@ static double off_diagonal(const double *a, int n)
             sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
     return sum;
 }
-#line 3578 "attention.nw"
+#line 3746 "attention.nw"
 int symmetric_eigen(double *a, int n, double *values, double *vectors)
 {
     double whole = off_diagonal(a, n);
@@ -1405,7 +1489,7 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
                 if (a[p * n + q] != 0)
                     rotate(a, vectors, n, p, q);
     
-#line 3598 "attention.nw"
+#line 3766 "attention.nw"
 for (int i = 0; i < n; i++)
     values[i] = a[i * n + i];
 for (int i = 0; i < n; i++) {
@@ -1421,15 +1505,15 @@ for (int i = 0; i < n; i++) {
         vectors[k * n + largest] = v;
     }
 }
-#line 3592 "attention.nw"
+#line 3760 "attention.nw"
     
-#line 3616 "attention.nw"
+#line 3784 "attention.nw"
 for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
         double v = vectors[i * n + j];
         vectors[i * n + j] = vectors[j * n + i];
         vectors[j * n + i] = v;
     }
-#line 3593 "attention.nw"
+#line 3761 "attention.nw"
     return sweep <= MAX_SWEEPS ? sweep : -1;
 }

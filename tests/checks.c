@@ -175,11 +175,16 @@ static int run_comparison(Gpt *g, RefInput *in, RefOutput *ref, FILE *report)
     real loss, step_losses[REF_STEPS];
     TrainConfig cfg = train_defaults();   /* lr 3e-3, betas 0.9 0.999, eps 1e-8 */
     for (size_t i = 0; i < p->n_params; i++) p->params[i] = (real)in->params[i];
-    memset(p->grads, 0, p->n_params * sizeof(real));
-    loss = g->model.batch_loss(&g->model, in->problems, REF_BATCH, 1);
+    /* the logits of all seven rows, from a pass without gradients */
+    loss = g->model.batch_loss(&g->model, in->problems, REF_BATCH, 0);
     failures += compare(report, "logits", g->act.logits, ref->logits,
                         REF_BATCH * SEQ_LEN * VOCAB, TOL_LOGITS);
     failures += compare(report, "loss", &loss, &ref->loss, 1, TOL_LOSS);
+    /* the training pass, which leaves out the seventh row, must give
+       PyTorch's loss and gradients of all seven */
+    memset(p->grads, 0, p->n_params * sizeof(real));
+    loss = g->model.batch_loss(&g->model, in->problems, REF_BATCH, 1);
+    failures += compare(report, "loss of the training pass", &loss, &ref->loss, 1, TOL_LOSS);
     failures += compare_tables(report, "grad", p, (const real *const *)p->grad,
                                ref->grads, TOL_GRAD);
     for (int s = 0; s < REF_STEPS; s++) {
