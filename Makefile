@@ -24,9 +24,16 @@ export B
 CC      ?= cc
 # -O3, not -O2: it lets gcc vectorise the matrix loops (with the `restrict`
 # promises of chapter 1) and makes training about three times faster; the
-# bytes computed are the same.  No -ffast-math: it would let the compiler
-# reorder sums, and the two forms of attention must agree bit for bit.
-CFLAGS  ?= -O3
+# bytes computed are the same.  -march=native, where the compiler knows it,
+# lets it use the machine's widest vector instructions (on this project's
+# machine, AVX: about a fifth faster again).  Neither changes a bit of the
+# results: ISO C fixes the order of every sum, vectorising only computes
+# several independent sums at once, and -ffp-contract=off (below) forbids
+# fusing a multiply with an add; a test builds the program with -O0 and
+# compares.  No -ffast-math: it would let the compiler reorder sums, and
+# the two forms of attention must agree bit for bit.
+NATIVE  := $(shell $(CC) -march=native -x c -c -o /dev/null /dev/null 2>/dev/null && echo -march=native)
+CFLAGS  ?= -O3 $(NATIVE)
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
 # ISO C forbids contracting a*b+c into one rounding; say so for every compiler,
 # so that results do not depend on whether the machine has FMA.

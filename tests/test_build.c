@@ -36,6 +36,7 @@ static void test_full_disk_keeps_old_file(void **s) { (void)s; run("full_disk_ke
 static void test_nan_stops_training(void **s) { (void)s; run("nan_stops_training"); }
 static void test_deterministic_outputs(void **s) { (void)s; run("deterministic_outputs"); }
 static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
+static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
 
 int main(void)
 {
@@ -54,6 +55,7 @@ int main(void)
         cmocka_unit_test(test_nan_stops_training),
         cmocka_unit_test(test_deterministic_outputs),
         cmocka_unit_test(test_valgrind_clean),
+        cmocka_unit_test(test_optimisation_changes_no_bit),
     };
     return cmocka_run_group_tests_name("build", tests, NULL, NULL);
 }
