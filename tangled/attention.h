@@ -194,7 +194,7 @@ real swap_change(Gpt *g, int a, int b);
 int  most_changed_pair(Gpt *g, int *a, int *b, real *change);
 #line 3481 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift);
-#line 9257 "attention.nw"
+#line 9271 "attention.nw"
 double gpt_train_flops(int B, int T);
 #line 2155 "attention.nw"
 enum { CHECKPOINT_VERSION = 1 };

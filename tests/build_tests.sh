@@ -51,6 +51,39 @@ prose_edit_recompiles_nothing() {
     echo "after a prose edit, make ran:"; echo "$log" | sed 's/^/    /'
 }
 
+# An edit to the code of one part of the experiments reruns that part and
+# nothing else: not the training of the book's model, not the other parts.
+# The test edits chapters 2 to 5's experiments, the part that runs in a
+# fraction of a second, in a copy of the finished build (times kept).
+experiment_edit_reruns_its_part() {
+    B=${B:-build}
+    san=0; [ "$B" = build-san ] && san=1
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX") || return 1
+    cp -Rp $NW Makefile tangled tests book "$B" "$dir"/ || { rm -rf "$dir"; return 1; }
+    (cd "$dir" && make -s SANITIZE=$san $B/results.stamp >/dev/null 2>&1) \
+        || { echo "the copied build is not complete"; rm -rf "$dir"; return 1; }
+    stamps="$B/model.ckpt $B/part-1-5.stamp $B/part-6-7.stamp $B/part-8-10.stamp"
+    before=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps)
+    sleep 1
+    # a comment after the first line of code of chapters 2 to 5's experiments
+    awk 'done != 1 && prev ~ /^<<experiments and figures of chapters 2 to 5>>=$/ {
+             $0 = $0 " /* edited */"; done = 1 } { prev = $0; print }' \
+        "$dir/$NW" > "$dir/nw.tmp" && mv "$dir/nw.tmp" "$dir/$NW"
+    log=$(cd "$dir" && make SANITIZE=$san $B/results.stamp 2>&1) \
+        || { echo "$log"; rm -rf "$dir"; return 1; }
+    after=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps)
+    rm -rf "$dir"
+    echo "after an edit to chapter 2-5's experiment code, make ran:"
+    echo "$log" | grep -E 'attention (train|figures)' | sed 's/^/    /'
+    for s in $stamps; do
+        old=$(echo "$before" | grep " $s\$"); new=$(echo "$after" | grep " $s\$")
+        case $s in
+            */part-1-5.stamp) [ "$old" != "$new" ] || { echo "part 1-5 did not rerun"; return 1; } ;;
+            *) [ "$old" = "$new" ] || { echo "$s was remade"; return 1; } ;;
+        esac
+    done
+}
+
 # A type error put into a chunk makes the compiler name attention.nw and the
 # line of the error.
 compiler_error_names_nw_line() {

@@ -24,6 +24,7 @@ static void run(const char *name)
 
 static void test_tangle_is_fresh(void **s) { (void)s; run("tangle_is_fresh"); }
 static void test_prose_edit_recompiles_nothing(void **s) { (void)s; run("prose_edit_recompiles_nothing"); }
+static void test_experiment_edit_reruns_its_part(void **s) { (void)s; run("experiment_edit_reruns_its_part"); }
 static void test_compiler_error_names_nw_line(void **s) { (void)s; run("compiler_error_names_nw_line"); }
 static void test_stray_root_fails(void **s) { (void)s; run("stray_root_fails"); }
 static void test_undefined_chunk_fails(void **s) { (void)s; run("undefined_chunk_fails"); }
@@ -43,6 +44,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tangle_is_fresh),
         cmocka_unit_test(test_prose_edit_recompiles_nothing),
+        cmocka_unit_test(test_experiment_edit_reruns_its_part),
         cmocka_unit_test(test_compiler_error_names_nw_line),
         cmocka_unit_test(test_stray_root_fails),
         cmocka_unit_test(test_undefined_chunk_fails),
