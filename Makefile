@@ -184,35 +184,41 @@ book/attention.pdf: $(B)/attention.tex
 	cp $(B)/attention.pdf $@
 
 # ---------------------------------------------------------------- tests
-TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -Itangled $(SAN)
-$(B)/test_core: tests/test_core.c tangled/core.c tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -o $@ tests/test_core.c tangled/core.c -lcmocka $(LDLIBS)
-$(B)/test_core_double: tests/test_core.c tangled/core.c tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_core.c tangled/core.c -lcmocka $(LDLIBS)
-$(B)/test_build: tests/test_build.c
-	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c -lcmocka
-GPT_TEST_SOURCES := tests/test_gpt.c tests/checks.c tangled/core.c
-$(B)/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
+# Every test binary runs its tests chapter by chapter (tests/chapters.c).
+TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -Itangled -Itests $(SAN)
+CHAPTERS_C := tests/chapters.c tests/chapters.h
+$(B)/test_core: tests/test_core.c tangled/core.c tangled/attention.h $(CHAPTERS_C)
+	$(CC) $(TEST_CFLAGS) -o $@ tests/test_core.c tests/chapters.c tangled/core.c -lcmocka $(LDLIBS)
+$(B)/test_core_double: tests/test_core.c tangled/core.c tangled/attention.h $(CHAPTERS_C)
+	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_core.c tests/chapters.c tangled/core.c -lcmocka $(LDLIBS)
+$(B)/test_build: tests/test_build.c $(CHAPTERS_C)
+	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c tests/chapters.c -lcmocka
+GPT_TEST_SOURCES := tests/test_gpt.c tests/checks.c tests/chapters.c tangled/core.c
+$(B)/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
+$(B)/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
-ABLATION_TEST_SOURCES := tests/test_ablation.c tests/checks.c tangled/core.c
-$(B)/test_ablation: $(ABLATION_TEST_SOURCES) tests/checks.h tangled/attention.h
+ABLATION_TEST_SOURCES := tests/test_ablation.c tests/checks.c tests/chapters.c tangled/core.c
+$(B)/test_ablation: $(ABLATION_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_ablation_double: $(ABLATION_TEST_SOURCES) tests/checks.h tangled/attention.h
+$(B)/test_ablation_double: $(ABLATION_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
-DISSECT_TEST_SOURCES := tests/test_dissect.c tests/checks.c tangled/core.c
-$(B)/test_dissect: $(DISSECT_TEST_SOURCES) tests/checks.h tangled/attention.h
+DISSECT_TEST_SOURCES := tests/test_dissect.c tests/checks.c tests/chapters.c tangled/core.c
+$(B)/test_dissect: $(DISSECT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(DISSECT_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_dissect_double: $(DISSECT_TEST_SOURCES) tests/checks.h tangled/attention.h
+$(B)/test_dissect_double: $(DISSECT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(DISSECT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
 TESTS := $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
          $(B)/test_ablation $(B)/test_ablation_double \
          $(B)/test_dissect $(B)/test_dissect_double $(B)/test_build
+# One line per chapter at the end; make check CHAPTER=5 runs chapter 5 only
+# (or a group: build, whole, course).
+CHAPTER ?=
+export CHAPTER
 check: $(TESTS) all
-	+@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status
+	+@sh tests/check.sh $(TESTS)
 
 # ---------------------------------------------------------------- benchmark
 # The C program against the PyTorch reference (Debian's python3-torch, one
