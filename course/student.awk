@@ -102,7 +102,7 @@ state == "marker" {
     if ($0 ~ /^:::[ \t]*$/) { state = "doc"; pending = n; emit($0); next }
     statement[n] = statement[n] (statement[n] == "" ? "" : "\n") $0
     if (title[n] == "" && match($0, /\*\*[^*]+\*\*/))
-        title[n] = substr($0, RSTART + 2, RLENGTH - 4)
+        { title[n] = substr($0, RSTART + 2, RLENGTH - 4); sub(/\.$/, "", title[n]) }
     emit($0); next
 }
 
@@ -114,7 +114,7 @@ state == "code" {
         if (current) pending = current
         current = 0; emit($0); next
     }
-    if (current) { chunk[++nchunk] = $0; if (!keep[current]) next }
+    if (current) { chunk[++nchunk] = $0; next }
     emit($0); next
 }
 

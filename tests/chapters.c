@@ -34,9 +34,18 @@ static int is_name_char(int c)
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/* only names, spaces and stars from the margin to the function's name */
+static int return_type(const char *line, const char *name)
+{
+    for (const char *c = line; c < name; c++)
+        if (!is_name_char((unsigned char)*c) && *c != ' ' && *c != '*') return 0;
+    return 1;
+}
+
 /* Where attention.nw defines what a test checks: a chunk of that name, or
-   the chunk holding the definition of that function (a line that starts
-   at the margin, names it before "(", and does not end in ";"). */
+   the chunk holding the definition of that function: a line at the
+   margin, outside the interface chunks, where only a return type comes
+   before the name and "(", and that does not end in ";". */
 static void where_defined(const char *checks, char *out, size_t size)
 {
     FILE *f = fopen("attention.nw", "r");
@@ -52,7 +61,7 @@ static void where_defined(const char *checks, char *out, size_t size)
         if (len > 5 && !strncmp(line, "<<", 2) && !strcmp(line + len - 3, ">>=")) {
             memcpy(chunk, line + 2, len - 5);
             chunk[len - 5] = '\0';
-            in_code = 1;
+            in_code = strncmp(chunk, "interface of", 12) && strncmp(chunk, "declarations", 12);
             if (!strcmp(chunk, checks)) { snprintf(found, sizeof found, "<<%s>>", chunk); at = number; }
             continue;
         }
@@ -60,7 +69,7 @@ static void where_defined(const char *checks, char *out, size_t size)
         if (!in_code || !is_name_char((unsigned char)line[0]) || !len || line[len - 1] == ';')
             continue;
         for (char *p = strstr(line, checks); p; p = strstr(p + 1, checks))
-            if ((p == line || !is_name_char((unsigned char)p[-1])) && p[n] == '(') {
+            if (p > line && (p[-1] == ' ' || p[-1] == '*') && p[n] == '(' && return_type(line, p)) {
                 snprintf(found, sizeof found, "<<%s>>, %s", chunk, checks);
                 at = number;
                 break;

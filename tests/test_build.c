@@ -32,6 +32,7 @@ static void test_full_disk_keeps_old_file(void **s) { (void)s; run("full_disk_ke
 static void test_nan_stops_training(void **s) { (void)s; run("nan_stops_training"); }
 static void test_deterministic_outputs(void **s) { (void)s; run("deterministic_outputs"); }
 static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
+static void test_course_mode(void **s) { (void)s; run("course_mode"); }
 
 /* the literate build, the program's command line, the whole model
    trained, and the course mode: groups of their own */
@@ -50,6 +51,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "training_fault", test_nan_stops_training),
     CHAPTER_TEST("whole", "main", test_deterministic_outputs),
     CHAPTER_TEST("whole", "main", test_valgrind_clean),
+    CHAPTER_TEST("course", "course/student.awk", test_course_mode),
 };
 
 int main(int argc, char **argv)

@@ -310,12 +310,13 @@ static void test_eigen_of_a_covariance(void **state)
     check_eigen(cov, HIDDEN, values, vectors, 1e-9);
 }
 
-/* the chapter of each test, and the function or chunk it checks */
+/* the chapter of each test, and the function or chunk it checks; tests
+   that train or run the whole model need every exercise: group "whole" */
 static const ChapterTest tests[] = {
     CHAPTER_TEST("8", "gpt_create", test_four_heads_is_the_specimen),
-    CHAPTER_TEST("8", "attention_forward", test_other_head_counts),
+    CHAPTER_TEST("whole", "attention_forward", test_other_head_counts),
     CHAPTER_TEST("9", "gpt_ffn_as_one_map", test_no_gelu_collapse),
-    CHAPTER_TEST("9", "bend_forward", test_no_gelu_switch),
+    CHAPTER_TEST("whole", "bend_forward", test_no_gelu_switch),
 #ifdef ATTENTION_DOUBLE
     CHAPTER_TEST("whole", "bend_backward", test_no_gelu_gradcheck),
 #endif
