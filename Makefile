@@ -49,7 +49,7 @@ OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 NOWEB_LIB := /usr/lib/noweb
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/weave.css book/weave-preamble.tex book/checklinks
 
-.PHONY: all tangle program book check clean deps bench reference fuzz student
+.PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests
 
 # Use every core: the experiments' parts, and the HTML and PDF books, are
 # independent and run side by side.
@@ -240,6 +240,9 @@ TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt 
 # (or a group: build, whole, course).
 CHAPTER ?=
 export CHAPTER
+tests: $(TESTS)
+list-tests:
+	@echo $(TESTS)
 check: $(TESTS) all
 ifeq ($(EDITION),student)
 	@case "$(CHAPTER)" in ""|whole) $(MAKE) -s $(MODEL) > /dev/null 2>&1 || \
@@ -263,8 +266,8 @@ student: $(NW) course/student.awk $(B)/results.stamp | deps
 	rm -rf $(STUDENT_DIR)
 	mkdir -p $(STUDENT_DIR)/results $(STUDENT_DIR)/book
 	awk -f course/student.awk -v solved=$(SOLVED) $(NW) > $(STUDENT_DIR)/$(NW)
-	sed 's/^EDITION ?= teacher$$/EDITION ?= student/' Makefile > $(STUDENT_DIR)/Makefile
-	grep -q '^EDITION ?= student$$' $(STUDENT_DIR)/Makefile
+	sed 's/^EDITION ?= teacher$$/EDITION := student/' Makefile > $(STUDENT_DIR)/Makefile
+	grep -q '^EDITION := student$$' $(STUDENT_DIR)/Makefile
 	cp -R tests LICENSE $(STUDENT_DIR)/
 	cp $(BOOK_TOOLS) $(STUDENT_DIR)/book/
 	cp -R $(RESULTS)/. $(STUDENT_DIR)/results/

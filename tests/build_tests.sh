@@ -290,8 +290,9 @@ valgrind_clean() {
 # exercise's own tests (tests/test_exercises.c) fail on its stub; an edition
 # with exactly one exercise solved passes exactly that exercise's tests; a
 # type error in a stub is reported at the student's attention.nw line.
-# With SANITIZE=1 the edition is compiled by clang with the sanitizers and
-# not woven (the first run of make check weaves it).
+# The edition's chapters fail exactly where there are exercises.  With
+# SANITIZE=1 the edition is compiled by clang with the sanitizers, and
+# neither woven nor run chapter by chapter (the first run does both).
 course_mode() {
     B=${B:-build}
     [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
@@ -349,6 +350,23 @@ course_mode() {
                 "$(echo $mine)" "$(echo "$want" | wc -l)"
         fi
     done
+    # chapter by chapter, the edition's tests fail exactly in the chapters
+    # that have an exercise (a property of the grouping: not rerun with the
+    # sanitizers, to keep the second half of make check short)
+    [ "$B" = build-san ] || {
+    tests=$(cd $edition && make -s list-tests)
+    (cd $edition && make -s tests > $work/log 2>&1) || { cat $work/log; return 1; }
+    want=$(cut -d'|' -f2 $work/exercises | sort -n -u | tr '\n' ' ')
+    got=""
+    for c in $(awk '/^# / && !/\{-\}[ \t]*$/ { print ++c }' $NW); do
+        (cd $edition && CHAPTER=$c sh tests/check.sh $tests > $work/log 2>&1) || got="$got$c "
+    done
+    if [ "$got" != "$want" ]; then
+        echo "the student edition fails in chapters $got; expected the chapters with exercises: $want"; status=1
+    else
+        echo "the student edition's tests fail in chapters $got(those with exercises) and pass in the others"
+    fi
+    }
     # a type error in a stub names the student's attention.nw and its line
     line=$(grep -n '^    /\* TODO, exercise 1 ' $edition/$NW | head -1 | cut -d: -f1)
     [ -n "$line" ] || { echo "no TODO line in the student's $NW"; return 1; }
