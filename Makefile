@@ -269,6 +269,7 @@ student: $(NW) course/student.awk $(B)/results.stamp | deps
 	sed 's/^EDITION ?= teacher$$/EDITION := student/' Makefile > $(STUDENT_DIR)/Makefile
 	grep -q '^EDITION := student$$' $(STUDENT_DIR)/Makefile
 	cp -R tests LICENSE $(STUDENT_DIR)/
+	cp course/README.md $(STUDENT_DIR)/README.md
 	cp $(BOOK_TOOLS) $(STUDENT_DIR)/book/
 	cp -R $(RESULTS)/. $(STUDENT_DIR)/results/
 	rm -f $(STUDENT_DIR)/results/numbers-*.txt

@@ -89,6 +89,9 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
                       const ChapterTest *tests, size_t n,
                       CMFixtureFunction setup, CMFixtureFunction teardown)
 {
+    /* line by line: a failing test may leak, and the leak checker of a
+       sanitized build ends the program without flushing stdout */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc > 1 && !strcmp(argv[1], "--list")) {
         for (size_t i = 0; i < n; i++)
             printf("%s\t%s\t%s\n", tests[i].chapter, tests[i].checks, tests[i].test.name);
