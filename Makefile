@@ -9,6 +9,10 @@
 # to prose alone leaves them untouched and nothing is recompiled or rerun.
 
 NW      := attention.nw
+# teacher: this repository, the exercises solved; student: the edition that
+# `make student` writes, the exercises stubbed (see "For teachers" in README.md)
+EDITION ?= teacher
+export EDITION
 # make check SANITIZE=1: the program and the tests built by clang with the
 # address and undefined-behaviour sanitizers, in a build directory of their own.
 SANITIZE ?= 0
@@ -57,7 +61,7 @@ OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 NOWEB_LIB := /usr/lib/noweb
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/weave.css book/weave-preamble.tex book/checklinks
 
-.PHONY: all tangle program book check clean deps bench reference fuzz FORCE
+.PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests FORCE
 
 # Use every core: the experiments' parts, and the HTML and PDF books, are
 # independent and run side by side.
@@ -127,7 +131,19 @@ $(PROGRAM): $(OBJECTS)
 # and numbers are computed from it.  Both rerun only when the program itself
 # changed.  Figures are converted to PDF for LaTeX.
 MODEL   := $(B)/model.ckpt
+ifeq ($(EDITION),student)
+# The student edition cannot compute the book's numbers and figures while
+# its exercises are stubs: it ships the teacher's in results/, and only
+# converts the figures to PDF.
+RESULTS := results
+$(B)/results.stamp: $(wildcard results/*.* results/fig/*.svg)
+	@mkdir -p $(B)/fig
+	@for f in $(RESULTS)/fig/*.svg; do \
+	   rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
+	@touch $@
+else
 RESULTS := $(B)/results
+endif
 # What each experiment depends on is the code, not its place in the file:
 # an edit that only moves code changes the #line directives of the tangled
 # files, so the program is recompiled (its debug lines must be right), but
@@ -158,6 +174,7 @@ $(MODEL): $(B)/sig/common | $(PROGRAM)
 # Each part of the experiments is a target of its own, so that make -j
 # runs them side by side; their numbers files are joined into one.
 PARTS := 1-5 6-7 8-10
+ifneq ($(EDITION),student)
 $(B)/results.stamp: $(patsubst %,$(B)/part-%.stamp,$(PARTS))
 	cat $(patsubst %,$(RESULTS)/numbers-%.txt,$(PARTS)) > $(RESULTS)/numbers.txt.tmp
 	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
@@ -171,6 +188,7 @@ $(B)/part-%.stamp: $(B)/sig/common $(B)/sig/part-% $(MODEL) | $(PROGRAM)
 	@mkdir -p $(RESULTS)
 	$(PROGRAM) figures -m $(MODEL) -o $(RESULTS) --part $*
 	@touch $@
+endif
 
 # ---------------------------------------------------------------- weave
 # noweb's front end, cross-referencer and index, then our back end, which
@@ -221,35 +239,81 @@ book/attention.pdf: $(B)/attention.tex
 	cp $(B)/attention.pdf $@
 
 # ---------------------------------------------------------------- tests
-TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -Itangled $(SAN)
-$(B)/test_core: tests/test_core.c tangled/core.c tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -o $@ tests/test_core.c tangled/core.c -lcmocka $(LDLIBS)
-$(B)/test_core_double: tests/test_core.c tangled/core.c tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_core.c tangled/core.c -lcmocka $(LDLIBS)
-$(B)/test_build: tests/test_build.c
-	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c -lcmocka
-GPT_TEST_SOURCES := tests/test_gpt.c tests/checks.c tangled/core.c
-$(B)/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
+# Every test binary runs its tests chapter by chapter (tests/chapters.c).
+TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -Itangled -Itests $(SAN)
+CHAPTERS_C := tests/chapters.c tests/chapters.h
+$(B)/test_core: tests/test_core.c tangled/core.c tangled/attention.h $(CHAPTERS_C)
+	$(CC) $(TEST_CFLAGS) -o $@ tests/test_core.c tests/chapters.c tangled/core.c -lcmocka $(LDLIBS)
+$(B)/test_core_double: tests/test_core.c tangled/core.c tangled/attention.h $(CHAPTERS_C)
+	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_core.c tests/chapters.c tangled/core.c -lcmocka $(LDLIBS)
+$(B)/test_build: tests/test_build.c $(CHAPTERS_C)
+	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c tests/chapters.c -lcmocka
+GPT_TEST_SOURCES := tests/test_gpt.c tests/checks.c tests/chapters.c tangled/core.c
+$(B)/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tangled/attention.h
+$(B)/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
-ABLATION_TEST_SOURCES := tests/test_ablation.c tests/checks.c tangled/core.c
-$(B)/test_ablation: $(ABLATION_TEST_SOURCES) tests/checks.h tangled/attention.h
+ABLATION_TEST_SOURCES := tests/test_ablation.c tests/checks.c tests/chapters.c tangled/core.c
+$(B)/test_ablation: $(ABLATION_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_ablation_double: $(ABLATION_TEST_SOURCES) tests/checks.h tangled/attention.h
+$(B)/test_ablation_double: $(ABLATION_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
-DISSECT_TEST_SOURCES := tests/test_dissect.c tests/checks.c tangled/core.c
-$(B)/test_dissect: $(DISSECT_TEST_SOURCES) tests/checks.h tangled/attention.h
+DISSECT_TEST_SOURCES := tests/test_dissect.c tests/checks.c tests/chapters.c tangled/core.c
+$(B)/test_dissect: $(DISSECT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(DISSECT_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_dissect_double: $(DISSECT_TEST_SOURCES) tests/checks.h tangled/attention.h
+$(B)/test_dissect_double: $(DISSECT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
 	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(DISSECT_TEST_SOURCES) -lcmocka $(LDLIBS)
 
-TESTS := $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
+# The exercises' own tests (tests/test_exercises.c) include the core, to
+# reach its static helpers; in double precision only.
+$(B)/test_exercises: tests/test_exercises.c tangled/core.c tangled/attention.h $(CHAPTERS_C)
+	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_exercises.c tests/chapters.c -lcmocka $(LDLIBS)
+
+TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
          $(B)/test_ablation $(B)/test_ablation_double \
          $(B)/test_dissect $(B)/test_dissect_double $(B)/test_build
+# One line per chapter at the end; make check CHAPTER=5 runs chapter 5 only
+# (or a group: build, whole, course).
+CHAPTER ?=
+export CHAPTER
+tests: $(TESTS)
+list-tests:
+	@echo $(TESTS)
 check: $(TESTS) all
-	+@status=0; for t in $(TESTS); do $$t || status=1; done; exit $$status
+ifeq ($(EDITION),student)
+	@case "$(CHAPTER)" in ""|whole) $(MAKE) -s $(MODEL) > /dev/null 2>&1 || \
+	  echo "make check: the program did not train a model; the group 'whole' will fail";; esac
+endif
+	+@sh tests/check.sh $(TESTS)
+
+# ---------------------------------------------------------------- course mode
+# make student writes the student edition to STUDENT_DIR: attention.nw with
+# every exercise's chunk stubbed (course/student.awk), this Makefile set to
+# EDITION = student, tangled/, tests/, book/ (the weave's tools) and the
+# teacher's numbers, tables and figures in results/.  SOLVED=3,5 leaves
+# exercises 3 and 5 solved (the course-mode test uses it).
+STUDENT_DIR ?= $(B)/student
+SOLVED ?=
+ifeq ($(EDITION),student)
+student:
+	@echo "make student: this is already the student edition" >&2; exit 2
+else
+student: $(NW) course/student.awk $(B)/results.stamp | deps
+	rm -rf $(STUDENT_DIR)
+	mkdir -p $(STUDENT_DIR)/results $(STUDENT_DIR)/book
+	awk -f course/student.awk -v solved=$(SOLVED) $(NW) > $(STUDENT_DIR)/$(NW)
+	sed 's/^EDITION ?= teacher$$/EDITION := student/' Makefile > $(STUDENT_DIR)/Makefile
+	grep -q '^EDITION := student$$' $(STUDENT_DIR)/Makefile
+	cp -R tests LICENSE $(STUDENT_DIR)/
+	cp course/README.md $(STUDENT_DIR)/README.md
+	cp $(BOOK_TOOLS) $(STUDENT_DIR)/book/
+	cp -R $(RESULTS)/. $(STUDENT_DIR)/results/
+	rm -f $(STUDENT_DIR)/results/numbers-*.txt
+	cd $(STUDENT_DIR) && for root in $(ROOTS); do mkdir -p tangled && \
+	  notangle -L -R"$$root" $(NW) > tangled/$$root || exit 1; done
+	@echo "the student edition is in $(STUDENT_DIR): $$(awk -f course/student.awk -v list=1 $(NW) | wc -l) exercises stubbed"
+endif
 
 # ---------------------------------------------------------------- benchmark
 # The C program against the PyTorch reference (Debian's python3-torch, one

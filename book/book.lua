@@ -12,6 +12,9 @@
 --    Chunk names are protected: nwpandoc.awk breaks "{{" with an empty
 --    span and marks their inline code with class nwname.
 --  * The chunk-use map written by nwpandoc.awk (class nwusemap) is dropped.
+--  * An exercise (a div of class "exercise", see course/student.awk) is
+--    numbered in order, "Exercise N." put before its statement; in LaTeX
+--    it becomes the environment nwexercise (weave-preamble.tex).
 
 local numbers = nil       -- name -> value
 local numbers_path = nil
@@ -114,6 +117,7 @@ local function table_para(el)
 end
 
 local is_latex = FORMAT:match("latex") ~= nil
+local exercises = 0       -- exercises numbered so far
 
 
 local function latex_wrap(el, macro)
@@ -156,6 +160,22 @@ return {
       if has_class(el, "chunknum") then return latex_wrap(el, "nwchunknum") end
     end,
     Div = function(el)
+      if has_class(el, "exercise") then
+        exercises = exercises + 1
+        local first = el.content[1]
+        if first and (first.t == "Para" or first.t == "Plain") then
+          first.content:insert(1, pandoc.Space())
+          first.content:insert(1, pandoc.Strong({pandoc.Str("Exercise"),
+            pandoc.Space(), pandoc.Str(exercises .. ".")}))
+        end
+        el.identifier = "exercise-" .. exercises
+        el.attributes.uses = nil   -- for course/student.awk only
+        if not is_latex then return el end
+        local b = pandoc.List({pandoc.RawBlock("latex", "\\begin{nwexercise}")})
+        b:extend(el.content)
+        b:insert(pandoc.RawBlock("latex", "\\end{nwexercise}"))
+        return b
+      end
       if not is_latex then return nil end
       if has_class(el, "nwchunk") then
         local b = pandoc.List({pandoc.RawBlock("latex", "\\begin{nwchunk}")})

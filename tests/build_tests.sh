@@ -338,4 +338,96 @@ valgrind_clean() {
     echo "$out2" | grep -E "ERROR SUMMARY|in use at exit" | sed 's/^==[0-9]*== /  ask: /'
 }
 
+# Course mode.  `make student` writes the student edition, which tangles,
+# compiles (warnings are errors) and weaves with the shipped numbers; each
+# exercise's own tests (tests/test_exercises.c) fail on its stub; an edition
+# with exactly one exercise solved passes exactly that exercise's tests; a
+# type error in a stub is reported at the student's attention.nw line.
+# The edition's chapters fail exactly where there are exercises.  With
+# SANITIZE=1 the edition is compiled by clang with the sanitizers, and
+# neither woven nor run chapter by chapter (the first run does both).
+course_mode() {
+    B=${B:-build}
+    [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    edition=$work/student
+    make -s student STUDENT_DIR=$edition > $work/log 2>&1 || { cat $work/log; return 1; }
+    awk -f course/student.awk -v list=1 $NW > $work/exercises
+    n=$(wc -l < $work/exercises)
+    [ "$n" -ge 8 ] || { echo "only $n exercises"; return 1; }
+    echo "make student: $n exercises stubbed in $edition"
+    # the edition builds: its own Makefile tangles, compiles, weaves the HTML
+    what="program book/attention.html"
+    [ "$B" = build-san ] && what=program
+    (cd $edition && make -s $what > $work/log 2>&1) || { echo "the student edition does not build:"; cat $work/log; return 1; }
+    grep -q 'TODO, exercise 1 ' $edition/tangled/core.c || { echo "no stub in the edition's core.c"; return 1; }
+    echo "the student edition builds: make $what"
+    # the exercises' tests, and which exercise each belongs to
+    (cd $edition && make -s $B/test_exercises > $work/log 2>&1) || { cat $work/log; return 1; }
+    $edition/$B/test_exercises --list > $work/tests
+    status=0
+    tests_of() {    # exercise number -> its tests, one per line
+        functions=$(awk -F'|' -v e="$1" '$1 == e { print $4 }' $work/exercises)
+        for f in $functions; do awk -F'\t' -v f="$f" '$2 == f { print $3 }' $work/tests; done | sort
+    }
+    failing() {     # run a test binary; its failing tests, one per line
+        (cd "$1" && CHAPTER= "$2") > $work/run 2>&1
+        grep '^chapter-failure' $work/run | cut -f4 | sort
+    }
+    all_tests=$(for e in $(seq 1 $n); do tests_of $e; done | sort)
+    [ "$(cut -f3 $work/tests | sort)" = "$all_tests" ] ||
+        { echo "tests/test_exercises.c has tests that belong to no exercise"; status=1; }
+    got=$(failing $edition $B/test_exercises)
+    if [ "$got" != "$all_tests" ]; then
+        echo "with every exercise stubbed, failing: $(echo $got); expected: $(echo $all_tests)"; status=1
+    else
+        echo "every exercise stubbed: all $(echo "$all_tests" | wc -l) exercise tests fail"
+    fi
+    # one exercise solved at a time: exactly its tests pass
+    for e in $(seq 1 $n); do
+        mine=$(tests_of $e)
+        [ -n "$mine" ] || { echo "exercise $e has no test of its own"; status=1; continue; }
+        one=$work/one-$e    # the edition's Makefile and tests, exercise e solved
+        mkdir -p $one
+        cp $edition/Makefile $one/ && ln -s $edition/tests $one/tests
+        awk -f course/student.awk -v solved=$e $NW > $one/$NW
+        (cd $one && make -s $B/test_exercises > $work/log 2>&1) || { cat $work/log; status=1; continue; }
+        got=$(failing $one $B/test_exercises)
+        want=$(echo "$all_tests" | grep -vxF "$mine")
+        if [ "$got" != "$want" ]; then
+            echo "exercise $e solved alone: failing $(echo $got); expected $(echo $want)"; status=1
+        else
+            printf 'exercise %s solved alone (%s): passes %s; the other %s exercise tests still fail\n' \
+                $e "$(awk -F'|' -v e=$e '$1 == e { print $3 }' $work/exercises)" \
+                "$(echo $mine)" "$(echo "$want" | wc -l)"
+        fi
+    done
+    # chapter by chapter, the edition's tests fail exactly in the chapters
+    # that have an exercise (a property of the grouping: not rerun with the
+    # sanitizers, to keep the second half of make check short)
+    [ "$B" = build-san ] || {
+    tests=$(cd $edition && make -s list-tests)
+    (cd $edition && make -s tests > $work/log 2>&1) || { cat $work/log; return 1; }
+    want=$(cut -d'|' -f2 $work/exercises | sort -n -u | tr '\n' ' ')
+    got=""
+    for c in $(awk '/^# / && !/\{-\}[ \t]*$/ { print ++c }' $NW); do
+        (cd $edition && CHAPTER=$c sh tests/check.sh $tests > $work/log 2>&1) || got="$got$c "
+    done
+    if [ "$got" != "$want" ]; then
+        echo "the student edition fails in chapters $got; expected the chapters with exercises: $want"; status=1
+    else
+        echo "the student edition's tests fail in chapters $got(those with exercises) and pass in the others"
+    fi
+    }
+    # a type error in a stub names the student's attention.nw and its line
+    line=$(grep -n '^    /\* TODO, exercise 1 ' $edition/$NW | head -1 | cut -d: -f1)
+    [ -n "$line" ] || { echo "no TODO line in the student's $NW"; return 1; }
+    sed "${line}s|^|    int broken = \"one\"; |" $edition/$NW > $edition/nw.tmp && mv $edition/nw.tmp $edition/$NW
+    log=$(cd $edition && make program 2>&1) && { echo "the broken stub compiled"; return 1; }
+    echo "$log" | grep -q "$NW:$line:" || { echo "no error at $NW:$line in:"; echo "$log"; return 1; }
+    echo "student's compiler error: $(echo "$log" | grep "$NW:$line:" | head -1)"
+    return $status
+}
+
 "$@"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <cmocka.h>
+#include "chapters.h"
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -258,21 +258,27 @@ static void test_gradcheck_with_switches(void **state)
 }
 #endif
 
-int main(void)
+/* the chapter of each test, and the function or chunk it checks; the
+   switches of chapter 7 are checked on the whole model, so their tests
+   need every exercise: group "whole" */
+static const ChapterTest tests[] = {
+    CHAPTER_TEST("whole", "positions", test_no_position_swaps_alike),
+    CHAPTER_TEST("whole", "attention_forward", test_no_mask_sees_later_tokens),
+    CHAPTER_TEST("whole", "block_residual", test_switches_off_change_nothing),
+    CHAPTER_TEST("whole", "block_layernorm", test_each_switch_changes_its_part),
+    CHAPTER_TEST("6", "most_changed_pair", test_swap_search),
+#ifdef ATTENTION_DOUBLE
+    CHAPTER_TEST("whole", "block_layernorm_backward", test_gradcheck_with_switches),
+#endif
+};
+
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_position_swaps_alike),
-        cmocka_unit_test(test_no_mask_sees_later_tokens),
-        cmocka_unit_test(test_switches_off_change_nothing),
-        cmocka_unit_test(test_each_switch_changes_its_part),
-        cmocka_unit_test(test_swap_search),
 #ifdef ATTENTION_DOUBLE
-        cmocka_unit_test(test_gradcheck_with_switches),
-#endif
-    };
-#ifdef ATTENTION_DOUBLE
-    return cmocka_run_group_tests_name("ablations (double)", tests, setup, teardown);
+    const char *suite = "ablations (double)";
 #else
-    return cmocka_run_group_tests_name("ablations", tests, setup, teardown);
+    const char *suite = "ablations";
 #endif
+    return run_chapter_tests(argc, argv, suite, tests, sizeof tests / sizeof tests[0],
+                             setup, teardown);
 }

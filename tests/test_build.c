@@ -2,11 +2,7 @@
    function of tests/build_tests.sh from the top of the repository and
    fails when it exits non-zero; the script says what it found. */
 #define _POSIX_C_SOURCE 200809L
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "chapters.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -18,7 +14,7 @@ static void run(const char *name)
     fflush(stdout);
     int status = system(command);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
-        skip();                 /* the script says why */
+        chapter_skip();         /* the script says why */
     assert_int_equal(status, 0);
 }
 
@@ -38,26 +34,31 @@ static void test_nan_stops_training(void **s) { (void)s; run("nan_stops_training
 static void test_deterministic_outputs(void **s) { (void)s; run("deterministic_outputs"); }
 static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
+static void test_course_mode(void **s) { (void)s; run("course_mode"); }
 
-int main(void)
+/* the literate build, the program's command line, the whole model
+   trained, and the course mode: groups of their own */
+static const ChapterTest tests[] = {
+    CHAPTER_TEST("build", "tangled/", test_tangle_is_fresh),
+    CHAPTER_TEST("build", "Makefile", test_prose_edit_recompiles_nothing),
+    CHAPTER_TEST("build", "Makefile", test_experiment_edit_reruns_its_part),
+    CHAPTER_TEST("build", "Makefile", test_optimisation_changes_no_bit),
+    CHAPTER_TEST("build", "Makefile", test_compiler_error_names_nw_line),
+    CHAPTER_TEST("build", "Makefile", test_stray_root_fails),
+    CHAPTER_TEST("build", "Makefile", test_undefined_chunk_fails),
+    CHAPTER_TEST("build", "book/book.lua", test_missing_number_fails),
+    CHAPTER_TEST("build", "book/checklinks", test_html_links_resolve),
+    CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
+    CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
+    CHAPTER_TEST("whole", "main", test_cli_errors),
+    CHAPTER_TEST("whole", "write_file", test_full_disk_keeps_old_file),
+    CHAPTER_TEST("whole", "training_fault", test_nan_stops_training),
+    CHAPTER_TEST("whole", "main", test_deterministic_outputs),
+    CHAPTER_TEST("whole", "main", test_valgrind_clean),
+    CHAPTER_TEST("course", "course/student.awk", test_course_mode),
+};
+
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tangle_is_fresh),
-        cmocka_unit_test(test_prose_edit_recompiles_nothing),
-        cmocka_unit_test(test_experiment_edit_reruns_its_part),
-        cmocka_unit_test(test_compiler_error_names_nw_line),
-        cmocka_unit_test(test_stray_root_fails),
-        cmocka_unit_test(test_undefined_chunk_fails),
-        cmocka_unit_test(test_missing_number_fails),
-        cmocka_unit_test(test_html_links_resolve),
-        cmocka_unit_test(test_no_placeholder_survives),
-        cmocka_unit_test(test_ask_answers_all_100),
-        cmocka_unit_test(test_cli_errors),
-        cmocka_unit_test(test_full_disk_keeps_old_file),
-        cmocka_unit_test(test_nan_stops_training),
-        cmocka_unit_test(test_deterministic_outputs),
-        cmocka_unit_test(test_valgrind_clean),
-        cmocka_unit_test(test_optimisation_changes_no_bit),
-    };
-    return cmocka_run_group_tests_name("build", tests, NULL, NULL);
+    return run_chapter_tests(argc, argv, "build", tests, sizeof tests / sizeof tests[0], NULL, NULL);
 }

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+#include "chapters.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,28 +254,31 @@ static void test_training_is_deterministic(void **state)
 }
 #endif
 
-int main(void)
+/* the chapter of each test, and the function or chunk it checks */
+static const ChapterTest tests[] = {
+    CHAPTER_TEST("1", "the task", test_vocabulary_round_trip),
+    CHAPTER_TEST("1", "problem_tokens", test_problem_strings),
+    CHAPTER_TEST("1", "params_alloc", test_params_layout),
+    CHAPTER_TEST("1", "mlp_init", test_mlp_has_four_tables),
+    CHAPTER_TEST("1", "matmul_forward", test_matmul_small),
+    CHAPTER_TEST("1", "gelu_forward", test_gelu_values),
+    CHAPTER_TEST("1", "crossentropy_forward", test_softmax_crossentropy),
+    CHAPTER_TEST("1", "rng_normal", test_rng_is_deterministic_and_uniform),
+    CHAPTER_TEST("1", "adam_step", test_adam_first_step),
+#ifdef ATTENTION_DOUBLE
+    CHAPTER_TEST("1", "mlp_backward", test_mlp_gradient_check),
+#else
+    CHAPTER_TEST("1", "train", test_mlp_reaches_perfect_score),
+    CHAPTER_TEST("1", "train", test_training_is_deterministic),
+#endif
+};
+
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vocabulary_round_trip),
-        cmocka_unit_test(test_problem_strings),
-        cmocka_unit_test(test_params_layout),
-        cmocka_unit_test(test_mlp_has_four_tables),
-        cmocka_unit_test(test_matmul_small),
-        cmocka_unit_test(test_gelu_values),
-        cmocka_unit_test(test_softmax_crossentropy),
-        cmocka_unit_test(test_rng_is_deterministic_and_uniform),
-        cmocka_unit_test(test_adam_first_step),
 #ifdef ATTENTION_DOUBLE
-        cmocka_unit_test(test_mlp_gradient_check),
+    const char *suite = "core (double)";
 #else
-        cmocka_unit_test(test_mlp_reaches_perfect_score),
-        cmocka_unit_test(test_training_is_deterministic),
+    const char *suite = "core";
 #endif
-    };
-#ifdef ATTENTION_DOUBLE
-    return cmocka_run_group_tests_name("core (double)", tests, NULL, NULL);
-#else
-    return cmocka_run_group_tests_name("core", tests, NULL, NULL);
-#endif
+    return run_chapter_tests(argc, argv, suite, tests, sizeof tests / sizeof tests[0], NULL, NULL);
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <cmocka.h>
+#include "chapters.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,26 +310,30 @@ static void test_eigen_of_a_covariance(void **state)
     check_eigen(cov, HIDDEN, values, vectors, 1e-9);
 }
 
-int main(void)
+/* the chapter of each test, and the function or chunk it checks; tests
+   that train or run the whole model need every exercise: group "whole" */
+static const ChapterTest tests[] = {
+    CHAPTER_TEST("8", "gpt_create", test_four_heads_is_the_specimen),
+    CHAPTER_TEST("whole", "attention_forward", test_other_head_counts),
+    CHAPTER_TEST("9", "gpt_ffn_as_one_map", test_no_gelu_collapse),
+    CHAPTER_TEST("whole", "bend_forward", test_no_gelu_switch),
+#ifdef ATTENTION_DOUBLE
+    CHAPTER_TEST("whole", "bend_backward", test_no_gelu_gradcheck),
+#endif
+    CHAPTER_TEST("9", "best_separating_column", test_neuron_search_is_the_maximiser),
+    CHAPTER_TEST("9", "symmetric_eigen", test_eigen_diagonal),
+    CHAPTER_TEST("9", "symmetric_eigen", test_eigen_rotated_diagonal),
+    CHAPTER_TEST("9", "symmetric_eigen", test_eigen_repeated),
+    CHAPTER_TEST("9", "symmetric_eigen", test_eigen_of_a_covariance),
+};
+
+int main(int argc, char **argv)
 {
     all_problems();
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_four_heads_is_the_specimen),
-        cmocka_unit_test(test_other_head_counts),
-        cmocka_unit_test(test_no_gelu_collapse),
-        cmocka_unit_test(test_no_gelu_switch),
 #ifdef ATTENTION_DOUBLE
-        cmocka_unit_test(test_no_gelu_gradcheck),
-#endif
-        cmocka_unit_test(test_neuron_search_is_the_maximiser),
-        cmocka_unit_test(test_eigen_diagonal),
-        cmocka_unit_test(test_eigen_rotated_diagonal),
-        cmocka_unit_test(test_eigen_repeated),
-        cmocka_unit_test(test_eigen_of_a_covariance),
-    };
-#ifdef ATTENTION_DOUBLE
-    return cmocka_run_group_tests_name("dissection (double)", tests, NULL, NULL);
+    const char *suite = "dissection (double)";
 #else
-    return cmocka_run_group_tests_name("dissection", tests, NULL, NULL);
+    const char *suite = "dissection";
 #endif
+    return run_chapter_tests(argc, argv, suite, tests, sizeof tests / sizeof tests[0], NULL, NULL);
 }

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <cmocka.h>
+#include "chapters.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
@@ -322,29 +322,34 @@ static void test_trains_to_perfect_score(void **state)
 }
 #endif
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fourteen_tables),
-        cmocka_unit_test(test_deterministic_init),
-        cmocka_unit_test(test_classic_equals_production),
-        cmocka_unit_test(test_batch_equals_single),
-        cmocka_unit_test(test_causal_mask),
-        cmocka_unit_test(test_matches_pytorch),
+/* the chapter of each test, and the function or chunk it checks; tests of
+   the whole forward or backward pass need every exercise: group "whole" */
+static const ChapterTest tests[] = {
+    CHAPTER_TEST("4", "gpt_create", test_fourteen_tables),
+    CHAPTER_TEST("4", "gpt_init_params", test_deterministic_init),
+    CHAPTER_TEST("whole", "gpt_forms_agree", test_classic_equals_production),
+    CHAPTER_TEST("whole", "gpt_forward", test_batch_equals_single),
+    CHAPTER_TEST("whole", "attention_forward", test_causal_mask),
+    CHAPTER_TEST("whole", "gpt_backward", test_matches_pytorch),
 #ifdef ATTENTION_DOUBLE
-        cmocka_unit_test(test_gradcheck),
+    CHAPTER_TEST("whole", "gpt_backward", test_gradcheck),
 #endif
-        cmocka_unit_test(test_checkpoint_round_trip),
-        cmocka_unit_test(test_checkpoint_defects),
-        cmocka_unit_test(test_nan_stops_training),
-        cmocka_unit_test(test_grade_equals_writing_answers),
+    CHAPTER_TEST("4", "checkpoint_encode", test_checkpoint_round_trip),
+    CHAPTER_TEST("4", "checkpoint_decode", test_checkpoint_defects),
+    CHAPTER_TEST("1", "first_nonfinite_table", test_nan_stops_training),
+    CHAPTER_TEST("whole", "gpt_grade", test_grade_equals_writing_answers),
 #ifndef ATTENTION_DOUBLE
-        cmocka_unit_test(test_trains_to_perfect_score),
+    CHAPTER_TEST("whole", "train", test_trains_to_perfect_score),
 #endif
-    };
+};
+
+int main(int argc, char **argv)
+{
 #ifdef ATTENTION_DOUBLE
-    return cmocka_run_group_tests_name("transformer (double)", tests, setup, teardown);
+    const char *suite = "transformer (double)";
 #else
-    return cmocka_run_group_tests_name("transformer", tests, setup, teardown);
+    const char *suite = "transformer";
 #endif
+    return run_chapter_tests(argc, argv, suite, tests, sizeof tests / sizeof tests[0],
+                             setup, teardown);
 }

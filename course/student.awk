@@ -1,0 +1,150 @@
+# student.awk -- the student edition of attention.nw, from the teacher's.
+#
+#   awk -f course/student.awk attention.nw > student/attention.nw
+#   awk -f course/student.awk -v solved=3,5 attention.nw   (keep 3 and 5 solved)
+#   awk -f course/student.awk -v list=1 attention.nw       (the exercises)
+#
+# An exercise is marked in the prose by a fenced div
+#
+#   ::: {.exercise uses="LN_EPS"}
+#   **Title.** The statement ...
+#   :::
+#
+# and covers the code chunks that follow it, up to the next line of prose.
+# Each function defined in those chunks keeps its header and gets a body
+# that compiles and does nothing: a TODO comment with the statement, a
+# (void) cast of every parameter and of each name in `uses` (static
+# helpers and constants only the solution uses), the chunk uses the
+# solution's body held (their chunks are part of the exercise and are
+# stubbed too), and `return 0;` if the function returns a value.  A chunk
+# that defines no function becomes a TODO comment.  The prose, the
+# statement and every other chunk are copied unchanged, so the student's
+# attention.nw has the same chunks, the same roots and the same chapters.
+#
+# list=1 prints one line per exercise, fields separated by "|":
+#   number|chapter|title|functions (space-separated)|line of its first chunk
+
+BEGIN {
+    chapter = 0; n = 0; state = "doc"; current = 0
+    split(solved, keep_list, ",")
+    for (i in keep_list) keep[keep_list[i] + 0] = 1
+}
+
+# ---------------------------------------------------------------- helpers
+
+function plain(s) {               # Markdown/noweb quoting out, for a C comment
+    gsub(/\*\*/, "", s); gsub(/\[\[/, "", s); gsub(/\]\]/, "", s)
+    gsub(/\*\//, "* /", s)
+    return s
+}
+function emit(s) { if (!list) print s }
+
+# The stub of the buffered chunk body chunk[1..nchunk] of exercise e.
+function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, params, p, name, ret, k, u, nu, uses_list) {
+    found = 0; in_body = 0; header = ""; body_uses = ""; header_text = ""
+    for (i = 1; i <= nchunk; i++) if (chunk[i] == "{") found = -1
+    if (found == 0) {             # no function: a piece of one
+        emit("/* TODO (exercise " e ", continued): the part of the exercise")
+        emit("   that belongs in this chunk. */")
+        return
+    }
+    found = 0
+    for (i = 1; i <= nchunk; i++) {
+        l = chunk[i]
+        if (!in_body) {
+            if (l == "{") {
+                in_body = 1; found++
+                emit(header_text)
+                emit("{")
+                todo(e, found == 1 && first_of[e]++ == 0)
+                # (void) every parameter
+                p = header_text; sub(/^[^(]*\(/, "", p); sub(/\)[^)]*$/, "", p)
+                np = split(p, params, ",")
+                for (k = 1; k <= np; k++) {
+                    name = params[k]; gsub(/\[[^]]*\]/, "", name); sub(/[ \t]+$/, "", name)
+                    if (name ~ /^[ \t]*void$/ || name == "") continue
+                    match(name, /[A-Za-z_][A-Za-z0-9_]*$/)
+                    emit("    (void)" substr(name, RSTART, RLENGTH) ";")
+                }
+                if (found == 1 && first_use[e]++ == 0) {
+                    nu = split(uses[e], uses_list, " ")
+                    for (k = 1; k <= nu; k++) emit("    (void)" uses_list[k] ";")
+                }
+                ret = header_text; sub(/\(.*/, "", ret)
+                fname = ret; sub(/.*[ *]/, "", fname)
+                functions[e] = functions[e] (functions[e] == "" ? "" : " ") fname
+                is_void = (ret ~ /(^|[ \t])void[ \t]/ && ret !~ /\*/)
+                header_text = ""
+            } else if ((l ~ /^[A-Za-z_]/ && l !~ /;[ \t]*$/) || header_text != "") {
+                header_text = header_text (header_text == "" ? "" : "\n") l
+            } else emit(l)
+        } else if (l == "}") {
+            in_body = 0
+            if (!is_void) emit("    return 0;")
+            emit("}")
+        } else if (l ~ /^[ \t]*<<.*>>[ \t]*$/) {
+            u = l; sub(/^[ \t]*/, "    ", u); emit(u)
+        }
+    }
+}
+
+function todo(e, full,   k, m, lines) {
+    if (!full) { emit("    /* TODO (exercise " e "): see above. */"); return }
+    m = split(statement[e], lines, "\n")
+    emit("    /* TODO, exercise " e " (make check CHAPTER=" ex_chapter[e] ").")
+    for (k = 1; k <= m; k++)
+        emit("       " plain(lines[k]) (k == m ? " */" : ""))
+}
+
+# ---------------------------------------------------------------- the pass
+
+state == "marker" {
+    if ($0 ~ /^:::[ \t]*$/) { state = "doc"; pending = n; emit($0); next }
+    statement[n] = statement[n] (statement[n] == "" ? "" : "\n") $0
+    if (title[n] == "" && match($0, /\*\*[^*]+\*\*/))
+        { title[n] = substr($0, RSTART + 2, RLENGTH - 4); sub(/\.$/, "", title[n]) }
+    emit($0); next
+}
+
+state == "code" {
+    if ($0 ~ /^@( |$)/) {
+        if (current && !keep[current]) stub(current)
+        else for (i = 1; i <= nchunk; i++) emit(chunk[i])
+        state = "doc"
+        if (current) pending = current
+        current = 0; emit($0); next
+    }
+    if (current) { chunk[++nchunk] = $0; next }
+    emit($0); next
+}
+
+/^<<.*>>=[ \t]*$/ {
+    state = "code"; nchunk = 0; current = pending
+    if (current) {
+        chunks[current]++
+        if (first_line[current] == "") first_line[current] = NR
+    }
+    if (!current || keep[current]) { emit($0); next }
+    emit($0); next
+}
+
+/^# / && $0 !~ /\{-\}[ \t]*$/ { chapter++ }
+
+/^::: *\{\.exercise/ {
+    n++; state = "marker"; statement[n] = ""; title[n] = ""; ex_chapter[n] = chapter
+    u = $0; uses[n] = ""
+    if (match(u, /uses="[^"]*"/)) uses[n] = substr(u, RSTART + 6, RLENGTH - 7)
+    emit($0); next
+}
+
+# prose ends the exercise's run of chunks
+/[^ \t]/ && $0 !~ /^@( |$)/ { pending = 0 }
+{ emit($0) }
+
+END {
+    if (state != "doc") { print "student.awk: unterminated exercise or chunk" > "/dev/stderr"; exit 1 }
+    for (e = 1; e <= n; e++) {
+        if (!chunks[e]) { print "student.awk: exercise " e " (" title[e] ") has no chunk" > "/dev/stderr"; exit 1 }
+        if (list) print e "|" ex_chapter[e] "|" title[e] "|" functions[e] "|" first_line[e]
+    }
+}

@@ -1,0 +1,145 @@
+/* chapters.c: run a table of tests chapter by chapter (see chapters.h) */
+#define _POSIX_C_SOURCE 200809L
+#include "chapters.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const ChapterTest *test;
+    void *group_state;
+    int passed, skipped;
+} Record;
+
+static Record *current;     /* the test running now */
+
+void chapter_mark_skipped(void)
+{
+    if (current) current->skipped = 1;
+}
+
+/* runs the test with the group's state; reached the end: it passed */
+static void wrapped(void **state)
+{
+    Record *r = *state;
+    void *inner = r->group_state;
+    current = r;
+    r->test->test.test_func(&inner);
+    r->passed = 1;
+}
+
+static int is_name_char(int c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* only names, spaces and stars from the margin to the function's name */
+static int return_type(const char *line, const char *name)
+{
+    for (const char *c = line; c < name; c++)
+        if (!is_name_char((unsigned char)*c) && *c != ' ' && *c != '*') return 0;
+    return 1;
+}
+
+/* Where attention.nw defines what a test checks: a chunk of that name, or
+   the chunk holding the definition of that function: a line at the
+   margin, outside the interface chunks, where only a return type comes
+   before the name and "(", and that does not end in ";". */
+static void where_defined(const char *checks, char *out, size_t size)
+{
+    FILE *f = fopen("attention.nw", "r");
+    char line[512], chunk[512] = "", found[1100] = "";
+    int number = 0, in_code = 0, at = 0;
+    size_t n = strlen(checks);
+    snprintf(out, size, "%s", checks);
+    if (!f) return;
+    while (!at && fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        number++;
+        while (len && (line[len - 1] == '\n' || line[len - 1] == ' ')) line[--len] = '\0';
+        if (len > 5 && !strncmp(line, "<<", 2) && !strcmp(line + len - 3, ">>=")) {
+            memcpy(chunk, line + 2, len - 5);
+            chunk[len - 5] = '\0';
+            in_code = strncmp(chunk, "interface of", 12) && strncmp(chunk, "declarations", 12);
+            if (!strcmp(chunk, checks)) { snprintf(found, sizeof found, "<<%s>>", chunk); at = number; }
+            continue;
+        }
+        if (line[0] == '@' && (line[1] == ' ' || line[1] == '\0')) { in_code = 0; continue; }
+        if (!in_code || !is_name_char((unsigned char)line[0]) || !len || line[len - 1] == ';')
+            continue;
+        for (char *p = strstr(line, checks); p; p = strstr(p + 1, checks))
+            if (p > line && (p[-1] == ' ' || p[-1] == '*') && p[n] == '(' && return_type(line, p)) {
+                snprintf(found, sizeof found, "<<%s>>, %s", chunk, checks);
+                at = number;
+                break;
+            }
+    }
+    fclose(f);
+    if (at) snprintf(out, size, "%s, attention.nw:%d", found, at);
+}
+
+static int chapter_selected(const char *chapter)
+{
+    const char *only = getenv("CHAPTER");
+    return !only || !*only || !strcmp(only, chapter);
+}
+
+int run_chapter_tests(int argc, char **argv, const char *suite,
+                      const ChapterTest *tests, size_t n,
+                      CMFixtureFunction setup, CMFixtureFunction teardown)
+{
+    /* line by line: a failing test may leak, and the leak checker of a
+       sanitized build ends the program without flushing stdout */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc > 1 && !strcmp(argv[1], "--list")) {
+        for (size_t i = 0; i < n; i++)
+            printf("%s\t%s\t%s\n", tests[i].chapter, tests[i].checks, tests[i].test.name);
+        return 0;
+    }
+    struct CMUnitTest *group = calloc(n, sizeof *group);
+    Record *records = calloc(n, sizeof *records);
+    char (*names)[256] = calloc(n, sizeof *names);
+    if (!group || !records || !names) { fprintf(stderr, "out of memory\n"); return 1; }
+    int failed_total = 0;
+    for (size_t first = 0; first < n; first++) {
+        const char *chapter = tests[first].chapter;
+        size_t seen = 0, count = 0;
+        for (size_t j = 0; j < first; j++) seen |= !strcmp(tests[j].chapter, chapter);
+        if (seen || !chapter_selected(chapter)) continue;
+        void *group_state = NULL;
+        int setup_failed = setup && setup(&group_state) != 0;
+        for (size_t i = first; i < n; i++) {
+            if (strcmp(tests[i].chapter, chapter)) continue;
+            records[count] = (Record){ &tests[i], group_state, 0, 0 };
+            snprintf(names[count], sizeof names[count], "%s", tests[i].test.name);
+            group[count] = (struct CMUnitTest){ names[count], wrapped, NULL, NULL, &records[count] };
+            count++;
+        }
+        char title[128];
+        snprintf(title, sizeof title, "chapter %s: %s", chapter, suite);
+        int failed = (int)count;
+        if (!setup_failed) {
+            _cmocka_run_group_tests(title, group, count, NULL, NULL);
+            failed = 0;
+            for (size_t i = 0; i < count; i++)
+                failed += !records[i].passed && !records[i].skipped;
+        } else
+            printf("%s: the group's setup failed\n", title);
+        if (!setup_failed && teardown)
+            teardown(&group_state);
+        for (size_t i = 0; i < count; i++)
+            if (setup_failed || (!records[i].passed && !records[i].skipped)) {
+                char where[1200];
+                where_defined(records[i].test->checks, where, sizeof where);
+                printf("chapter-failure\t%s\t%s\t%s\t%s\n", chapter, suite,
+                       records[i].test->test.name, where);
+            }
+        printf("chapter-result\t%s\t%s\t%zu\t%d\n", chapter, suite, count, failed);
+        failed_total += failed;
+    }
+    free(group);
+    free(records);
+    free(names);
+    return failed_total != 0;
+}

@@ -1,0 +1,35 @@
+/* chapters.h: the tests grouped by the chapter of attention.nw whose code
+   they check.  Every test binary lists its tests in a table of
+   ChapterTest and hands it to run_chapter_tests, which runs one cmocka
+   group per chapter (only the chapter in the environment variable
+   CHAPTER, if it is set) and names, for each failing test, the chapter
+   and the chunk of attention.nw that defines what it checks.
+   tests/check.sh runs every binary chapter by chapter and prints one line
+   per chapter. */
+#ifndef CHAPTERS_H
+#define CHAPTERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+typedef struct {
+    const char *chapter;     /* "1" to "10", or a group: build, program, whole, course */
+    const char *checks;      /* the function or chunk of attention.nw it checks */
+    struct CMUnitTest test;
+} ChapterTest;
+
+#define CHAPTER_TEST(chapter, checks, f) { chapter, checks, cmocka_unit_test(f) }
+
+/* argv[1] == "--list": print "chapter<TAB>checks<TAB>test" per test */
+int run_chapter_tests(int argc, char **argv, const char *suite,
+                      const ChapterTest *tests, size_t n,
+                      CMFixtureFunction setup, CMFixtureFunction teardown);
+
+/* a skipped test is not a failed one: call chapter_skip(), not skip() */
+void chapter_mark_skipped(void);
+#define chapter_skip() do { chapter_mark_skipped(); skip(); } while (0)
+
+#endif
