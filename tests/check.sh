@@ -57,7 +57,7 @@ for chapter in $chapters; do
     for t in $(awk -F'\t' -v c="$chapter" '$2 == c { print $1 }' "$summary.list" | uniq); do
         CHAPTER=$chapter "$t" > "$summary.out" 2>&1
         code=$?
-        cat "$summary.out"
+        grep -v "^chapter-result	" "$summary.out"   # the summary lines are for this script
         line=$(grep '^chapter-result' "$summary.out" | tail -1)
         if [ -z "$line" ]; then
             n=$(awk -F'\t' -v c="$chapter" -v t="$t" '$1 == t && $2 == c' "$summary.list" | wc -l)
@@ -71,8 +71,9 @@ for chapter in $chapters; do
         notes="$notes$(grep '^chapter-failure' "$summary.out" |
             awk -F'\t' '{ printf "\n      %s (%s): checks %s", $4, $3, $5 }')"
     done
-    if [ $failed = 0 ]; then verdict="passed ($total tests)"
-    else verdict="FAILED ($failed of $total tests)"; status=1; fi
+    noun=tests; [ $total = 1 ] && noun=test
+    if [ $failed = 0 ]; then verdict="passed ($total $noun)"
+    else verdict="FAILED ($failed of $total $noun)"; status=1; fi
     label=$chapter; case $chapter in [0-9]*) label="chapter $chapter";; esac
     printf '%-12s %-58.58s %s%s\n' "$label" "$(title "$chapter")" "$verdict" "$notes" >> "$summary"
 done
