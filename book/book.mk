@@ -35,20 +35,22 @@ $(D)/main.latex: book/book.mk
 	grep -q NWBODY $@
 
 # The HTML page around the parts (title, table of contents, style), and
-# the list of headings: part, id, number.
-$(D)/skeleton.html: $(D)/skeleton.md $(D)/page.html5 book/weave.css $(TOOLS) $(NUMBERS)
+# the list of headings: part, id, number (through cpif: the parts are
+# remade only if it changed).
+$(D)/skeleton.html $(D)/sections.txt: $(D)/skeleton.stamp ;
+$(D)/skeleton.stamp: $(D)/skeleton.md $(D)/page.html5 book/weave.css $(TOOLS) $(NUMBERS)
 	pandoc $< -f markdown --lua-filter=book/book.lua -M numbers=$(RESULTS)/numbers.txt \
 	  -t html5 --template=$(D)/page.html5 --self-contained --number-sections \
-	  --toc --toc-depth=2 $(HTML_OPTS) --css=book/weave.css --wrap=none -o $@
-$(D)/sections.txt: $(D)/skeleton.html
+	  --toc --toc-depth=2 $(HTML_OPTS) --css=book/weave.css --wrap=none -o $(D)/skeleton.html
 	awk '/^<!--NWBODY-->$$/ { b = 1 } /^<!--NWBODYEND-->$$/ { b = 0 } \
 	  b && /^<p>NWPART / { p = $$2; sub(/<.*/, "", p) } \
 	  b && /^<h[1-6]/ { id = "-"; num = "-"; \
 	    if (match($$0, / id="[^"]*"/)) id = substr($$0, RSTART + 5, RLENGTH - 6); \
 	    if (match($$0, /^<h[1-6][^>]* data-number="[^"]*"/)) { s = substr($$0, 1, RLENGTH); \
 	      sub(/.*data-number="/, "", s); num = substr(s, 1, length(s) - 1) } \
-	    print p "\t" id "\t" num }' $< > $@.tmp
-	cpif $@ < $@.tmp; rm -f $@.tmp
+	    print p "\t" id "\t" num }' $(D)/skeleton.html > $(D)/sections.tmp
+	cpif $(D)/sections.txt < $(D)/sections.tmp; rm -f $(D)/sections.tmp
+	touch $@
 
 # ---------------------------------------------------------------- parts
 # Each part: pandoc, then the markers of chunk uses in code become links.
@@ -93,12 +95,19 @@ $(B)/attention.tex: $(D)/skeleton.md $(D)/main.latex book/weave-preamble.tex $(D
 	    for (i = 1; i <= n; i++) print "\\input{book/" f[i] "}%\n"; next } { print }' $@.skel > $@
 	rm -f $@.skel
 
-# pdflatex until the cross-references settle
-book/attention.pdf: $(B)/attention.tex $(PARTS:%=$(D)/%.tex)
+# The preamble, loaded at every pass, is compiled once into a format
+# (mylatexformat); it changes only with the skeleton or weave-preamble.tex.
+$(B)/attention.fmt: $(B)/attention.tex
+	cd $(B) && pdflatex -ini -interaction=nonstopmode -halt-on-error -jobname=attention \
+	  '&pdflatex' mylatexformat.ltx attention.tex > /dev/null \
+	  || { tail -n 30 attention.log >&2; exit 1; }
+
+# pdflatex until the cross-references (and longtable's column widths) settle
+book/attention.pdf: $(B)/attention.fmt $(B)/attention.tex $(PARTS:%=$(D)/%.tex)
 	cd $(B) && for i in 1 2 3 4; do \
-	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
+	  pdflatex -fmt=attention -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
 	    || { tail -n 30 attention.log >&2; exit 1; }; \
-	  grep -q 'Rerun to get\|Label(s) may have changed\|No file attention.toc' attention.log \
+	  grep -q 'Rerun to get\|Rerun LaTeX\|Label(s) may have changed\|No file attention.toc' attention.log \
 	    || break; \
 	done
 	cp $(B)/attention.pdf $@
