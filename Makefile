@@ -58,6 +58,7 @@ all: book
 # with apt-get when we are root; otherwise make stops with the one command to run.
 NEEDS := notangle:noweb pandoc:pandoc pdflatex:texlive-latex-base \
   /usr/share/texlive/texmf-dist/tex/latex/fvextra/fvextra.sty:texlive-latex-extra \
+  /usr/share/texlive/texmf-dist/tex/latex/mylatexformat/mylatexformat.ltx:texlive-latex-extra \
   /usr/share/texlive/texmf-dist/tex/latex/upquote/upquote.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/fonts/type1/urw/palatino/uplr8a.pfb:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern \
