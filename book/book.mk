@@ -22,6 +22,7 @@ TEX_OPTS  := --top-level-division=chapter --highlight-style=tango
 .DELETE_ON_ERROR:
 .PHONY: all
 all: book/attention.html book/attention.pdf
+	@:
 
 # ---------------------------------------------------------------- skeleton
 # pandoc's own templates, with a marker where the body goes.
@@ -56,21 +57,30 @@ $(D)/skeleton.stamp: $(D)/skeleton.md $(D)/page.html5 book/weave.css $(TOOLS) $(
 # Each part: pandoc, then the markers of chunk uses in code become links.
 # pandoc numbers the code blocks of each part from 1 (ids cb1, cb1-1 for its
 # lines ...): in HTML they get the part's name in front, to stay unique.
-$(D)/%.html: $(D)/%.md $(D)/sections.txt $(D)/usemap.md $(D)/fragment.html5 $(TOOLS) $(NUMBERS)
+# The fragments are written through cpif, with a stamp: an edit that
+# changes no output (a space, a line rewrapped) remakes no book.
+HTML_PARTS := $(PARTS:%=$(D)/%.html)
+TEX_PARTS  := $(PARTS:%=$(D)/%.tex)
+$(HTML_PARTS): $(D)/%.html: $(D)/%.html.stamp ;
+$(TEX_PARTS): $(D)/%.tex: $(D)/%.tex.stamp ;
+$(HTML_PARTS:%=%.stamp): $(D)/%.html.stamp: $(D)/%.md $(D)/sections.txt $(D)/usemap.md \
+    $(D)/fragment.html5 $(TOOLS) $(NUMBERS)
 	pandoc $< -f markdown $(FILTERS) -M part=$* -M pagetitle=$* -t html5 --template=$(D)/fragment.html5 \
-	  --self-contained $(HTML_OPTS) --resource-path=$(RESULTS) -o $@.body
-	awk -v fmt=html -f book/nwpost.awk $(D)/usemap.md $@.body \
-	| sed 's/\(id="\|href="#\)\(cb[0-9]\)/\1$*-\2/g' > $@
-	rm -f $@.body
-$(D)/%.tex: $(D)/%.md $(D)/sections.txt $(D)/usemap.md $(TOOLS) $(NUMBERS)
-	pandoc $< -f markdown $(FILTERS) -M part=$* -t latex $(TEX_OPTS) -o $@.body
-	awk -v fmt=latex -f book/nwpost.awk $(D)/usemap.md $@.body > $@
-	rm -f $@.body
+	  --self-contained $(HTML_OPTS) --resource-path=$(RESULTS) -o $(D)/$*.html.body
+	awk -v fmt=html -f book/nwpost.awk $(D)/usemap.md $(D)/$*.html.body \
+	| sed 's/\(id="\|href="#\)\(cb[0-9]\)/\1$*-\2/g' > $(D)/$*.html.new
+	cpif $(D)/$*.html < $(D)/$*.html.new; rm -f $(D)/$*.html.body $(D)/$*.html.new
+	touch $@
+$(TEX_PARTS:%=%.stamp): $(D)/%.tex.stamp: $(D)/%.md $(D)/sections.txt $(D)/usemap.md $(TOOLS) $(NUMBERS)
+	pandoc $< -f markdown $(FILTERS) -M part=$* -t latex $(TEX_OPTS) -o $(D)/$*.tex.body
+	awk -v fmt=latex -f book/nwpost.awk $(D)/usemap.md $(D)/$*.tex.body > $(D)/$*.tex.new
+	cpif $(D)/$*.tex < $(D)/$*.tex.new; rm -f $(D)/$*.tex.body $(D)/$*.tex.new
+	touch $@
 
 # ---------------------------------------------------------------- HTML
 # The skeleton's page with the parts in place of its body; every internal
 # link is checked.
-book/attention.html: $(D)/skeleton.html $(PARTS:%=$(D)/%.html)
+book/attention.html: $(D)/skeleton.html $(HTML_PARTS)
 	awk -v parts="$(PARTS:%=$(D)/%.html)" '/^<!--NWBODY-->$$/ { \
 	    n = split(parts, f, " "); for (i = 1; i <= n; i++) \
 	      while ((getline l < f[i]) > 0) print l; skip = 1; next } \
@@ -103,7 +113,7 @@ $(B)/attention.fmt: $(B)/attention.tex
 	  || { tail -n 30 attention.log >&2; exit 1; }
 
 # pdflatex until the cross-references (and longtable's column widths) settle
-book/attention.pdf: $(B)/attention.fmt $(B)/attention.tex $(PARTS:%=$(D)/%.tex)
+book/attention.pdf: $(B)/attention.fmt $(B)/attention.tex $(TEX_PARTS)
 	cd $(B) && for i in 1 2 3 4; do \
 	  pdflatex -fmt=attention -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
 	    || { tail -n 30 attention.log >&2; exit 1; }; \
