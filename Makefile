@@ -59,7 +59,9 @@ PROGRAM := $(B)/attention
 OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 
 NOWEB_LIB := /usr/lib/noweb
-BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/weave.css book/weave-preamble.tex book/checklinks
+# The weave's tools (the student edition gets a copy).
+BOOK_TOOLS := book/nwpandoc.awk book/nwsplit.awk book/book.mk book/book.lua \
+  book/sections.lua book/nwpost.awk book/checklinks book/weave.css book/weave-preamble.tex
 
 .PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests FORCE
 
@@ -75,6 +77,7 @@ all: book
 # with apt-get when we are root; otherwise make stops with the one command to run.
 NEEDS := notangle:noweb pandoc:pandoc pdflatex:texlive-latex-base \
   /usr/share/texlive/texmf-dist/tex/latex/fvextra/fvextra.sty:texlive-latex-extra \
+  /usr/share/texlive/texmf-dist/tex/latex/mylatexformat/mylatexformat.ltx:texlive-latex-extra \
   /usr/share/texlive/texmf-dist/tex/latex/upquote/upquote.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/fonts/type1/urw/palatino/uplr8a.pfb:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern \
@@ -201,42 +204,21 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 	| { $(NOWEB_LIB)/noidx || echo '@fatal noidx'; } \
 	| awk -f book/nwpandoc.awk > $@.tmp && mv $@.tmp $@
 
-PANDOC_COMMON := -f markdown --number-sections --lua-filter=book/book.lua \
-  -M numbers=$(RESULTS)/numbers.txt
+# The woven Markdown is split into parts, one per chapter (book/nwsplit.awk),
+# each written through cpif: an unchanged chapter keeps its time stamp, so
+# book/book.mk sends only the changed ones through pandoc, side by side, and
+# assembles the HTML page and the LaTeX document from them.
+$(B)/book/split.stamp: $(B)/attention.md book/nwsplit.awk
+	@rm -rf $(B)/book/new && mkdir -p $(B)/book/new
+	awk -v dir=$(B)/book -f book/nwsplit.awk $(B)/attention.md
+	@for f in $(B)/book/new/*; do cpif $(B)/book/$${f##*/} < $$f || exit 1; done
+	@for f in $(B)/book/p*.md; do p=$${f##*/}; p=$${p%.md}; \
+	   grep -qx "$$p" $(B)/book/parts.list || rm -f $(B)/book/$$p.*; done
+	@rm -rf $(B)/book/new; touch $@
 
-book: book/attention.html book/attention.pdf
-
-# HTML: pandoc, then the markers of chunk uses in code become links, then
-# every internal link is checked.
-book/attention.html: $(B)/attention.md $(B)/results.stamp $(BOOK_TOOLS)
-	pandoc $(B)/attention.md $(PANDOC_COMMON) -t html5 --standalone \
-	  --self-contained --toc --toc-depth=2 --mathml --highlight-style=pygments \
-	  --css=book/weave.css --resource-path=$(RESULTS) -o $(B)/attention.body.html
-	awk -v fmt=html -f book/nwpost.awk $(B)/attention.md $(B)/attention.body.html > $(B)/attention.html
-	python3 book/checklinks $(B)/attention.html
-	cp $(B)/attention.html $@
-
-# PDF: pandoc to LaTeX, the same markers become \hyperlink, then pdflatex
-# until the cross-references settle.
-$(B)/attention.tex: $(B)/attention.md $(B)/results.stamp $(BOOK_TOOLS)
-	pandoc $(B)/attention.md $(PANDOC_COMMON) -t latex --standalone \
-	  --toc --toc-depth=1 --top-level-division=chapter --highlight-style=tango \
-	  -H book/weave-preamble.tex \
-	  -V documentclass=book -V classoption=oneside -V fontsize=11pt \
-	  -V geometry=a4paper -V geometry=hmargin=27mm -V geometry=vmargin=25mm \
-	  -V fontfamily=mathpazo -V colorlinks=true \
-	  -V 'linkcolor=[rgb]{0.12,0.31,0.56}' -V 'urlcolor=[rgb]{0.12,0.31,0.56}' \
-	  -V toccolor=black -o $(B)/attention.body.tex
-	awk -v fmt=latex -f book/nwpost.awk $(B)/attention.md $(B)/attention.body.tex > $@
-
-book/attention.pdf: $(B)/attention.tex
-	cd $(B) && for i in 1 2 3 4; do \
-	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
-	    || { tail -n 30 attention.log >&2; exit 1; }; \
-	  grep -q 'Rerun to get\|Label(s) may have changed\|No file attention.toc' attention.log \
-	    || break; \
-	done
-	cp $(B)/attention.pdf $@
+book: $(B)/book/split.stamp $(B)/results.stamp
+	+@$(MAKE) --no-print-directory -f book/book.mk B=$(B) RESULTS=$(RESULTS)
+book/attention.html book/attention.pdf: book
 
 # ---------------------------------------------------------------- tests
 # Every test binary runs its tests chapter by chapter (tests/chapters.c).

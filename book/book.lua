@@ -161,7 +161,10 @@ return {
     end,
     Div = function(el)
       if has_class(el, "exercise") then
-        exercises = exercises + 1
+        -- numbered through the book: by book/nwsplit.awk when the book is
+        -- woven in parts, else here, in order
+        exercises = tonumber(el.attributes.n) or exercises + 1
+        el.attributes.n = nil
         local first = el.content[1]
         if first and (first.t == "Para" or first.t == "Plain") then
           first.content:insert(1, pandoc.Space())
