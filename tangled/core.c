@@ -5,17 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
-#line 504 "attention.nw"
+#line 501 "attention.nw"
 enum { MATMUL_MAX = 64 * 64 };
-#line 886 "attention.nw"
+#line 879 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale);
-#line 1101 "attention.nw"
+#line 1094 "attention.nw"
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 2133 "attention.nw"
+#line 2126 "attention.nw"
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads);
-#line 3351 "attention.nw"
+#line 3344 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -27,20 +27,20 @@ static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
 static void block_residual_backward(const Gpt *g, real *d_stream,
                                     real *d_increment, const real *d_out, int N);
-#line 3538 "attention.nw"
+#line 3531 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
-#line 3817 "attention.nw"
+#line 3810 "attention.nw"
 enum { MAX_SWEEPS = 64 };
-#line 580 "attention.nw"
+#line 573 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 3941 "attention.nw"
+#line 3934 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -50,11 +50,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 3958 "attention.nw"
+#line 3951 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 3969 "attention.nw"
+#line 3962 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -157,55 +157,47 @@ void params_free(Params *p)
     free(p->params);
     memset(p, 0, sizeof *p);
 }
-#line 388 "attention.nw"
-static inline void matmul_rows(real *restrict out, const real *restrict in,
-                               const real *restrict weight,
-                               const real *restrict bias,
-                               int n, int c_in, int c_out)
+#line 391 "attention.nw"
+static inline void product_rows(real *restrict out, const real *restrict in,
+                                const real *restrict weight,
+                                int n, int c_in, int c_out)
 {
     for (int row = 0; row < n; row++) {
         const real *x = in + row * c_in;
         real *y = out + row * c_out;
-        for (int j = 0; j < c_out; j++)
-            y[j] = bias ? bias[j] : 0;
         for (int i = 0; i < c_in; i++)          /* add x_i times row i of W */
             for (int j = 0; j < c_out; j++)
                 y[j] += x[i] * weight[i * c_out + j];
     }
 }
 #line 421 "attention.nw"
+static void add_product(real *restrict out, const real *restrict in,
+                        const real *restrict weight, int n, int c_in, int c_out)
+{
+    switch (c_out) {                    /* the same loops, compiled three ways */
+    case 32: product_rows(out, in, weight, n, c_in, 32); break;
+    case 64: product_rows(out, in, weight, n, c_in, 64); break;
+    default: product_rows(out, in, weight, n, c_in, c_out);
+    }
+}
+#line 435 "attention.nw"
 void matmul_forward(real *restrict out, const real *restrict in,
                     const real *restrict weight, const real *restrict bias,
                     int n, int c_in, int c_out)
 {
-    switch (c_out) {                    /* the same loops, compiled three ways */
-    case 32: matmul_rows(out, in, weight, bias, n, c_in, 32); break;
-    case 64: matmul_rows(out, in, weight, bias, n, c_in, 64); break;
-    default: matmul_rows(out, in, weight, bias, n, c_in, c_out);
-    }
+    for (int row = 0; row < n; row++)
+        for (int j = 0; j < c_out; j++)
+            out[row * c_out + j] = bias ? bias[j] : 0;
+    add_product(out, in, weight, n, c_in, c_out);
 }
-#line 452 "attention.nw"
+#line 465 "attention.nw"
 static void transpose(real *out, const real *a, int rows, int cols)
 {
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++)
             out[c * rows + r] = a[r * cols + c];
 }
-#line 461 "attention.nw"
-static inline void input_gradient(real *restrict d_in,
-                                  const real *restrict d_out,
-                                  const real *restrict transposed,
-                                  int n, int c_in, int c_out)
-{
-    for (int row = 0; row < n; row++) {
-        const real *dy = d_out + row * c_out;
-        real *dx = d_in + row * c_in;
-        for (int j = 0; j < c_out; j++)         /* dx += dy_j (row j of W^T) */
-            for (int i = 0; i < c_in; i++)
-                dx[i] += dy[j] * transposed[j * c_in + i];
-    }
-}
-#line 484 "attention.nw"
+#line 481 "attention.nw"
 static inline void weight_gradient(real *restrict d_weight,
                                    const real *restrict in,
                                    const real *restrict d_out,
@@ -218,20 +210,16 @@ static inline void weight_gradient(real *restrict d_weight,
                 dw[j] += in[row * c_in + i] * d_out[row * c_out + j];
     }
 }
-#line 508 "attention.nw"
+#line 505 "attention.nw"
 void matmul_backward(real *restrict d_in, real *restrict d_weight,
                      real *restrict d_bias, const real *restrict d_out,
                      const real *restrict in, const real *restrict weight,
                      int n, int c_in, int c_out)
 {
     real transposed[MATMUL_MAX];
-    if (d_in) {
+    if (d_in) {                                 /* d_in += d_out W^T */
         transpose(transposed, weight, c_in, c_out);
-        switch (c_in) {
-        case 32: input_gradient(d_in, d_out, transposed, n, 32, c_out); break;
-        case 64: input_gradient(d_in, d_out, transposed, n, 64, c_out); break;
-        default: input_gradient(d_in, d_out, transposed, n, c_in, c_out);
-        }
+        add_product(d_in, d_out, transposed, n, c_out, c_in);
     }
     if (d_weight)
         switch (c_out) {
@@ -243,7 +231,7 @@ void matmul_backward(real *restrict d_in, real *restrict d_weight,
         for (int j = 0; j < c_out; j++)
             d_bias[j] += d_out[row * c_out + j];
 }
-#line 539 "attention.nw"
+#line 532 "attention.nw"
 static real normal_cdf(real z) { return (real)0.5 * (1 + erf(z * (real)M_SQRT1_2)); }
 static real normal_pdf(real z) { return exp(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 
@@ -252,7 +240,7 @@ void gelu_forward(real *out, const real *in, int n)
     for (int i = 0; i < n; i++)
         out[i] = in[i] * normal_cdf(in[i]);
 }
-#line 565 "attention.nw"
+#line 558 "attention.nw"
 void gelu_backward(real *d_in, const real *in, const real *out,
                    const real *d_out, int n)
 {
@@ -261,7 +249,7 @@ void gelu_backward(real *d_in, const real *in, const real *out,
         d_in[i] += d_out[i] * (cdf + in[i] * normal_pdf(in[i]));
     }
 }
-#line 597 "attention.nw"
+#line 590 "attention.nw"
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes)
 {
@@ -280,7 +268,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
         losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
 }
-#line 622 "attention.nw"
+#line 615 "attention.nw"
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes)
 {
@@ -293,7 +281,7 @@ void crossentropy_backward(real *d_logits, const real *probs,
         }
     }
 }
-#line 641 "attention.nw"
+#line 634 "attention.nw"
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -308,14 +296,14 @@ static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 776 "attention.nw"
+#line 769 "attention.nw"
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 787 "attention.nw"
+#line 780 "attention.nw"
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -325,7 +313,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 803 "attention.nw"
+#line 796 "attention.nw"
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -339,7 +327,7 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 827 "attention.nw"
+#line 820 "attention.nw"
 static int mlp_targets(int *targets, const int *problems, int n)
 {
     int count = 0;
@@ -353,7 +341,7 @@ static int mlp_targets(int *targets, const int *problems, int n)
     }
     return count;
 }
-#line 843 "attention.nw"
+#line 836 "attention.nw"
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
@@ -368,7 +356,7 @@ static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
         mlp_backward(mlp, n, (real)1 / count);
     return loss / count;
 }
-#line 865 "attention.nw"
+#line 858 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
@@ -383,14 +371,14 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 900 "attention.nw"
+#line 893 "attention.nw"
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 913 "attention.nw"
+#line 906 "attention.nw"
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -406,7 +394,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1291 "attention.nw"
+#line 1284 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -419,7 +407,7 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
                 x[i] = pos ? token[i] + pos[i] : token[i];
         }
 }
-#line 1321 "attention.nw"
+#line 1314 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -435,7 +423,7 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
             }
         }
 }
-#line 1418 "attention.nw"
+#line 1411 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -445,7 +433,7 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1512 "attention.nw"
+#line 1505 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
@@ -457,7 +445,7 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     g->T = T;
     embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
     
-#line 1534 "attention.nw"
+#line 1527 "attention.nw"
 block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
@@ -466,24 +454,24 @@ attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
                   B, T, C, g->n_heads, !g->ablate.no_mask);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
 block_residual(g, a->x2, a->x, a->attn, N * C);
-#line 1523 "attention.nw"
+#line 1516 "attention.nw"
     
-#line 1551 "attention.nw"
+#line 1544 "attention.nw"
 block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
 bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
 block_residual(g, a->x3, a->x2, a->ffn, N * C);
-#line 1524 "attention.nw"
+#line 1517 "attention.nw"
     
-#line 1559 "attention.nw"
+#line 1552 "attention.nw"
 block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1525 "attention.nw"
+#line 1518 "attention.nw"
 }
-#line 1583 "attention.nw"
+#line 1576 "attention.nw"
 static const real LN_EPS = (real)1e-5;
-#line 1598 "attention.nw"
+#line 1591 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -503,26 +491,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1627 "attention.nw"
+#line 1620 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1643 "attention.nw"
+#line 1636 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1663 "attention.nw"
+#line 1656 "attention.nw"
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads)
 {
     size_t used = 0, rows = (size_t)B * T, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * T;
     
-#line 1673 "attention.nw"
+#line 1666 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -548,10 +536,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1668 "attention.nw"
+#line 1661 "attention.nw"
     return used;
 }
-#line 1707 "attention.nw"
+#line 1700 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -565,7 +553,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1726 "attention.nw"
+#line 1719 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, SEQ_LEN, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -577,11 +565,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, SEQ_LEN, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, SEQ_LEN, n_heads);
-#line 1720 "attention.nw"
+#line 1713 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1740 "attention.nw"
+#line 1733 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -591,7 +579,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1765 "attention.nw"
+#line 1758 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -603,7 +591,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1783 "attention.nw"
+#line 1776 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -620,7 +608,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1829 "attention.nw"
+#line 1822 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n, int T)
 {
     for (int b = 0; b < n; b++) {
@@ -634,7 +622,7 @@ static void fill_batch(Gpt *g, const int *problems, int n, int T)
         }
     }
 }
-#line 1851 "attention.nw"
+#line 1844 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -653,7 +641,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1881 "attention.nw"
+#line 1874 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -663,15 +651,15 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, used * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1897 "attention.nw"
+#line 1890 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
 block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
                          a->lnf_mean, a->lnf_rstd, N);
-#line 1890 "attention.nw"
+#line 1883 "attention.nw"
     
-#line 1911 "attention.nw"
+#line 1904 "attention.nw"
 block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
@@ -680,9 +668,9 @@ matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
 block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
                          a->ln2_mean, a->ln2_rstd, N);
-#line 1891 "attention.nw"
+#line 1884 "attention.nw"
     
-#line 1927 "attention.nw"
+#line 1920 "attention.nw"
 block_residual_backward(g, d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -693,10 +681,10 @@ matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
 block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
                          a->ln1_mean, a->ln1_rstd, N);
-#line 1892 "attention.nw"
+#line 1885 "attention.nw"
     embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
-#line 1944 "attention.nw"
+#line 1937 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -704,7 +692,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1981 "attention.nw"
+#line 1974 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -712,7 +700,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 2000 "attention.nw"
+#line 1993 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -721,7 +709,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1988 "attention.nw"
+#line 1981 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -731,7 +719,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 2044 "attention.nw"
+#line 2037 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -745,7 +733,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, T);
     return loss;
 }
-#line 2067 "attention.nw"
+#line 2060 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -762,7 +750,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2108 "attention.nw"
+#line 2101 "attention.nw"
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
 {
     Gpt *g = (Gpt *)m;
@@ -785,7 +773,7 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 2435 "attention.nw"
+#line 2428 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -803,14 +791,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2458 "attention.nw"
+#line 2451 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2471 "attention.nw"
+#line 2464 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -826,7 +814,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2494 "attention.nw"
+#line 2487 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -849,7 +837,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2524 "attention.nw"
+#line 2517 "attention.nw"
 static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
@@ -869,7 +857,7 @@ static void classic_head(Trace *tr, int head, int d_head, int causal)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2548 "attention.nw"
+#line 2541 "attention.nw"
 static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -880,7 +868,7 @@ static void classic_attention(Trace *tr, real **w, int causal)
         classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2566 "attention.nw"
+#line 2559 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -895,7 +883,7 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     classic_attention(tr, w, !g->ablate.no_mask);
     block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2584 "attention.nw"
+#line 2577 "attention.nw"
 block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
 bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
@@ -903,9 +891,9 @@ matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
 block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
 block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2580 "attention.nw"
+#line 2573 "attention.nw"
 }
-#line 2622 "attention.nw"
+#line 2615 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -919,7 +907,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2648 "attention.nw"
+#line 2641 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -935,7 +923,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2669 "attention.nw"
+#line 2662 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -946,7 +934,7 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2691 "attention.nw"
+#line 2684 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal)
@@ -965,7 +953,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, reach, C, d_head);
             }
 }
-#line 2733 "attention.nw"
+#line 2726 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -982,7 +970,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2771 "attention.nw"
+#line 2764 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -993,7 +981,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2801 "attention.nw"
+#line 2794 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -1003,7 +991,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2817 "attention.nw"
+#line 2810 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -1015,7 +1003,7 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2834 "attention.nw"
+#line 2827 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -1038,7 +1026,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, reach, C, d_head);
             }
 }
-#line 2984 "attention.nw"
+#line 2977 "attention.nw"
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -1048,7 +1036,7 @@ void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
         for (int u = 0; u < T; u++)
             weights[head][u] = g->act.weights[(head * T + t) * T + u];
 }
-#line 2998 "attention.nw"
+#line 2991 "attention.nw"
 real swap_change(Gpt *g, int a, int b)
 {
     real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
@@ -1062,7 +1050,7 @@ real swap_change(Gpt *g, int a, int b)
     }
     return change / g->n_heads;
 }
-#line 3018 "attention.nw"
+#line 3011 "attention.nw"
 int most_changed_pair(Gpt *g, int *a, int *b, real *change)
 {
     int visited = 0;
@@ -1076,12 +1064,12 @@ int most_changed_pair(Gpt *g, int *a, int *b, real *change)
         }
     return visited;
 }
-#line 3120 "attention.nw"
+#line 3113 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables)
 {
     return g->ablate.no_position ? NULL : tables[POS_EMB];
 }
-#line 3204 "attention.nw"
+#line 3197 "attention.nw"
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N)
 {
@@ -1100,7 +1088,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
     else
         residual_backward(d_stream, d_increment, d_out, N);
 }
-#line 3286 "attention.nw"
+#line 3279 "attention.nw"
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N)
 {
@@ -1109,7 +1097,7 @@ static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
     else
         layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
 }
-#line 3297 "attention.nw"
+#line 3290 "attention.nw"
 static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
                                      const real *d_out, const real *in,
                                      const real *gain, const real *mean,
@@ -1121,7 +1109,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
     else
         layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
 }
-#line 3517 "attention.nw"
+#line 3510 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 {
     if (off->no_gelu)
@@ -1140,21 +1128,21 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
     for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
-#line 3557 "attention.nw"
+#line 3550 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
     matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
     matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
 }
-#line 9355 "attention.nw"
+#line 9348 "attention.nw"
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
     double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V) + B * 2 * C * T * (T + 1);
     return 3 * forward;
 }
-#line 958 "attention.nw"
+#line 951 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real correct1 = 1 - pow(cfg->beta1, (real)t);
@@ -1167,7 +1155,7 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         p->params[i] -= cfg->lr * m_hat / (sqrt(v_hat) + cfg->eps);
     }
 }
-#line 705 "attention.nw"
+#line 698 "attention.nw"
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     unsigned char verdicts[N_PROBLEMS];
@@ -1189,7 +1177,7 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 734 "attention.nw"
+#line 727 "attention.nw"
 real loss_on_all_problems(Model *m)
 {
     int all[N_PROBLEMS];
@@ -1197,7 +1185,7 @@ real loss_on_all_problems(Model *m)
         all[p] = p;
     return m->batch_loss(m, all, N_PROBLEMS, 0);
 }
-#line 1014 "attention.nw"
+#line 1007 "attention.nw"
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -1208,7 +1196,7 @@ TrainConfig train_defaults(void)
     };
     return cfg;
 }
-#line 1032 "attention.nw"
+#line 1025 "attention.nw"
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -1218,30 +1206,30 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
         
-#line 1065 "attention.nw"
+#line 1058 "attention.nw"
 if ((result.fault_table = first_nonfinite_table(&m->p)) >= 0) {
     result.fault_step = step;
     break;
 }
-#line 1041 "attention.nw"
+#line 1034 "attention.nw"
         
-#line 1096 "attention.nw"
+#line 1089 "attention.nw"
 for (int i = 0; i < cfg->batch; i++)
     batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 1042 "attention.nw"
+#line 1035 "attention.nw"
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
         
-#line 1072 "attention.nw"
+#line 1065 "attention.nw"
 if (!isfinite(loss)) {
     result.fault_step = step;
     break;
 }
-#line 1045 "attention.nw"
+#line 1038 "attention.nw"
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
         
-#line 1106 "attention.nw"
+#line 1099 "attention.nw"
 if (step % cfg->eval_every == 0 || step == cfg->steps) {
     TrainRecord record = {step, loss, 0, {0}};
     int correct = record.correct = score(m, record.solved);
@@ -1254,13 +1242,13 @@ if (step % cfg->eval_every == 0 || step == cfg->steps) {
     if (correct == N_PROBLEMS && cfg->stop_at_perfect)
         break;
 }
-#line 1048 "attention.nw"
+#line 1041 "attention.nw"
     }
     if (result.fault_step == 0 && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
         result.fault_step = result.steps_done;
     return result;
 }
-#line 1079 "attention.nw"
+#line 1072 "attention.nw"
 int first_nonfinite_table(const Params *p)
 {
     for (int t = 0; t < p->n_tables; t++)
@@ -1269,14 +1257,14 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 2214 "attention.nw"
+#line 2207 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 2227 "attention.nw"
+#line 2220 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1291,7 +1279,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 2247 "attention.nw"
+#line 2240 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1307,7 +1295,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 2268 "attention.nw"
+#line 2261 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1317,7 +1305,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 2280 "attention.nw"
+#line 2273 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1335,13 +1323,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 2306 "attention.nw"
+#line 2299 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 2324 "attention.nw"
+#line 2317 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1351,9 +1339,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2311 "attention.nw"
+#line 2304 "attention.nw"
     
-#line 2336 "attention.nw"
+#line 2329 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1369,9 +1357,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 2312 "attention.nw"
+#line 2305 "attention.nw"
     
-#line 2354 "attention.nw"
+#line 2347 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1381,13 +1369,13 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 2313 "attention.nw"
+#line 2306 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
 }
-#line 3633 "attention.nw"
+#line 3626 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
@@ -1399,19 +1387,19 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
     if (count[0] == 0 || count[1] == 0)
         return 0;                   /* one group is empty: nothing to separate */
     
-#line 3651 "attention.nw"
+#line 3644 "attention.nw"
 for (int k = 0; k < 2; k++)
     mean[k] = sum[k] / count[k];
 for (int i = 0; i < n; i++) {
     double deviation = (double)x[i * stride] - mean[has[i] != 0];
     squares[has[i] != 0] += deviation * deviation;
 }
-#line 3644 "attention.nw"
+#line 3637 "attention.nw"
     double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
     return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
-#line 3663 "attention.nw"
+#line 3656 "attention.nw"
 int best_separating_column(const real *x, int n, int width,
                            const unsigned char *has, double *measure)
 {
@@ -1425,7 +1413,7 @@ int best_separating_column(const real *x, int n, int width,
     }
     return best;
 }
-#line 3734 "attention.nw"
+#line 3727 "attention.nw"
 static double column_mean(const real *x, int n, int d, int column)
 {
     double sum = 0;
@@ -1445,7 +1433,7 @@ void centred_covariance(double *cov, const real *x, int n, int d)
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
-#line 3776 "attention.nw"
+#line 3769 "attention.nw"
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
@@ -1465,7 +1453,7 @@ static void rotate(double *a, double *vectors, int n, int p, int q)
         a[q * n + k] = s * apk + c * aqk;
     }
 }
-#line 3806 "attention.nw"
+#line 3799 "attention.nw"
 static double off_diagonal(const double *a, int n)
 {
     double sum = 0;
@@ -1474,7 +1462,7 @@ static double off_diagonal(const double *a, int n)
             sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
     return sum;
 }
-#line 3826 "attention.nw"
+#line 3819 "attention.nw"
 int symmetric_eigen(double *a, int n, double *values, double *vectors)
 {
     double whole = off_diagonal(a, n);
@@ -1489,7 +1477,7 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
                 if (a[p * n + q] != 0)
                     rotate(a, vectors, n, p, q);
     
-#line 3846 "attention.nw"
+#line 3839 "attention.nw"
 for (int i = 0; i < n; i++)
     values[i] = a[i * n + i];
 for (int i = 0; i < n; i++) {
@@ -1505,15 +1493,15 @@ for (int i = 0; i < n; i++) {
         vectors[k * n + largest] = v;
     }
 }
-#line 3840 "attention.nw"
+#line 3833 "attention.nw"
     
-#line 3864 "attention.nw"
+#line 3857 "attention.nw"
 for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
         double v = vectors[i * n + j];
         vectors[i * n + j] = vectors[j * n + i];
         vectors[j * n + i] = v;
     }
-#line 3841 "attention.nw"
+#line 3834 "attention.nw"
     return sweep <= MAX_SWEEPS ? sweep : -1;
 }
