@@ -10,7 +10,7 @@ typedef double real;
 #else
 typedef float real;
 #endif
-#line 3925 "attention.nw"
+#line 3926 "attention.nw"
 typedef struct { uint64_t state; } Rng;
 void     rng_seed(Rng *rng, uint64_t seed);
 uint64_t rng_next(Rng *rng);
@@ -155,7 +155,7 @@ void gpt_init_params(Gpt *g, uint64_t seed);
 void gpt_forward(Gpt *g, const int *tokens, int B, int T);
 real gpt_loss(Gpt *g, const int *targets, int B, int T);
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T);
-#line 2007 "attention.nw"
+#line 2008 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C);
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
@@ -163,10 +163,10 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *rstd, int N, int C);
 void residual_forward(real *out, const real *a, const real *b, int N);
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
-#line 2025 "attention.nw"
+#line 2026 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
-#line 2408 "attention.nw"
+#line 2409 "attention.nw"
 typedef struct {
     int T, n_heads, tokens[SEQ_LEN];
     real x[SEQ_LEN][WIDTH], ln1[SEQ_LEN][WIDTH];
@@ -180,7 +180,7 @@ typedef struct {
 } Trace;
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
 int  gpt_forms_agree(Gpt *g, int p);
-#line 2852 "attention.nw"
+#line 2853 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal);
@@ -188,26 +188,26 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
                         int B, int T, int C, int n_heads, int causal);
-#line 3027 "attention.nw"
+#line 3028 "attention.nw"
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4]);
 real swap_change(Gpt *g, int a, int b);
 int  most_changed_pair(Gpt *g, int *a, int *b, real *change);
-#line 3546 "attention.nw"
+#line 3547 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift);
-#line 9344 "attention.nw"
+#line 9353 "attention.nw"
 double gpt_train_flops(int B, int T);
-#line 2198 "attention.nw"
+#line 2199 "attention.nw"
 enum { CHECKPOINT_VERSION = 1 };
 size_t checkpoint_size(const Params *p);
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads);
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size);
-#line 3615 "attention.nw"
+#line 3616 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n);
 int    best_separating_column(const real *x, int n, int width,
                               const unsigned char *has, double *measure);
-#line 3718 "attention.nw"
+#line 3719 "attention.nw"
 void centred_covariance(double *cov, const real *x, int n, int d);
 int  symmetric_eigen(double *a, int n, double *values, double *vectors);
 #line 68 "attention.nw"

@@ -12,10 +12,10 @@ static void mlp_backward(Mlp *mlp, int n, real scale);
 #line 1094 "attention.nw"
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 2126 "attention.nw"
+#line 2127 "attention.nw"
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads);
-#line 3344 "attention.nw"
+#line 3345 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -27,11 +27,11 @@ static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
 static void block_residual_backward(const Gpt *g, real *d_stream,
                                     real *d_increment, const real *d_out, int N);
-#line 3531 "attention.nw"
+#line 3532 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
-#line 3810 "attention.nw"
+#line 3811 "attention.nw"
 enum { MAX_SWEEPS = 64 };
 #line 573 "attention.nw"
 #ifndef M_SQRT1_2
@@ -40,7 +40,7 @@ enum { MAX_SWEEPS = 64 };
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 3934 "attention.nw"
+#line 3935 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -50,11 +50,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 3951 "attention.nw"
+#line 3952 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 3962 "attention.nw"
+#line 3963 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -433,14 +433,13 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1505 "attention.nw"
+#line 1506 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
     real **w = g->model.p.table;
     int N = B * T, C = WIDTH;
     layout(a, g->act_memory, B, T, g->n_heads);
-    layout(&g->grad, g->grad_memory, B, T, g->n_heads);
     g->B = B;
     g->T = T;
     embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
@@ -504,13 +503,13 @@ static real *carve(real *memory, size_t *used, size_t n)
     *used += n;
     return slot;
 }
-#line 1656 "attention.nw"
+#line 1657 "attention.nw"
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads)
 {
     size_t used = 0, rows = (size_t)B * T, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * T;
     
-#line 1666 "attention.nw"
+#line 1667 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -536,10 +535,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1661 "attention.nw"
+#line 1662 "attention.nw"
     return used;
 }
-#line 1700 "attention.nw"
+#line 1701 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -553,7 +552,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1719 "attention.nw"
+#line 1720 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, SEQ_LEN, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -565,11 +564,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, SEQ_LEN, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, SEQ_LEN, n_heads);
-#line 1713 "attention.nw"
+#line 1714 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1733 "attention.nw"
+#line 1734 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -579,7 +578,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1758 "attention.nw"
+#line 1759 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -591,7 +590,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1776 "attention.nw"
+#line 1777 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -608,7 +607,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1822 "attention.nw"
+#line 1823 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n, int T)
 {
     for (int b = 0; b < n; b++) {
@@ -622,7 +621,7 @@ static void fill_batch(Gpt *g, const int *problems, int n, int T)
         }
     }
 }
-#line 1844 "attention.nw"
+#line 1845 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -641,7 +640,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1874 "attention.nw"
+#line 1875 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -651,15 +650,15 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, used * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1890 "attention.nw"
+#line 1891 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
 block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
                          a->lnf_mean, a->lnf_rstd, N);
-#line 1883 "attention.nw"
+#line 1884 "attention.nw"
     
-#line 1904 "attention.nw"
+#line 1905 "attention.nw"
 block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
@@ -668,9 +667,9 @@ matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
 block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
                          a->ln2_mean, a->ln2_rstd, N);
-#line 1884 "attention.nw"
+#line 1885 "attention.nw"
     
-#line 1920 "attention.nw"
+#line 1921 "attention.nw"
 block_residual_backward(g, d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -681,10 +680,10 @@ matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
 block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
                          a->ln1_mean, a->ln1_rstd, N);
-#line 1885 "attention.nw"
+#line 1886 "attention.nw"
     embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
-#line 1937 "attention.nw"
+#line 1938 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -692,7 +691,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1974 "attention.nw"
+#line 1975 "attention.nw"
 void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
                         const real *in, const real *gain, const real *mean,
                         const real *rstd, int N, int C)
@@ -700,7 +699,7 @@ void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         
-#line 1993 "attention.nw"
+#line 1994 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
     real norm = (x[i] - mean[row]) * rstd[row];
@@ -709,7 +708,7 @@ for (int i = 0; i < C; i++) {
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1981 "attention.nw"
+#line 1982 "attention.nw"
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - mean[row]) * rstd[row];
             real d_norm = gain[i] * dy[i];
@@ -719,7 +718,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 2037 "attention.nw"
+#line 2038 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -733,7 +732,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, T);
     return loss;
 }
-#line 2060 "attention.nw"
+#line 2061 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -750,7 +749,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2101 "attention.nw"
+#line 2102 "attention.nw"
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
 {
     Gpt *g = (Gpt *)m;
@@ -773,7 +772,7 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 2428 "attention.nw"
+#line 2429 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -791,14 +790,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2451 "attention.nw"
+#line 2452 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2464 "attention.nw"
+#line 2465 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -814,7 +813,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2487 "attention.nw"
+#line 2488 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -837,7 +836,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2517 "attention.nw"
+#line 2518 "attention.nw"
 static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
@@ -857,7 +856,7 @@ static void classic_head(Trace *tr, int head, int d_head, int causal)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2541 "attention.nw"
+#line 2542 "attention.nw"
 static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -868,7 +867,7 @@ static void classic_attention(Trace *tr, real **w, int causal)
         classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2559 "attention.nw"
+#line 2560 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -883,7 +882,7 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     classic_attention(tr, w, !g->ablate.no_mask);
     block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2577 "attention.nw"
+#line 2578 "attention.nw"
 block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
 bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
@@ -891,9 +890,9 @@ matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
 block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
 block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2573 "attention.nw"
+#line 2574 "attention.nw"
 }
-#line 2615 "attention.nw"
+#line 2616 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -907,7 +906,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2641 "attention.nw"
+#line 2642 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -923,7 +922,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2662 "attention.nw"
+#line 2663 "attention.nw"
 static void attention_mix(real *o_t, const real *weight, const real *v,
                           int t, int C, int d_head)
 {
@@ -934,7 +933,7 @@ static void attention_mix(real *o_t, const real *weight, const real *v,
         o_t[i] = mix;
     }
 }
-#line 2684 "attention.nw"
+#line 2685 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal)
@@ -953,7 +952,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, reach, C, d_head);
             }
 }
-#line 2726 "attention.nw"
+#line 2727 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -970,7 +969,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2764 "attention.nw"
+#line 2765 "attention.nw"
 static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
                                    const real *weight, const real *v,
                                    int t, int C, int d_head)
@@ -981,7 +980,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2794 "attention.nw"
+#line 2795 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -991,7 +990,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2810 "attention.nw"
+#line 2811 "attention.nw"
 static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
                                       const real *q_t, const real *k,
                                       int t, int C, int d_head)
@@ -1003,7 +1002,7 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2827 "attention.nw"
+#line 2828 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -1026,7 +1025,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, reach, C, d_head);
             }
 }
-#line 2977 "attention.nw"
+#line 2978 "attention.nw"
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -1036,7 +1035,7 @@ void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
         for (int u = 0; u < T; u++)
             weights[head][u] = g->act.weights[(head * T + t) * T + u];
 }
-#line 2991 "attention.nw"
+#line 2992 "attention.nw"
 real swap_change(Gpt *g, int a, int b)
 {
     real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
@@ -1050,7 +1049,7 @@ real swap_change(Gpt *g, int a, int b)
     }
     return change / g->n_heads;
 }
-#line 3011 "attention.nw"
+#line 3012 "attention.nw"
 int most_changed_pair(Gpt *g, int *a, int *b, real *change)
 {
     int visited = 0;
@@ -1064,12 +1063,12 @@ int most_changed_pair(Gpt *g, int *a, int *b, real *change)
         }
     return visited;
 }
-#line 3113 "attention.nw"
+#line 3114 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables)
 {
     return g->ablate.no_position ? NULL : tables[POS_EMB];
 }
-#line 3197 "attention.nw"
+#line 3198 "attention.nw"
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N)
 {
@@ -1088,7 +1087,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
     else
         residual_backward(d_stream, d_increment, d_out, N);
 }
-#line 3279 "attention.nw"
+#line 3280 "attention.nw"
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N)
 {
@@ -1097,7 +1096,7 @@ static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
     else
         layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
 }
-#line 3290 "attention.nw"
+#line 3291 "attention.nw"
 static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
                                      const real *d_out, const real *in,
                                      const real *gain, const real *mean,
@@ -1109,7 +1108,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
     else
         layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
 }
-#line 3510 "attention.nw"
+#line 3511 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 {
     if (off->no_gelu)
@@ -1128,14 +1127,14 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
     for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
-#line 3550 "attention.nw"
+#line 3551 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
     matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
     matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
 }
-#line 9348 "attention.nw"
+#line 9357 "attention.nw"
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
@@ -1257,14 +1256,14 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 2207 "attention.nw"
+#line 2208 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 2220 "attention.nw"
+#line 2221 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1279,7 +1278,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 2240 "attention.nw"
+#line 2241 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1295,7 +1294,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 2261 "attention.nw"
+#line 2262 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1305,7 +1304,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 2273 "attention.nw"
+#line 2274 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1323,13 +1322,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 2299 "attention.nw"
+#line 2300 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 2317 "attention.nw"
+#line 2318 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1339,9 +1338,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2304 "attention.nw"
+#line 2305 "attention.nw"
     
-#line 2329 "attention.nw"
+#line 2330 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1357,9 +1356,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 2305 "attention.nw"
+#line 2306 "attention.nw"
     
-#line 2347 "attention.nw"
+#line 2348 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1369,13 +1368,13 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 2306 "attention.nw"
+#line 2307 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
 }
-#line 3626 "attention.nw"
+#line 3627 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
@@ -1387,19 +1386,19 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
     if (count[0] == 0 || count[1] == 0)
         return 0;                   /* one group is empty: nothing to separate */
     
-#line 3644 "attention.nw"
+#line 3645 "attention.nw"
 for (int k = 0; k < 2; k++)
     mean[k] = sum[k] / count[k];
 for (int i = 0; i < n; i++) {
     double deviation = (double)x[i * stride] - mean[has[i] != 0];
     squares[has[i] != 0] += deviation * deviation;
 }
-#line 3637 "attention.nw"
+#line 3638 "attention.nw"
     double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
     return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
-#line 3656 "attention.nw"
+#line 3657 "attention.nw"
 int best_separating_column(const real *x, int n, int width,
                            const unsigned char *has, double *measure)
 {
@@ -1413,7 +1412,7 @@ int best_separating_column(const real *x, int n, int width,
     }
     return best;
 }
-#line 3727 "attention.nw"
+#line 3728 "attention.nw"
 static double column_mean(const real *x, int n, int d, int column)
 {
     double sum = 0;
@@ -1433,7 +1432,7 @@ void centred_covariance(double *cov, const real *x, int n, int d)
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
-#line 3769 "attention.nw"
+#line 3770 "attention.nw"
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
@@ -1453,7 +1452,7 @@ static void rotate(double *a, double *vectors, int n, int p, int q)
         a[q * n + k] = s * apk + c * aqk;
     }
 }
-#line 3799 "attention.nw"
+#line 3800 "attention.nw"
 static double off_diagonal(const double *a, int n)
 {
     double sum = 0;
@@ -1462,7 +1461,7 @@ static double off_diagonal(const double *a, int n)
             sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
     return sum;
 }
-#line 3819 "attention.nw"
+#line 3820 "attention.nw"
 int symmetric_eigen(double *a, int n, double *values, double *vectors)
 {
     double whole = off_diagonal(a, n);
@@ -1477,7 +1476,7 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
                 if (a[p * n + q] != 0)
                     rotate(a, vectors, n, p, q);
     
-#line 3839 "attention.nw"
+#line 3840 "attention.nw"
 for (int i = 0; i < n; i++)
     values[i] = a[i * n + i];
 for (int i = 0; i < n; i++) {
@@ -1493,15 +1492,15 @@ for (int i = 0; i < n; i++) {
         vectors[k * n + largest] = v;
     }
 }
-#line 3833 "attention.nw"
+#line 3834 "attention.nw"
     
-#line 3857 "attention.nw"
+#line 3858 "attention.nw"
 for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
         double v = vectors[i * n + j];
         vectors[i * n + j] = vectors[j * n + i];
         vectors[j * n + i] = v;
     }
-#line 3834 "attention.nw"
+#line 3835 "attention.nw"
     return sweep <= MAX_SWEEPS ? sweep : -1;
 }
