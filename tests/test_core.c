@@ -112,6 +112,82 @@ static void test_gelu_values(void **state)
     assert_true(fabs((double)y[2] + 0.1586552539) < 1e-6);
 }
 
+/* Distance of a real from the exact value, in units in the last place of a
+   real near it.  The exact values come from long double (64-bit fraction
+   on this machine), so the reference is independent of both builds' own
+   exp and erfc. */
+static double ulps(double value, long double exact)
+{
+    int e;
+    frexpl(exact, &e);
+    return (double)(fabsl((long double)value - exact) / ldexpl(1, e - (sizeof(real) == 4 ? 24 : 53)));
+}
+
+/* exp_lanes: within 2 units in the last place of e^x wherever the result
+   is a normal number; 0, infinity and NaN at the edges. */
+static void test_exp_lanes(void **state)
+{
+    (void)state;
+    double worst = 0;
+    for (int i = 0; i <= 400000; i++) {
+        real x = (real)(-87 + 175 * (i / 4e5));
+        worst = fmax(worst, ulps((double)exp_lanes(x), expl((long double)x)));
+    }
+    assert_true(worst <= 2);
+    assert_true(exp_lanes(0) == 1);
+    assert_true(exp_lanes(-INFINITY) == 0 && exp_lanes(-1000) == 0);
+    assert_true(isinf(exp_lanes(INFINITY)) && isinf(exp_lanes(1000)));
+    assert_true(isnan(exp_lanes(NAN)));
+}
+
+/* normal_cdf against (1/2) erfc(-z / sqrt 2) in long double:
+   - never further than 2 epsilon (of real) from it;
+   - within a few units in the last place of Phi for z >= -4, where the
+     rounding of the argument dominates: in float, the rounding of z^2 / 2
+     moves e^(-z^2/2) by up to z^2 / 4 units (4 at z = -4), to which the
+     two exponentials, the fit and the division add at most 6; in double,
+     the C library's erfc(-z / sqrt 2) starts from z / sqrt 2 rounded twice,
+     which moves erfc by up to 2 z^2 units (32), plus erfc's own 2 or so;
+   - Phi(0) = 1/2 exactly, Phi(z) + Phi(-z) = 1 within 2 epsilon, the
+     limits 0 and 1, NaN for NaN, and never decreasing. */
+static void test_normal_cdf(void **state)
+{
+    (void)state;
+    const double eps = sizeof(real) == 4 ? 0x1p-23 : 0x1p-52;
+    double worst_abs = 0, worst_ulps = 0, previous = 0;
+    int decreases = 0;
+    for (int i = 0; i <= 560000; i++) {
+        real z = (real)(-14 + 28 * (i / 5.6e5));
+        long double exact = erfcl(-(long double)z / sqrtl(2)) / 2;
+        double ours = (double)normal_cdf(z);
+        worst_abs = fmax(worst_abs, (double)fabsl(ours - exact));
+        if (z >= -4)
+            worst_ulps = fmax(worst_ulps, ulps(ours, exact));
+        decreases += ours < previous;
+        previous = ours;
+        assert_true(fabs((double)normal_cdf(z) + (double)normal_cdf(-z) - 1) <= 2 * eps);
+    }
+    assert_true(worst_abs <= 2 * eps);
+    assert_true(worst_ulps <= (sizeof(real) == 4 ? 4 + 6 : 32 + 4));
+    assert_int_equal(decreases, 0);
+    assert_true(normal_cdf(0) == (real)0.5);
+    assert_true(normal_cdf(-INFINITY) == 0 && normal_cdf(INFINITY) == 1);
+    assert_true(isnan(normal_cdf(NAN)));
+}
+
+/* normal_pdf against e^(-z^2/2) / sqrt(2 pi) in long double, |z| <= 4. */
+static void test_normal_pdf(void **state)
+{
+    (void)state;
+    double worst = 0;
+    for (int i = 0; i <= 80000; i++) {
+        real z = (real)(-4 + 8 * (i / 8e4));
+        long double exact = expl(-(long double)z * z / 2) / sqrtl(2 * 3.14159265358979323846264338327950288L);
+        worst = fmax(worst, ulps((double)normal_pdf(z), exact));
+    }
+    assert_true(worst <= 8);
+}
+
 static void test_softmax_crossentropy(void **state)
 {
     (void)state;
@@ -262,6 +338,9 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("1", "mlp_init", test_mlp_has_four_tables),
     CHAPTER_TEST("1", "matmul_forward", test_matmul_small),
     CHAPTER_TEST("1", "gelu_forward", test_gelu_values),
+    CHAPTER_TEST("1", "exp_lanes", test_exp_lanes),
+    CHAPTER_TEST("1", "normal_cdf", test_normal_cdf),
+    CHAPTER_TEST("1", "normal_pdf", test_normal_pdf),
     CHAPTER_TEST("1", "crossentropy_forward", test_softmax_crossentropy),
     CHAPTER_TEST("1", "rng_normal", test_rng_is_deterministic_and_uniform),
     CHAPTER_TEST("1", "adam_step", test_adam_first_step),
