@@ -10,7 +10,7 @@ typedef double real;
 #else
 typedef float real;
 #endif
-#line 3930 "attention.nw"
+#line 3939 "attention.nw"
 typedef struct { uint64_t state; } Rng;
 void     rng_seed(Rng *rng, uint64_t seed);
 uint64_t rng_next(Rng *rng);
@@ -183,7 +183,7 @@ typedef struct {
 } Trace;
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
 int  gpt_forms_agree(Gpt *g, int p);
-#line 2857 "attention.nw"
+#line 2866 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal);
@@ -191,13 +191,13 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
                         int B, int T, int C, int n_heads, int causal);
-#line 3032 "attention.nw"
+#line 3041 "attention.nw"
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4]);
 real swap_change(Gpt *g, int a, int b);
 int  most_changed_pair(Gpt *g, int *a, int *b, real *change);
-#line 3551 "attention.nw"
+#line 3560 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift);
-#line 9362 "attention.nw"
+#line 9371 "attention.nw"
 double gpt_train_flops(int B, int T);
 #line 2203 "attention.nw"
 enum { CHECKPOINT_VERSION = 1 };
@@ -206,11 +206,11 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads);
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size);
-#line 3620 "attention.nw"
+#line 3629 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n);
 int    best_separating_column(const real *x, int n, int width,
                               const unsigned char *has, double *measure);
-#line 3723 "attention.nw"
+#line 3732 "attention.nw"
 void centred_covariance(double *cov, const real *x, int n, int d);
 int  symmetric_eigen(double *a, int n, double *values, double *vectors);
 #line 68 "attention.nw"

@@ -15,7 +15,7 @@ static const uint64_t BATCH_STREAM = 0x5bd1e995u;
 #line 2131 "attention.nw"
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads);
-#line 3349 "attention.nw"
+#line 3358 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -27,11 +27,11 @@ static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
 static void block_residual_backward(const Gpt *g, real *d_stream,
                                     real *d_increment, const real *d_out, int N);
-#line 3536 "attention.nw"
+#line 3545 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
-#line 3815 "attention.nw"
+#line 3824 "attention.nw"
 enum { MAX_SWEEPS = 64 };
 #line 573 "attention.nw"
 #ifndef M_SQRT1_2
@@ -40,7 +40,7 @@ enum { MAX_SWEEPS = 64 };
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 3939 "attention.nw"
+#line 3948 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -50,11 +50,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 3956 "attention.nw"
+#line 3965 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 3967 "attention.nw"
+#line 3976 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -287,12 +287,17 @@ int argmax(const real *x, int n)
             best = i;
     return best;
 }
-#line 9396 "attention.nw"
+#line 9405 "attention.nw"
 #ifdef ATTENTION_DOUBLE
 real exp_lanes(real x) { return exp(x); }
 real normal_cdf(real z) { return erfc(-z * M_SQRT1_2) / 2; }
 #else
-#line 9431 "attention.nw"
+#line 9442 "attention.nw"
+static const real taylor[8] = {                         /* 1 / k! */
+    1, 1, (real)1 / 2, (real)1 / 6, (real)1 / 24, (real)1 / 120, (real)1 / 720,
+    (real)1 / 5040,
+};
+
 real exp_lanes(real x)
 {
     const real shift = 12582912;                       /* 1.5 * 2^23 */
@@ -301,9 +306,9 @@ real exp_lanes(real x)
     real shifted = x * (real)1.44269504088896341 + shift;      /* x / ln 2 */
     real n = shifted - shift;
     real r = (x - n * (real)0.693359375) + n * (real)2.12194440e-4;
-    real e_r = 1;
-    for (int k = 7; k > 0; k--)
-        e_r = 1 + e_r * r * ((real)1 / k);
+    real e_r = taylor[7];
+    for (int k = 6; k >= 0; k--)
+        e_r = e_r * r + taylor[k];
     uint32_t bits;                  /* n is in the low bits of shifted */
     memcpy(&bits, &shifted, sizeof bits);
     bits = (bits - 0x4B400000u + 127) << 23;            /* 2^n */
@@ -311,7 +316,7 @@ real exp_lanes(real x)
     memcpy(&two_to_n, &bits, sizeof two_to_n);
     return e_r * two_to_n * edge;
 }
-#line 9476 "attention.nw"
+#line 9492 "attention.nw"
 static const real erfc_fit[10] = {       /* P(u) = sum of erfc_fit[i] u^(i+1) */
     -1.25675905f, -0.303209275f, 0.161061093f, 0.195191294f, 0.0553130358f,
     -0.0996364132f, 0.106486104f, -0.433224231f, 0.452957302f, -0.143760189f,
@@ -327,7 +332,7 @@ real normal_cdf(real z)
     real tail = exp_lanes(p) * exp_lanes(-z * z / 2) / (2 + a);     /* Phi(-|z|) */
     return z > 0 ? 1 - tail : tail;
 }
-#line 9402 "attention.nw"
+#line 9411 "attention.nw"
 #endif
 real normal_pdf(real z) { return exp_lanes(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 #line 346 "attention.nw"
@@ -962,18 +967,17 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2667 "attention.nw"
-static void attention_mix(real *o_t, const real *weight, const real *v,
-                          int t, int C, int d_head)
+#line 2672 "attention.nw"
+static void attention_mix(real *restrict o_t, const real *restrict weight,
+                          const real *restrict v, int t, int C, int d_head)
 {
-    for (int i = 0; i < d_head; i++) {
-        real mix = 0;
-        for (int u = 0; u <= t; u++)
-            mix += weight[u] * v[u * C + i];
-        o_t[i] = mix;
-    }
+    for (int i = 0; i < d_head; i++)
+        o_t[i] = 0;
+    for (int u = 0; u <= t; u++)
+        for (int i = 0; i < d_head; i++)
+            o_t[i] += weight[u] * v[u * C + i];
 }
-#line 2689 "attention.nw"
+#line 2693 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal)
@@ -992,7 +996,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, reach, C, d_head);
             }
 }
-#line 2731 "attention.nw"
+#line 2735 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -1009,10 +1013,11 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2769 "attention.nw"
-static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
-                                   const real *weight, const real *v,
-                                   int t, int C, int d_head)
+#line 2776 "attention.nw"
+static void attention_mix_backward(real *restrict d_weight, real *restrict d_v,
+                                   const real *restrict d_o_t,
+                                   const real *restrict weight,
+                                   const real *restrict v, int t, int C, int d_head)
 {
     for (int u = 0; u <= t; u++)
         for (int i = 0; i < d_head; i++) {
@@ -1020,7 +1025,7 @@ static void attention_mix_backward(real *d_weight, real *d_v, const real *d_o_t,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2799 "attention.nw"
+#line 2807 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -1030,10 +1035,11 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2815 "attention.nw"
-static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_score,
-                                      const real *q_t, const real *k,
-                                      int t, int C, int d_head)
+#line 2823 "attention.nw"
+static void attention_scores_backward(real *restrict d_q_t, real *restrict d_k,
+                                      const real *restrict d_score,
+                                      const real *restrict q_t,
+                                      const real *restrict k, int t, int C, int d_head)
 {
     real root = sqrt((real)d_head);
     for (int u = 0; u <= t; u++)
@@ -1042,7 +1048,7 @@ static void attention_scores_backward(real *d_q_t, real *d_k, const real *d_scor
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2832 "attention.nw"
+#line 2841 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -1065,7 +1071,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, reach, C, d_head);
             }
 }
-#line 2982 "attention.nw"
+#line 2991 "attention.nw"
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -1075,7 +1081,7 @@ void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
         for (int u = 0; u < T; u++)
             weights[head][u] = g->act.weights[(head * T + t) * T + u];
 }
-#line 2996 "attention.nw"
+#line 3005 "attention.nw"
 real swap_change(Gpt *g, int a, int b)
 {
     real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
@@ -1089,7 +1095,7 @@ real swap_change(Gpt *g, int a, int b)
     }
     return change / g->n_heads;
 }
-#line 3016 "attention.nw"
+#line 3025 "attention.nw"
 int most_changed_pair(Gpt *g, int *a, int *b, real *change)
 {
     int visited = 0;
@@ -1103,12 +1109,12 @@ int most_changed_pair(Gpt *g, int *a, int *b, real *change)
         }
     return visited;
 }
-#line 3118 "attention.nw"
+#line 3127 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables)
 {
     return g->ablate.no_position ? NULL : tables[POS_EMB];
 }
-#line 3202 "attention.nw"
+#line 3211 "attention.nw"
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N)
 {
@@ -1127,7 +1133,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
     else
         residual_backward(d_stream, d_increment, d_out, N);
 }
-#line 3284 "attention.nw"
+#line 3293 "attention.nw"
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N)
 {
@@ -1136,7 +1142,7 @@ static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
     else
         layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
 }
-#line 3295 "attention.nw"
+#line 3304 "attention.nw"
 static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
                                      const real *d_out, const real *in,
                                      const real *gain, const real *mean,
@@ -1148,7 +1154,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
     else
         layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
 }
-#line 3515 "attention.nw"
+#line 3524 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 {
     if (off->no_gelu)
@@ -1167,14 +1173,14 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
     for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
-#line 3555 "attention.nw"
+#line 3564 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
     matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
     matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
 }
-#line 9366 "attention.nw"
+#line 9375 "attention.nw"
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
@@ -1415,7 +1421,7 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
 }
-#line 3631 "attention.nw"
+#line 3640 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
@@ -1427,19 +1433,19 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
     if (count[0] == 0 || count[1] == 0)
         return 0;                   /* one group is empty: nothing to separate */
     
-#line 3649 "attention.nw"
+#line 3658 "attention.nw"
 for (int k = 0; k < 2; k++)
     mean[k] = sum[k] / count[k];
 for (int i = 0; i < n; i++) {
     double deviation = (double)x[i * stride] - mean[has[i] != 0];
     squares[has[i] != 0] += deviation * deviation;
 }
-#line 3642 "attention.nw"
+#line 3651 "attention.nw"
     double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
     return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
-#line 3661 "attention.nw"
+#line 3670 "attention.nw"
 int best_separating_column(const real *x, int n, int width,
                            const unsigned char *has, double *measure)
 {
@@ -1453,7 +1459,7 @@ int best_separating_column(const real *x, int n, int width,
     }
     return best;
 }
-#line 3732 "attention.nw"
+#line 3741 "attention.nw"
 static double column_mean(const real *x, int n, int d, int column)
 {
     double sum = 0;
@@ -1473,7 +1479,7 @@ void centred_covariance(double *cov, const real *x, int n, int d)
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
-#line 3774 "attention.nw"
+#line 3783 "attention.nw"
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
@@ -1493,7 +1499,7 @@ static void rotate(double *a, double *vectors, int n, int p, int q)
         a[q * n + k] = s * apk + c * aqk;
     }
 }
-#line 3804 "attention.nw"
+#line 3813 "attention.nw"
 static double off_diagonal(const double *a, int n)
 {
     double sum = 0;
@@ -1502,7 +1508,7 @@ static double off_diagonal(const double *a, int n)
             sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
     return sum;
 }
-#line 3824 "attention.nw"
+#line 3833 "attention.nw"
 int symmetric_eigen(double *a, int n, double *values, double *vectors)
 {
     double whole = off_diagonal(a, n);
@@ -1517,7 +1523,7 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
                 if (a[p * n + q] != 0)
                     rotate(a, vectors, n, p, q);
     
-#line 3844 "attention.nw"
+#line 3853 "attention.nw"
 for (int i = 0; i < n; i++)
     values[i] = a[i * n + i];
 for (int i = 0; i < n; i++) {
@@ -1533,15 +1539,15 @@ for (int i = 0; i < n; i++) {
         vectors[k * n + largest] = v;
     }
 }
-#line 3838 "attention.nw"
+#line 3847 "attention.nw"
     
-#line 3862 "attention.nw"
+#line 3871 "attention.nw"
 for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
         double v = vectors[i * n + j];
         vectors[i * n + j] = vectors[j * n + i];
         vectors[j * n + i] = v;
     }
-#line 3839 "attention.nw"
+#line 3848 "attention.nw"
     return sweep <= MAX_SWEEPS ? sweep : -1;
 }
