@@ -5,17 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
-#line 501 "attention.nw"
+#line 503 "attention.nw"
 enum { MATMUL_MAX = 64 * 64 };
-#line 882 "attention.nw"
+#line 885 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale);
-#line 1098 "attention.nw"
+#line 1101 "attention.nw"
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 2131 "attention.nw"
+#line 2140 "attention.nw"
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads);
-#line 3358 "attention.nw"
+#line 3367 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -27,20 +27,20 @@ static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
 static void block_residual_backward(const Gpt *g, real *d_stream,
                                     real *d_increment, const real *d_out, int N);
-#line 3545 "attention.nw"
+#line 3554 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
-#line 3824 "attention.nw"
+#line 3833 "attention.nw"
 enum { MAX_SWEEPS = 64 };
-#line 573 "attention.nw"
+#line 576 "attention.nw"
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 3948 "attention.nw"
+#line 3957 "attention.nw"
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -50,11 +50,11 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 3965 "attention.nw"
+#line 3974 "attention.nw"
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 3976 "attention.nw"
+#line 3985 "attention.nw"
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
@@ -170,17 +170,18 @@ static inline void product_rows(real *restrict out, const real *restrict in,
                 y[j] += x[i] * weight[i * c_out + j];
     }
 }
-#line 421 "attention.nw"
+#line 422 "attention.nw"
 static void add_product(real *restrict out, const real *restrict in,
                         const real *restrict weight, int n, int c_in, int c_out)
 {
-    switch (c_out) {                    /* the same loops, compiled three ways */
+    switch (c_out) {                    /* the same loops, compiled four ways */
     case 32: product_rows(out, in, weight, n, c_in, 32); break;
     case 64: product_rows(out, in, weight, n, c_in, 64); break;
+    case VOCAB: product_rows(out, in, weight, n, c_in, VOCAB); break;
     default: product_rows(out, in, weight, n, c_in, c_out);
     }
 }
-#line 435 "attention.nw"
+#line 437 "attention.nw"
 void matmul_forward(real *restrict out, const real *restrict in,
                     const real *restrict weight, const real *restrict bias,
                     int n, int c_in, int c_out)
@@ -190,14 +191,14 @@ void matmul_forward(real *restrict out, const real *restrict in,
             out[row * c_out + j] = bias ? bias[j] : 0;
     add_product(out, in, weight, n, c_in, c_out);
 }
-#line 465 "attention.nw"
+#line 467 "attention.nw"
 static void transpose(real *out, const real *a, int rows, int cols)
 {
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++)
             out[c * rows + r] = a[r * cols + c];
 }
-#line 481 "attention.nw"
+#line 483 "attention.nw"
 static inline void weight_gradient(real *restrict d_weight,
                                    const real *restrict in,
                                    const real *restrict d_out,
@@ -210,7 +211,7 @@ static inline void weight_gradient(real *restrict d_weight,
                 dw[j] += in[row * c_in + i] * d_out[row * c_out + j];
     }
 }
-#line 505 "attention.nw"
+#line 507 "attention.nw"
 void matmul_backward(real *restrict d_in, real *restrict d_weight,
                      real *restrict d_bias, const real *restrict d_out,
                      const real *restrict in, const real *restrict weight,
@@ -225,19 +226,20 @@ void matmul_backward(real *restrict d_in, real *restrict d_weight,
         switch (c_out) {
         case 32: weight_gradient(d_weight, in, d_out, n, c_in, 32); break;
         case 64: weight_gradient(d_weight, in, d_out, n, c_in, 64); break;
+        case VOCAB: weight_gradient(d_weight, in, d_out, n, c_in, VOCAB); break;
         default: weight_gradient(d_weight, in, d_out, n, c_in, c_out);
         }
     for (int row = 0; d_bias && row < n; row++)
         for (int j = 0; j < c_out; j++)
             d_bias[j] += d_out[row * c_out + j];
 }
-#line 536 "attention.nw"
+#line 539 "attention.nw"
 void gelu_forward(real *out, const real *in, int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = in[i] * normal_cdf(in[i]);
 }
-#line 558 "attention.nw"
+#line 561 "attention.nw"
 void gelu_backward(real *d_in, const real *in, const real *out,
                    const real *d_out, int n)
 {
@@ -246,7 +248,7 @@ void gelu_backward(real *d_in, const real *in, const real *out,
         d_in[i] += d_out[i] * (cdf + in[i] * normal_pdf(in[i]));
     }
 }
-#line 590 "attention.nw"
+#line 593 "attention.nw"
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes)
 {
@@ -265,7 +267,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
         losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
 }
-#line 615 "attention.nw"
+#line 618 "attention.nw"
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes)
 {
@@ -278,7 +280,7 @@ void crossentropy_backward(real *d_logits, const real *probs,
         }
     }
 }
-#line 634 "attention.nw"
+#line 637 "attention.nw"
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -287,12 +289,12 @@ int argmax(const real *x, int n)
             best = i;
     return best;
 }
-#line 9405 "attention.nw"
+#line 9414 "attention.nw"
 #ifdef ATTENTION_DOUBLE
 real exp_lanes(real x) { return exp(x); }
 real normal_cdf(real z) { return erfc(-z * M_SQRT1_2) / 2; }
 #else
-#line 9442 "attention.nw"
+#line 9451 "attention.nw"
 static const real taylor[8] = {                         /* 1 / k! */
     1, 1, (real)1 / 2, (real)1 / 6, (real)1 / 24, (real)1 / 120, (real)1 / 720,
     (real)1 / 5040,
@@ -316,7 +318,7 @@ real exp_lanes(real x)
     memcpy(&two_to_n, &bits, sizeof two_to_n);
     return e_r * two_to_n * edge;
 }
-#line 9492 "attention.nw"
+#line 9501 "attention.nw"
 static const real erfc_fit[10] = {       /* P(u) = sum of erfc_fit[i] u^(i+1) */
     -1.25675905f, -0.303209275f, 0.161061093f, 0.195191294f, 0.0553130358f,
     -0.0996364132f, 0.106486104f, -0.433224231f, 0.452957302f, -0.143760189f,
@@ -332,7 +334,7 @@ real normal_cdf(real z)
     real tail = exp_lanes(p) * exp_lanes(-z * z / 2) / (2 + a);     /* Phi(-|z|) */
     return z > 0 ? 1 - tail : tail;
 }
-#line 9411 "attention.nw"
+#line 9420 "attention.nw"
 #endif
 real normal_pdf(real z) { return exp_lanes(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 #line 346 "attention.nw"
@@ -341,14 +343,14 @@ static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 772 "attention.nw"
+#line 775 "attention.nw"
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 783 "attention.nw"
+#line 786 "attention.nw"
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -358,7 +360,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 799 "attention.nw"
+#line 802 "attention.nw"
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -372,7 +374,7 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 823 "attention.nw"
+#line 826 "attention.nw"
 static int mlp_targets(int *targets, const int *problems, int n)
 {
     int count = 0;
@@ -386,7 +388,7 @@ static int mlp_targets(int *targets, const int *problems, int n)
     }
     return count;
 }
-#line 839 "attention.nw"
+#line 842 "attention.nw"
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
@@ -401,7 +403,7 @@ static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
         mlp_backward(mlp, n, (real)1 / count);
     return loss / count;
 }
-#line 861 "attention.nw"
+#line 864 "attention.nw"
 static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
@@ -416,14 +418,14 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 896 "attention.nw"
+#line 899 "attention.nw"
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 909 "attention.nw"
+#line 912 "attention.nw"
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -439,7 +441,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1288 "attention.nw"
+#line 1291 "attention.nw"
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -452,7 +454,7 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
                 x[i] = pos ? token[i] + pos[i] : token[i];
         }
 }
-#line 1318 "attention.nw"
+#line 1321 "attention.nw"
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -468,7 +470,7 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
             }
         }
 }
-#line 1415 "attention.nw"
+#line 1418 "attention.nw"
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -478,7 +480,7 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1510 "attention.nw"
+#line 1513 "attention.nw"
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
@@ -489,7 +491,7 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     g->T = T;
     embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
     
-#line 1531 "attention.nw"
+#line 1534 "attention.nw"
 block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
 matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
 matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
@@ -498,24 +500,24 @@ attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
                   B, T, C, g->n_heads, !g->ablate.no_mask);
 matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
 block_residual(g, a->x2, a->x, a->attn, N * C);
-#line 1520 "attention.nw"
+#line 1523 "attention.nw"
     
-#line 1548 "attention.nw"
+#line 1551 "attention.nw"
 block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
 matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
 bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
 matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
 block_residual(g, a->x3, a->x2, a->ffn, N * C);
-#line 1521 "attention.nw"
+#line 1524 "attention.nw"
     
-#line 1556 "attention.nw"
+#line 1559 "attention.nw"
 block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
 matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1522 "attention.nw"
+#line 1525 "attention.nw"
 }
-#line 1580 "attention.nw"
+#line 1583 "attention.nw"
 static const real LN_EPS = (real)1e-5;
-#line 1595 "attention.nw"
+#line 1598 "attention.nw"
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -535,26 +537,26 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1624 "attention.nw"
+#line 1627 "attention.nw"
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1640 "attention.nw"
+#line 1643 "attention.nw"
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1661 "attention.nw"
+#line 1664 "attention.nw"
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads)
 {
     size_t used = 0, rows = (size_t)B * T, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * T;
     
-#line 1671 "attention.nw"
+#line 1674 "attention.nw"
 a->x = carve(memory, &used, rows * C);
 a->ln1 = carve(memory, &used, rows * C);
 a->ln1_mean = carve(memory, &used, rows);
@@ -580,10 +582,10 @@ a->lnf_rstd = carve(memory, &used, rows);
 a->logits = carve(memory, &used, rows * VOCAB);
 a->probs = carve(memory, &used, rows * VOCAB);
 a->losses = carve(memory, &used, rows);
-#line 1666 "attention.nw"
+#line 1669 "attention.nw"
     return used;
 }
-#line 1705 "attention.nw"
+#line 1708 "attention.nw"
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -597,7 +599,7 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->n_heads = n_heads;
     g->max_batch = max_batch;
     
-#line 1724 "attention.nw"
+#line 1727 "attention.nw"
 g->act_size = layout(&g->act, NULL, max_batch, SEQ_LEN, n_heads);
 g->act_memory = calloc(g->act_size, sizeof(real));
 g->grad_memory = calloc(g->act_size, sizeof(real));
@@ -609,11 +611,11 @@ if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
 }
 layout(&g->act, g->act_memory, max_batch, SEQ_LEN, n_heads);
 layout(&g->grad, g->grad_memory, max_batch, SEQ_LEN, n_heads);
-#line 1718 "attention.nw"
+#line 1721 "attention.nw"
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1738 "attention.nw"
+#line 1741 "attention.nw"
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -623,7 +625,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1763 "attention.nw"
+#line 1766 "attention.nw"
 static real init_std(int table)
 {
     switch (table) {
@@ -635,7 +637,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1781 "attention.nw"
+#line 1784 "attention.nw"
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -652,7 +654,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1827 "attention.nw"
+#line 1830 "attention.nw"
 static void fill_batch(Gpt *g, const int *problems, int n, int T)
 {
     for (int b = 0; b < n; b++) {
@@ -666,7 +668,7 @@ static void fill_batch(Gpt *g, const int *problems, int n, int T)
         }
     }
 }
-#line 1849 "attention.nw"
+#line 1852 "attention.nw"
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -685,7 +687,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1879 "attention.nw"
+#line 1882 "attention.nw"
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -695,15 +697,15 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     memset(g->grad_memory, 0, used * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
     
-#line 1895 "attention.nw"
+#line 1898 "attention.nw"
 crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
 matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                 N, C, VOCAB);
 block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
                          a->lnf_mean, a->lnf_rstd, N);
-#line 1888 "attention.nw"
+#line 1891 "attention.nw"
     
-#line 1909 "attention.nw"
+#line 1912 "attention.nw"
 block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
 matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                 N, HIDDEN, C);
@@ -712,9 +714,9 @@ matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                 N, C, HIDDEN);
 block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
                          a->ln2_mean, a->ln2_rstd, N);
-#line 1889 "attention.nw"
+#line 1892 "attention.nw"
     
-#line 1925 "attention.nw"
+#line 1928 "attention.nw"
 block_residual_backward(g, d->x, d->attn, d->x2, N * C);
 matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
 attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -725,10 +727,10 @@ matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
 matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
 block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
                          a->ln1_mean, a->ln1_rstd, N);
-#line 1890 "attention.nw"
+#line 1893 "attention.nw"
     embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
-#line 1942 "attention.nw"
+#line 1945 "attention.nw"
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -736,34 +738,35 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1979 "attention.nw"
-void layernorm_backward(real *d_in, real *d_gain, const real *d_out,
-                        const real *in, const real *gain, const real *mean,
-                        const real *rstd, int N, int C)
+#line 1986 "attention.nw"
+void layernorm_backward(real *restrict d_in, real *restrict d_gain,
+                        const real *restrict d_out, const real *restrict in,
+                        const real *restrict gain, const real *restrict mean,
+                        const real *restrict rstd, int N, int C)
 {
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
+        real m = mean[row], s = rstd[row];
         
-#line 1998 "attention.nw"
+#line 2006 "attention.nw"
 real d_norm_mean = 0, d_norm_norm_mean = 0;
 for (int i = 0; i < C; i++) {
-    real norm = (x[i] - mean[row]) * rstd[row];
+    real norm = (x[i] - m) * s;
     d_norm_mean += gain[i] * dy[i];
     d_norm_norm_mean += gain[i] * dy[i] * norm;
 }
 d_norm_mean = d_norm_mean / C;
 d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1986 "attention.nw"
+#line 1995 "attention.nw"
         for (int i = 0; i < C; i++) {
-            real norm = (x[i] - mean[row]) * rstd[row];
+            real norm = (x[i] - m) * s;
             real d_norm = gain[i] * dy[i];
             d_gain[i] += dy[i] * norm;
-            d_in[row * C + i] += rstd[row] * (d_norm - d_norm_mean
-                                              - norm * d_norm_norm_mean);
+            d_in[row * C + i] += s * (d_norm - d_norm_mean - norm * d_norm_norm_mean);
         }
     }
 }
-#line 2042 "attention.nw"
+#line 2051 "attention.nw"
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -777,7 +780,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, T);
     return loss;
 }
-#line 2065 "attention.nw"
+#line 2074 "attention.nw"
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -794,7 +797,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2106 "attention.nw"
+#line 2115 "attention.nw"
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
 {
     Gpt *g = (Gpt *)m;
@@ -817,7 +820,7 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 2433 "attention.nw"
+#line 2442 "attention.nw"
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -835,14 +838,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2456 "attention.nw"
+#line 2465 "attention.nw"
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2469 "attention.nw"
+#line 2478 "attention.nw"
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -858,7 +861,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2492 "attention.nw"
+#line 2501 "attention.nw"
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -881,7 +884,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2522 "attention.nw"
+#line 2531 "attention.nw"
 static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
@@ -901,7 +904,7 @@ static void classic_head(Trace *tr, int head, int d_head, int causal)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2546 "attention.nw"
+#line 2555 "attention.nw"
 static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -912,7 +915,7 @@ static void classic_attention(Trace *tr, real **w, int causal)
         classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2564 "attention.nw"
+#line 2573 "attention.nw"
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -927,7 +930,7 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     classic_attention(tr, w, !g->ablate.no_mask);
     block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
     
-#line 2582 "attention.nw"
+#line 2591 "attention.nw"
 block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
 matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
 bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
@@ -935,9 +938,9 @@ matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
 block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
 block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
 matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2578 "attention.nw"
+#line 2587 "attention.nw"
 }
-#line 2620 "attention.nw"
+#line 2629 "attention.nw"
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -951,7 +954,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2646 "attention.nw"
+#line 2655 "attention.nw"
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -967,7 +970,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2672 "attention.nw"
+#line 2681 "attention.nw"
 static void attention_mix(real *restrict o_t, const real *restrict weight,
                           const real *restrict v, int t, int C, int d_head)
 {
@@ -977,7 +980,7 @@ static void attention_mix(real *restrict o_t, const real *restrict weight,
         for (int i = 0; i < d_head; i++)
             o_t[i] += weight[u] * v[u * C + i];
 }
-#line 2693 "attention.nw"
+#line 2702 "attention.nw"
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal)
@@ -996,7 +999,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, reach, C, d_head);
             }
 }
-#line 2735 "attention.nw"
+#line 2744 "attention.nw"
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -1013,7 +1016,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2776 "attention.nw"
+#line 2785 "attention.nw"
 static void attention_mix_backward(real *restrict d_weight, real *restrict d_v,
                                    const real *restrict d_o_t,
                                    const real *restrict weight,
@@ -1025,7 +1028,7 @@ static void attention_mix_backward(real *restrict d_weight, real *restrict d_v,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2807 "attention.nw"
+#line 2816 "attention.nw"
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -1035,7 +1038,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2823 "attention.nw"
+#line 2832 "attention.nw"
 static void attention_scores_backward(real *restrict d_q_t, real *restrict d_k,
                                       const real *restrict d_score,
                                       const real *restrict q_t,
@@ -1048,7 +1051,7 @@ static void attention_scores_backward(real *restrict d_q_t, real *restrict d_k,
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2841 "attention.nw"
+#line 2850 "attention.nw"
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -1071,7 +1074,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, reach, C, d_head);
             }
 }
-#line 2991 "attention.nw"
+#line 3000 "attention.nw"
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -1081,7 +1084,7 @@ void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
         for (int u = 0; u < T; u++)
             weights[head][u] = g->act.weights[(head * T + t) * T + u];
 }
-#line 3005 "attention.nw"
+#line 3014 "attention.nw"
 real swap_change(Gpt *g, int a, int b)
 {
     real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
@@ -1095,7 +1098,7 @@ real swap_change(Gpt *g, int a, int b)
     }
     return change / g->n_heads;
 }
-#line 3025 "attention.nw"
+#line 3034 "attention.nw"
 int most_changed_pair(Gpt *g, int *a, int *b, real *change)
 {
     int visited = 0;
@@ -1109,12 +1112,12 @@ int most_changed_pair(Gpt *g, int *a, int *b, real *change)
         }
     return visited;
 }
-#line 3127 "attention.nw"
+#line 3136 "attention.nw"
 static real *positions(const Gpt *g, real *const *tables)
 {
     return g->ablate.no_position ? NULL : tables[POS_EMB];
 }
-#line 3211 "attention.nw"
+#line 3220 "attention.nw"
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N)
 {
@@ -1133,7 +1136,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
     else
         residual_backward(d_stream, d_increment, d_out, N);
 }
-#line 3293 "attention.nw"
+#line 3302 "attention.nw"
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N)
 {
@@ -1142,7 +1145,7 @@ static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
     else
         layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
 }
-#line 3304 "attention.nw"
+#line 3313 "attention.nw"
 static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
                                      const real *d_out, const real *in,
                                      const real *gain, const real *mean,
@@ -1154,7 +1157,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
     else
         layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
 }
-#line 3524 "attention.nw"
+#line 3533 "attention.nw"
 static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 {
     if (off->no_gelu)
@@ -1173,21 +1176,21 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
     for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
-#line 3564 "attention.nw"
+#line 3573 "attention.nw"
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
     matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
     matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
 }
-#line 9375 "attention.nw"
+#line 9384 "attention.nw"
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
     double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V) + B * 2 * C * T * (T + 1);
     return 3 * forward;
 }
-#line 954 "attention.nw"
+#line 957 "attention.nw"
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real beta1 = cfg->beta1, beta2 = cfg->beta2, lr = cfg->lr, eps = cfg->eps;
@@ -1201,7 +1204,7 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         param[i] -= lr * m_hat / (sqrt(v_hat) + eps);
     }
 }
-#line 701 "attention.nw"
+#line 704 "attention.nw"
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     unsigned char verdicts[N_PROBLEMS];
@@ -1223,7 +1226,7 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 730 "attention.nw"
+#line 733 "attention.nw"
 real loss_on_all_problems(Model *m)
 {
     int all[N_PROBLEMS];
@@ -1231,7 +1234,7 @@ real loss_on_all_problems(Model *m)
         all[p] = p;
     return m->batch_loss(m, all, N_PROBLEMS, 0);
 }
-#line 1011 "attention.nw"
+#line 1014 "attention.nw"
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -1242,7 +1245,7 @@ TrainConfig train_defaults(void)
     };
     return cfg;
 }
-#line 1029 "attention.nw"
+#line 1032 "attention.nw"
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -1252,30 +1255,30 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
         
-#line 1062 "attention.nw"
+#line 1065 "attention.nw"
 if ((result.fault_table = first_nonfinite_table(&m->p)) >= 0) {
     result.fault_step = step;
     break;
 }
-#line 1038 "attention.nw"
+#line 1041 "attention.nw"
         
-#line 1093 "attention.nw"
+#line 1096 "attention.nw"
 for (int i = 0; i < cfg->batch; i++)
     batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 1039 "attention.nw"
+#line 1042 "attention.nw"
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
         
-#line 1069 "attention.nw"
+#line 1072 "attention.nw"
 if (!isfinite(loss)) {
     result.fault_step = step;
     break;
 }
-#line 1042 "attention.nw"
+#line 1045 "attention.nw"
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
         
-#line 1103 "attention.nw"
+#line 1106 "attention.nw"
 if (step % cfg->eval_every == 0 || step == cfg->steps) {
     TrainRecord record = {step, loss, 0, {0}};
     int correct = record.correct = score(m, record.solved);
@@ -1288,13 +1291,13 @@ if (step % cfg->eval_every == 0 || step == cfg->steps) {
     if (correct == N_PROBLEMS && cfg->stop_at_perfect)
         break;
 }
-#line 1045 "attention.nw"
+#line 1048 "attention.nw"
     }
     if (result.fault_step == 0 && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
         result.fault_step = result.steps_done;
     return result;
 }
-#line 1076 "attention.nw"
+#line 1079 "attention.nw"
 int first_nonfinite_table(const Params *p)
 {
     for (int t = 0; t < p->n_tables; t++)
@@ -1303,14 +1306,14 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 2212 "attention.nw"
+#line 2221 "attention.nw"
 static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
     return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
 }
-#line 2225 "attention.nw"
+#line 2234 "attention.nw"
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
 {
     for (int i = 0; i < 4; i++)
@@ -1325,7 +1328,7 @@ static uint32_t get_u32(const unsigned char *in)
         x |= (uint32_t)in[i] << (8 * i);
     return x;
 }
-#line 2245 "attention.nw"
+#line 2254 "attention.nw"
 static unsigned char *put_f32(unsigned char *out, real value)
 {
     float f = (float)value;
@@ -1341,7 +1344,7 @@ static float get_f32(const unsigned char *in)
     memcpy(&f, &bits, 4);
     return f;
 }
-#line 2266 "attention.nw"
+#line 2275 "attention.nw"
 static uint64_t fnv1a(const unsigned char *data, size_t length)
 {
     uint64_t hash = 0xcbf29ce484222325u;
@@ -1351,7 +1354,7 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     }
     return hash;
 }
-#line 2278 "attention.nw"
+#line 2287 "attention.nw"
 void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
 {
     unsigned char *start = out;
@@ -1369,13 +1372,13 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     out = put_u32(out, (uint32_t)hash);
     put_u32(out, (uint32_t)(hash >> 32));
 }
-#line 2304 "attention.nw"
+#line 2313 "attention.nw"
 const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size)
 {
     
-#line 2322 "attention.nw"
+#line 2331 "attention.nw"
 #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
 size_t expected = checkpoint_size(p);
 if (length < 20)
@@ -1385,9 +1388,9 @@ if (memcmp(in, checkpoint_magic, 8) != 0)
 if (get_u32(in + 8) != CHECKPOINT_VERSION)
     REFUSE("checkpoint format version %lu, but this program reads version %d",
            (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2309 "attention.nw"
+#line 2318 "attention.nw"
     
-#line 2334 "attention.nw"
+#line 2343 "attention.nw"
 if (get_u32(in + 12) != (uint32_t)n_heads)
     REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
 if (get_u32(in + 16) != (uint32_t)p->n_tables)
@@ -1403,9 +1406,9 @@ for (int i = 0; i < p->n_tables; i++) {
 if (length != expected)
     REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
            length, expected);
-#line 2310 "attention.nw"
+#line 2319 "attention.nw"
     
-#line 2352 "attention.nw"
+#line 2361 "attention.nw"
 uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
 if (stored != fnv1a(in, length - 8))
     REFUSE("checksum mismatch: the file is damaged");
@@ -1415,13 +1418,13 @@ for (int t = 0, i = 0; t < p->n_tables; t++)
         if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
             REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
 #undef REFUSE
-#line 2311 "attention.nw"
+#line 2320 "attention.nw"
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
 }
-#line 3640 "attention.nw"
+#line 3649 "attention.nw"
 double separation(const real *x, int stride, const unsigned char *has, int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
@@ -1433,19 +1436,19 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
     if (count[0] == 0 || count[1] == 0)
         return 0;                   /* one group is empty: nothing to separate */
     
-#line 3658 "attention.nw"
+#line 3667 "attention.nw"
 for (int k = 0; k < 2; k++)
     mean[k] = sum[k] / count[k];
 for (int i = 0; i < n; i++) {
     double deviation = (double)x[i * stride] - mean[has[i] != 0];
     squares[has[i] != 0] += deviation * deviation;
 }
-#line 3651 "attention.nw"
+#line 3660 "attention.nw"
     double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
     return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
-#line 3670 "attention.nw"
+#line 3679 "attention.nw"
 int best_separating_column(const real *x, int n, int width,
                            const unsigned char *has, double *measure)
 {
@@ -1459,7 +1462,7 @@ int best_separating_column(const real *x, int n, int width,
     }
     return best;
 }
-#line 3741 "attention.nw"
+#line 3750 "attention.nw"
 static double column_mean(const real *x, int n, int d, int column)
 {
     double sum = 0;
@@ -1479,7 +1482,7 @@ void centred_covariance(double *cov, const real *x, int n, int d)
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
-#line 3783 "attention.nw"
+#line 3792 "attention.nw"
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
@@ -1499,7 +1502,7 @@ static void rotate(double *a, double *vectors, int n, int p, int q)
         a[q * n + k] = s * apk + c * aqk;
     }
 }
-#line 3813 "attention.nw"
+#line 3822 "attention.nw"
 static double off_diagonal(const double *a, int n)
 {
     double sum = 0;
@@ -1508,7 +1511,7 @@ static double off_diagonal(const double *a, int n)
             sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
     return sum;
 }
-#line 3833 "attention.nw"
+#line 3842 "attention.nw"
 int symmetric_eigen(double *a, int n, double *values, double *vectors)
 {
     double whole = off_diagonal(a, n);
@@ -1523,7 +1526,7 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
                 if (a[p * n + q] != 0)
                     rotate(a, vectors, n, p, q);
     
-#line 3853 "attention.nw"
+#line 3862 "attention.nw"
 for (int i = 0; i < n; i++)
     values[i] = a[i * n + i];
 for (int i = 0; i < n; i++) {
@@ -1539,15 +1542,15 @@ for (int i = 0; i < n; i++) {
         vectors[k * n + largest] = v;
     }
 }
-#line 3847 "attention.nw"
+#line 3856 "attention.nw"
     
-#line 3871 "attention.nw"
+#line 3880 "attention.nw"
 for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
         double v = vectors[i * n + j];
         vectors[i * n + j] = vectors[j * n + i];
         vectors[j * n + i] = v;
     }
-#line 3848 "attention.nw"
+#line 3857 "attention.nw"
     return sweep <= MAX_SWEEPS ? sweep : -1;
 }

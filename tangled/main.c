@@ -1,4 +1,4 @@
-#line 4000 "attention.nw"
+#line 4009 "attention.nw"
 /* main.c: the command-line program (tangled; edit attention.nw) */
 #define _POSIX_C_SOURCE 200809L
 #include "attention.h"
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#line 4046 "attention.nw"
+#line 4055 "attention.nw"
 static int fail(const char *format, ...);
 static int fail_errno(const char *path, int error);
 typedef struct Run Run;
@@ -38,9 +38,9 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
-#line 4616 "attention.nw"
+#line 4625 "attention.nw"
 enum { MAX_STEPS = 1000000, MAX_WORDS = 256 };
-#line 4739 "attention.nw"
+#line 4748 "attention.nw"
 typedef struct {
     int progress;                   /* print a progress line */
     int corrupt_step, corrupt_table; /* test hook: at this record, a NaN */
@@ -48,17 +48,17 @@ typedef struct {
 } Watcher;
 static void watch_training(const TrainRecord *r, void *context);
 static int training_fault(const Run *run, const Params *p);
-#line 5475 "attention.nw"
+#line 5484 "attention.nw"
 static int proofs_of_chapter_6(const char *dir, const char *fig, Text *numbers, Gpt *g);
 static int checks_of_chapter_7(const char *model, const char *dir, const char *fig,
                                Text *numbers, Gpt *g);
 static int table_of_own_output(const char *dir, const Trace *tr, int t);
-#line 6235 "attention.nw"
+#line 6244 "attention.nw"
 typedef struct Trials Trials;
 static int claims_of_chapter_7(const Trials *trials, Gpt *g);
 static int numbers_and_figures_of_chapter_7(const char *dir, const char *fig, Text *numbers,
                                             Trials *trials, Gpt *g);
-#line 6350 "attention.nw"
+#line 6359 "attention.nw"
 typedef struct Trained Trained;
 typedef struct Experiments Experiments;
 typedef struct Quota Quota;
@@ -71,9 +71,9 @@ static int figure_scree(const char *fig, const double *share, int count,
 static int claims_of_chapter_8(const Experiments *e, const Quota *quota);
 static int claims_of_chapter_9(const Experiments *e, double collapse,
                                const double separations[], const int neurons[]);
-#line 6543 "attention.nw"
+#line 6552 "attention.nw"
 enum { EQUALS_AT = 3 };             /* the position of the = */
-#line 4073 "attention.nw"
+#line 4082 "attention.nw"
 static int write_file(const char *path, const char *data, size_t length)
 {
     char temporary[4096];
@@ -95,7 +95,7 @@ static int write_file(const char *path, const char *data, size_t length)
     }
     return 0;
 }
-#line 4104 "attention.nw"
+#line 4113 "attention.nw"
 static size_t disk_space_for_tests(size_t length)
 {
     const char *hook = getenv("ATTENTION_TEST_DISK_BYTES");
@@ -104,7 +104,7 @@ static size_t disk_space_for_tests(size_t length)
         return length;
     return (size_t)space;
 }
-#line 4119 "attention.nw"
+#line 4128 "attention.nw"
 static int fail(const char *format, ...)
 {
     va_list args;
@@ -120,14 +120,14 @@ static int fail_errno(const char *path, int error)
 {
     return fail("cannot write %s: %s", path, strerror(error ? error : EIO));
 }
-#line 4137 "attention.nw"
+#line 4146 "attention.nw"
 static int make_directory(const char *path)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return fail("cannot create directory %s: %s", path, strerror(errno));
     return 0;
 }
-#line 4149 "attention.nw"
+#line 4158 "attention.nw"
 static int save_text(const char *dir, const char *name, Text *text)
 {
     char path[4096];
@@ -141,7 +141,7 @@ static int save_text(const char *dir, const char *name, Text *text)
     text_free(text);
     return result;
 }
-#line 4172 "attention.nw"
+#line 4181 "attention.nw"
 static unsigned char *read_file(const char *path, size_t *length, size_t limit)
 {
     FILE *f = fopen(path, "rb");
@@ -161,7 +161,7 @@ static unsigned char *read_file(const char *path, size_t *length, size_t limit)
     *length = n;
     return data;
 }
-#line 4194 "attention.nw"
+#line 4203 "attention.nw"
 static int save_checkpoint(const char *path, const Params *p, int n_heads)
 {
     size_t size = checkpoint_size(p);
@@ -187,7 +187,7 @@ static int load_checkpoint(const char *path, Params *p, int n_heads)
         return fail("cannot load %s: %s", path, problem);
     return 0;
 }
-#line 4230 "attention.nw"
+#line 4239 "attention.nw"
 static void number(Text *numbers, const char *name, const char *format, ...)
 {
     va_list args;
@@ -197,12 +197,12 @@ static void number(Text *numbers, const char *name, const char *format, ...)
     va_end(args);
     text_printf(numbers, "%s %s\n", name, value);
 }
-#line 6320 "attention.nw"
+#line 6329 "attention.nw"
 static int decimals_for(double x)
 {
     return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
 }
-#line 4508 "attention.nw"
+#line 4517 "attention.nw"
 static int usage_error(const char *format, ...)
 {
     va_list args;
@@ -218,7 +218,7 @@ static int is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
-#line 4526 "attention.nw"
+#line 4535 "attention.nw"
 static int parse_whole(const char *option, const char *text,
                        unsigned long long min, unsigned long long max,
                        unsigned long long *value)
@@ -232,7 +232,7 @@ static int parse_whole(const char *option, const char *text,
                            option, text, min, max);
     return 0;
 }
-#line 4546 "attention.nw"
+#line 4555 "attention.nw"
 typedef struct {
     uint64_t seed;
     int steps, pos;                 /* pos < 0: the last position */
@@ -241,7 +241,7 @@ typedef struct {
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
 } Arguments;
-#line 4557 "attention.nw"
+#line 4566 "attention.nw"
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
@@ -256,7 +256,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             continue;
         }
         
-#line 4580 "attention.nw"
+#line 4589 "attention.nw"
 char wanted[32];
 snprintf(wanted, sizeof wanted, " %s ", arg);
 char list[128];
@@ -286,11 +286,11 @@ if (status != 0)
     return status;
 if (value[0] == '\0')
     return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
-#line 4571 "attention.nw"
+#line 4580 "attention.nw"
     }
     return 0;
 }
-#line 4625 "attention.nw"
+#line 4634 "attention.nw"
 static const char *quoted(const char *text)
 {
     static char out[256];
@@ -303,7 +303,7 @@ static const char *quoted(const char *text)
     snprintf(out + n, sizeof out - n, "%s'", text[i] != '\0' ? "..." : "");
     return out;
 }
-#line 4644 "attention.nw"
+#line 4653 "attention.nw"
 static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
 {
     size_t where = 0;
@@ -315,7 +315,7 @@ static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
                            "(the tokens are 0-9 * = ;)", quoted(text), where);
     return usage_error("%s %s: a sequence has 1 to %d tokens", quoted(text), defect, SEQ_LEN);
 }
-#line 4661 "attention.nw"
+#line 4670 "attention.nw"
 static int parse_question(const char *text, int *problem)
 {
     int tokens[SEQ_LEN], length = 0;
@@ -326,7 +326,7 @@ static int parse_question(const char *text, int *problem)
                            "and '=', as in 7*8=", quoted(text));
     return 0;
 }
-#line 4442 "attention.nw"
+#line 4451 "attention.nw"
 static Gpt *new_transformer(uint64_t seed)
 {
     Gpt *g = malloc(sizeof *g);
@@ -344,7 +344,7 @@ static void delete_transformer(Gpt *g)
         gpt_destroy(g);
     free(g);
 }
-#line 4470 "attention.nw"
+#line 4479 "attention.nw"
 static int forms_agree_at_start_up(void)
 {
     Gpt *g = new_transformer(train_defaults().seed);
@@ -357,7 +357,7 @@ static int forms_agree_at_start_up(void)
                     "on 7*8=; refusing to run (see chapter 5)");
     return 0;
 }
-#line 4488 "attention.nw"
+#line 4497 "attention.nw"
 static Gpt *load_transformer(const char *path)
 {
     Gpt *g = new_transformer(0);
@@ -367,14 +367,14 @@ static Gpt *load_transformer(const char *path)
     }
     return g;
 }
-#line 4248 "attention.nw"
+#line 4257 "attention.nw"
 enum { MAX_RECORDS = 1024 };
 struct Run {
     TrainConfig cfg;
     TrainResult result;
     TrainRecord log[MAX_RECORDS];
 };
-#line 4357 "attention.nw"
+#line 4366 "attention.nw"
 static void curves_of(const Run *run, float *step, float *loss, float *correct)
 {
     for (int r = 0; r < run->result.n_records; r++) {
@@ -383,10 +383,10 @@ static void curves_of(const Run *run, float *step, float *loss, float *correct)
         correct[r] = (float)run->log[r].correct;
     }
 }
-#line 4395 "attention.nw"
+#line 4404 "attention.nw"
 static const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
-#line 5213 "attention.nw"
+#line 5222 "attention.nw"
 static double loss_floor(double *targets_per_sequence)
 {
     int targets = 0;
@@ -397,7 +397,7 @@ static double loss_floor(double *targets_per_sequence)
     *targets_per_sequence = targets / (double)N_PROBLEMS;
     return N_PROBLEMS * log(10.0) / targets;
 }
-#line 5327 "attention.nw"
+#line 5336 "attention.nw"
 static double cosine(const real *x, const real *y, int n)
 {
     double xy = 0, xx = 0, yy = 0;
@@ -408,7 +408,7 @@ static double cosine(const real *x, const real *y, int n)
     }
     return xy / sqrt(xx * yy);
 }
-#line 5398 "attention.nw"
+#line 5407 "attention.nw"
 static void trace_table_head(Text *md, const Trace *tr, int t,
                              const char *left, const char *left_rule)
 {
@@ -419,7 +419,7 @@ static void trace_table_head(Text *md, const Trace *tr, int t,
     for (int u = 0; u <= t; u++)
         text_printf(md, "--:|");
 }
-#line 5767 "attention.nw"
+#line 5776 "attention.nw"
 enum { N_SEEDS = 3, N_VARIANTS = 5 };
 typedef struct { const char *name, *label; Ablation off; } Variant;
 static const Variant variants[N_VARIANTS] = {
@@ -434,7 +434,7 @@ struct Trials {
     double loss[N_SEEDS];           /* on all 100 problems, at the end */
     Gpt *first;                     /* the model of the first seed, kept */
 };
-#line 5789 "attention.nw"
+#line 5798 "attention.nw"
 static Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
                               Ablation off)
 {
@@ -449,7 +449,7 @@ static Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
     run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
     return g;
 }
-#line 4257 "attention.nw"
+#line 4266 "attention.nw"
 static int run_mlp(Run *run, size_t *n_params)
 {
     Mlp *mlp = malloc(sizeof *mlp);
@@ -463,7 +463,7 @@ static int run_mlp(Run *run, size_t *n_params)
     free(mlp);
     return 0;
 }
-#line 4277 "attention.nw"
+#line 4286 "attention.nw"
 static void learned_at(const Run *run, int step[N_PROBLEMS])
 {
     for (int p = 0; p < N_PROBLEMS; p++) {
@@ -472,7 +472,7 @@ static void learned_at(const Run *run, int step[N_PROBLEMS])
             step[p] = run->log[r].step;
     }
 }
-#line 4293 "attention.nw"
+#line 4302 "attention.nw"
 static void numbers_of_training(Text *out, const Run *run, const char *prefix)
 {
     const TrainConfig *cfg = &run->cfg;
@@ -490,7 +490,7 @@ static void numbers_of_training(Text *out, const Run *run, const char *prefix)
     NUMBER("epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
     #undef NUMBER
 }
-#line 4317 "attention.nw"
+#line 4326 "attention.nw"
 static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
                                  const int step[N_PROBLEMS])
 {
@@ -500,7 +500,7 @@ static void numbers_of_chapter_1(Text *out, const Run *run, size_t n_params,
     number(out, "mlp_final_loss", "%.4f", (double)run->log[last].loss);
     number(out, "mlp_final_correct", "%d", run->log[last].correct);
     
-#line 4330 "attention.nw"
+#line 4339 "attention.nw"
 int earliest = 0, latest = 0, zeros = 0, zero_sum = 0, others = 0, other_sum = 0;
 int ones = 0, one_sum = 0;
 for (int p = 1; p < N_PROBLEMS; p++) {
@@ -520,9 +520,9 @@ number(out, "mlp_latest_step", "%d", step[latest]);
 number(out, "mlp_zero_mean_step", "%.0f", zero_sum / (double)zeros);
 number(out, "mlp_other_mean_step", "%.0f", other_sum / (double)others);
 number(out, "mlp_one_mean_step", "%.0f", one_sum / (double)ones);
-#line 4326 "attention.nw"
+#line 4335 "attention.nw"
 }
-#line 4368 "attention.nw"
+#line 4377 "attention.nw"
 static int figure_mlp_training(const char *fig, const Run *run)
 {
     static float step[MAX_RECORDS], loss[MAX_RECORDS], correct[MAX_RECORDS];
@@ -544,7 +544,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
     svg_line_charts(&svg, panels, 2, NULL, 720, 300);
     return save_text(fig, "mlp_training.svg", &svg);
 }
-#line 4400 "attention.nw"
+#line 4409 "attention.nw"
 static int figure_mlp_learned_at(const char *fig, const int step[N_PROBLEMS])
 {
     float values[N_PROBLEMS];
@@ -560,7 +560,7 @@ static int figure_mlp_learned_at(const char *fig, const int step[N_PROBLEMS])
     svg_heatmap(&svg, &map, scale, 520, 440);
     return save_text(fig, "mlp_learned_at.svg", &svg);
 }
-#line 4420 "attention.nw"
+#line 4429 "attention.nw"
 static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
 {
     int step[N_PROBLEMS];
@@ -574,7 +574,7 @@ static int figures_of_chapter_1(const char *fig, Text *numbers, Run *run)
         return -1;
     return 0;
 }
-#line 5149 "attention.nw"
+#line 5158 "attention.nw"
 static int figures_of_chapters_2_to_5(const char *model, const char *dir,
                                       const char *fig, Text *numbers, const Run *mlp)
 {
@@ -602,7 +602,7 @@ static int figures_of_chapters_2_to_5(const char *model, const char *dir,
     free(run);
     return status;
 }
-#line 5187 "attention.nw"
+#line 5196 "attention.nw"
 static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a, b;
@@ -621,7 +621,7 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
         return fail("chapter 4 says the saved model answers all 100 problems; it does not");
     return 0;
 }
-#line 5226 "attention.nw"
+#line 5235 "attention.nw"
 static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
 {
     int one_digit = 0, agree = 0;
@@ -644,7 +644,7 @@ static void numbers_of_chapters_2_to_4(Text *out, Gpt *g)
     number(out, "tok_emb_cosine_a", "%c", char_of_token(a));
     number(out, "tok_emb_cosine_b", "%c", char_of_token(b));
 }
-#line 5254 "attention.nw"
+#line 5263 "attention.nw"
 static int table_of_tables(const char *dir, const Params *p)
 {
     Text md = {0};
@@ -655,7 +655,7 @@ static int table_of_tables(const char *dir, const Params *p)
     text_printf(&md, "| | **all %d tables** | | | **%zu** |\n", p->n_tables, p->n_params);
     return save_text(dir, "gpt_tables.md", &md);
 }
-#line 5270 "attention.nw"
+#line 5279 "attention.nw"
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
 {
     static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS], correct[2][MAX_RECORDS];
@@ -682,7 +682,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     svg_line_charts(&svg, panels, 2, NULL, 760, 340);
     return save_text(fig, "gpt_training.svg", &svg);
 }
-#line 5303 "attention.nw"
+#line 5312 "attention.nw"
 static int figure_token_embedding(const char *fig, const Gpt *g)
 {
     static const char *const tokens[VOCAB] =
@@ -700,7 +700,7 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
     svg_heatmap(&svg, &map, scale, 760, 360);
     return save_text(fig, "token_embedding.svg", &svg);
 }
-#line 5340 "attention.nw"
+#line 5349 "attention.nw"
 static double closest_tokens(const Gpt *g, int *a, int *b)
 {
     const real *table = g->model.p.table[TOK_EMB];
@@ -713,7 +713,7 @@ static double closest_tokens(const Gpt *g, int *a, int *b)
         }
     return best;
 }
-#line 5359 "attention.nw"
+#line 5368 "attention.nw"
 static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, Gpt *g)
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -729,7 +729,7 @@ static int trace_of_chapter_5(const char *dir, const char *fig, Text *numbers, G
     free(tr);
     return status;
 }
-#line 5377 "attention.nw"
+#line 5386 "attention.nw"
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
 {
     int top_head = 0, top_u = 0;
@@ -743,7 +743,7 @@ static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
     number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
     number(out, "trace_top_weight", "%.2f", (double)tr->weights[top_head][t][top_u]);
 }
-#line 5411 "attention.nw"
+#line 5420 "attention.nw"
 static int table_of_the_trace(const char *dir, const Trace *tr, int t)
 {
     Text md = {0};
@@ -759,7 +759,7 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
     text_printf(&md, "\n");
     return save_text(dir, "trace_row.md", &md);
 }
-#line 5429 "attention.nw"
+#line 5438 "attention.nw"
 static int figure_trace_weights(const char *fig, const Trace *tr)
 {
     static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
@@ -783,7 +783,7 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
     return save_text(fig, "trace_weights.svg", &svg);
 }
-#line 9623 "attention.nw"
+#line 9632 "attention.nw"
 static void numbers_of_the_flop_count(Text *out)
 {
     number(out, "gelu_per_step", "%d", train_defaults().batch * (SEQ_LEN - 1) * HIDDEN);
@@ -791,7 +791,7 @@ static void numbers_of_the_flop_count(Text *out)
     number(out, "bench_seq", "%d", SEQ_LEN - 1);
     number(out, "bench_mflops", "%.2f", gpt_train_flops(train_defaults().batch, SEQ_LEN - 1) / 1e6);
 }
-#line 9637 "attention.nw"
+#line 9646 "attention.nw"
 static double float_ulps(double value, double exact)
 {
     int e;
@@ -831,7 +831,7 @@ static void numbers_of_the_normal_functions(Text *out)
     number(out, "cdf_library_zero", "%.2f", -0.01 * i);
     scientific(out, "cdf_ours_at_library_zero", normal_cdf(-0.01f * i));
 }
-#line 5461 "attention.nw"
+#line 5470 "attention.nw"
 static int part_6_7(const Arguments *a, const char *dir, const char *fig, Text *numbers)
 {
     Gpt *g = load_transformer(a->model);
@@ -843,7 +843,7 @@ static int part_6_7(const Arguments *a, const char *dir, const char *fig, Text *
     delete_transformer(g);
     return status;
 }
-#line 5489 "attention.nw"
+#line 5498 "attention.nw"
 enum { GROW_STEPS = 6 };    /* "7*8=56": the ';' is never asked for */
 
 static int rows_recomputed_alike(const Trace tr[GROW_STEPS], int *rows)
@@ -857,7 +857,7 @@ static int rows_recomputed_alike(const Trace tr[GROW_STEPS], int *rows)
                                 (size_t)(T - 1) * sizeof(real));
     return same;
 }
-#line 5512 "attention.nw"
+#line 5521 "attention.nw"
 enum { GROW_CELL = 17, GROW_LABELS = 40, GROW_TITLE = 25, GROW_TICKS = 21, GROW_GAP = 8 };
 
 static int figure_growing_tables(const char *fig, const Trace tr[GROW_STEPS])
@@ -877,7 +877,7 @@ static int figure_growing_tables(const char *fig, const Trace tr[GROW_STEPS])
         names[t] = labels[t];
     }
     
-#line 5541 "attention.nw"
+#line 5550 "attention.nw"
 for (int head = 0; head < n_heads; head++) {
     snprintf(heads[head], sizeof heads[head], "head %d", head);
     for (int T = 1; T <= GROW_STEPS; T++, n++) {
@@ -892,11 +892,11 @@ for (int head = 0; head < n_heads; head++) {
                                names, names, NULL, 1};
     }
 }
-#line 5531 "attention.nw"
+#line 5540 "attention.nw"
     SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"}, maps, n);
     svg_begin(&svg, width, height);
     
-#line 5558 "attention.nw"
+#line 5567 "attention.nw"
 for (int head = 0, i = 0; head < n_heads; head++) {
     double x = 10, bottom = GROW_TITLE + (head + 1) * row_h - GROW_GAP;
     for (int T = 1; T <= GROW_STEPS; T++, i++) {
@@ -906,12 +906,12 @@ for (int head = 0, i = 0; head < n_heads; head++) {
         x += w + GROW_GAP;
     }
 }
-#line 5534 "attention.nw"
+#line 5543 "attention.nw"
     svg_color_bar(&svg, (SvgRect){width - 80, GROW_TITLE + 10, 70, height - GROW_TITLE - 40}, scale);
     svg_end(&svg);
     return save_text(fig, "growing_tables.svg", &svg);
 }
-#line 5570 "attention.nw"
+#line 5579 "attention.nw"
 static int proof_one_character_at_a_time(const char *fig, Text *numbers, Gpt *g)
 {
     int tokens[SEQ_LEN], rows = 0;
@@ -930,7 +930,7 @@ static int proof_one_character_at_a_time(const char *fig, Text *numbers, Gpt *g)
     free(tr);
     return status;
 }
-#line 5597 "attention.nw"
+#line 5606 "attention.nw"
 static int figure_swap(const char *fig, Gpt *g, int a, int b)
 {
     static float values[2][MAX_HEADS * 4];
@@ -944,7 +944,7 @@ static int figure_swap(const char *fig, Gpt *g, int a, int b)
         snprintf(titles[order], sizeof titles[order], "%d*%d=", first, second);
         question_weights(g, first, second, w);
         
-#line 5621 "attention.nw"
+#line 5630 "attention.nw"
 for (int u = 0; u < 4; u++) {
     labels[order][u][0] = titles[order][u];
     columns[order][u] = labels[order][u];
@@ -955,7 +955,7 @@ for (int head = 0; head < g->n_heads; head++) {
     for (int u = 0; u < 4; u++)
         values[order][head * 4 + u] = (float)w[head][u];
 }
-#line 5610 "attention.nw"
+#line 5619 "attention.nw"
         maps[order] = (SvgHeatmap){titles[order], "u (read)", order ? NULL : "head",
                                    g->n_heads, 4, values[order], rows, columns[order],
                                    "%.2f", 0};
@@ -964,7 +964,7 @@ for (int head = 0; head < g->n_heads; head++) {
     svg_heatmaps(&svg, maps, 2, 2, NULL, scale, 620, 300);
     return save_text(fig, "swap_weights.svg", &svg);
 }
-#line 5641 "attention.nw"
+#line 5650 "attention.nw"
 static int a_head_follows_a_digit(Gpt *g, int a, int b)
 {
     real w[2][MAX_HEADS][4];
@@ -977,7 +977,7 @@ static int a_head_follows_a_digit(Gpt *g, int a, int b)
     }
     return 0;
 }
-#line 5656 "attention.nw"
+#line 5665 "attention.nw"
 static int proof_swap(const char *fig, Text *numbers, Gpt *g)
 {
     int a = 0, b = 0, least_a = 0, least_b = 1;
@@ -1006,7 +1006,7 @@ static int proof_swap(const char *fig, Text *numbers, Gpt *g)
                     "%d*%d changes by %.3f: revise the text", least_a, least_b, (double)least);
     return figure_swap(fig, g, a, b);
 }
-#line 5693 "attention.nw"
+#line 5702 "attention.nw"
 static int proof_own_output(const char *dir, Text *numbers, Gpt *g)
 {
     int tokens[SEQ_LEN], T = 5, t = 4, top = 0;
@@ -1021,7 +1021,7 @@ static int proof_own_output(const char *dir, Text *numbers, Gpt *g)
         if (tr->weights[head][t][t] > tr->weights[top][t][t])
             top = head;
     
-#line 5718 "attention.nw"
+#line 5727 "attention.nw"
 number(numbers, "own_digit", "%c", char_of_token(tokens[4]));
 number(numbers, "own_next", "%c", char_of_token(argmax(tr->logits[t], VOCAB)));
 number(numbers, "own_top_head", "%d", top);
@@ -1031,7 +1031,7 @@ for (int head = 0; head < tr->n_heads; head++) {
     snprintf(name, sizeof name, "own_weight_%d", head);
     number(numbers, name, "%.2f", (double)tr->weights[head][t][t]);
 }
-#line 5707 "attention.nw"
+#line 5716 "attention.nw"
     int status = table_of_own_output(dir, tr, t);
     for (int u = 0; status == 0 && u < t; u++)
         if (tr->weights[top][t][u] >= tr->weights[top][t][t])
@@ -1040,7 +1040,7 @@ for (int head = 0; head < tr->n_heads; head++) {
     free(tr);
     return status;
 }
-#line 5733 "attention.nw"
+#line 5742 "attention.nw"
 static int table_of_own_output(const char *dir, const Trace *tr, int t)
 {
     Text md = {0};
@@ -1053,7 +1053,7 @@ static int table_of_own_output(const char *dir, const Trace *tr, int t)
     text_printf(&md, "\n");
     return save_text(dir, "own_output.md", &md);
 }
-#line 5748 "attention.nw"
+#line 5757 "attention.nw"
 static int proofs_of_chapter_6(const char *dir, const char *fig, Text *numbers, Gpt *g)
 {
     int status = proof_one_character_at_a_time(fig, numbers, g);
@@ -1063,7 +1063,7 @@ static int proofs_of_chapter_6(const char *dir, const char *fig, Text *numbers, 
         status = proof_own_output(dir, numbers, g);
     return status;
 }
-#line 5809 "attention.nw"
+#line 5818 "attention.nw"
 static int train_variant(Trials *trials, int s, const Variant *v, uint64_t seed)
 {
     TrainConfig cfg = train_defaults();
@@ -1078,7 +1078,7 @@ static int train_variant(Trials *trials, int s, const Variant *v, uint64_t seed)
         delete_transformer(g);
     return 0;
 }
-#line 5826 "attention.nw"
+#line 5835 "attention.nw"
 static int run_trials(Trials trials[N_VARIANTS], const char *model, Gpt *book)
 {
     if (load_training_log(model, &trials[0].run[0]) != 0)
@@ -1091,7 +1091,7 @@ static int run_trials(Trials trials[N_VARIANTS], const char *model, Gpt *book)
                 return -1;
     return 0;
 }
-#line 5844 "attention.nw"
+#line 5853 "attention.nw"
 static int final_score(const Run *run)
 {
     return run->log[run->result.n_records - 1].correct;
@@ -1104,7 +1104,7 @@ static const char *first_perfect_text(const Run *run, char buf[16])
     snprintf(buf, 16, "%d", run->result.first_perfect);
     return buf;
 }
-#line 5861 "attention.nw"
+#line 5870 "attention.nw"
 static int table_of_trials(const char *dir, const Trials trials[N_VARIANTS])
 {
     Text md = {0};
@@ -1120,7 +1120,7 @@ static int table_of_trials(const char *dir, const Trials trials[N_VARIANTS])
         }
     return save_text(dir, "ablations.md", &md);
 }
-#line 5882 "attention.nw"
+#line 5891 "attention.nw"
 static void numbers_of_trials(Text *out, const Trials *trials, const char *name)
 {
     int score_lo = N_PROBLEMS, score_hi = 0, first_lo = MAX_STEPS, first_hi = -1, never = 0;
@@ -1138,7 +1138,7 @@ static void numbers_of_trials(Text *out, const Trials *trials, const char *name)
         first_hi = first > first_hi ? first : first_hi;
     }
     
-#line 5903 "attention.nw"
+#line 5912 "attention.nw"
 #define RANGE(suffix, ...) (snprintf(key, sizeof key, "%s_%s", name, suffix), \
                             number(out, key, __VA_ARGS__))
 RANGE("score_lo", "%d", score_lo);
@@ -1149,9 +1149,9 @@ RANGE("first_lo", "%d", never == N_SEEDS ? -1 : first_lo);
 RANGE("first_hi", "%d", first_hi);
 RANGE("never", "%d", never);
 #undef RANGE
-#line 5899 "attention.nw"
+#line 5908 "attention.nw"
 }
-#line 5920 "attention.nw"
+#line 5929 "attention.nw"
 static int figure_trials(const char *fig, const char *file, const Trials *book,
                          const Trials *off, const char *label, int with_floor)
 {
@@ -1163,7 +1163,7 @@ static int figure_trials(const char *fig, const char *file, const Trials *book,
     char floor_label[64];
     Text svg = {0};
     
-#line 5945 "attention.nw"
+#line 5954 "attention.nw"
 for (int m = 0; m < 2; m++)
     for (int s = 0; s < N_SEEDS; s++) {
         int i = m * N_SEEDS + s;
@@ -1178,7 +1178,7 @@ for (int m = 0; m < 2; m++)
         scores[i] = losses[i];
         scores[i].y = correct[i];
     }
-#line 5931 "attention.nw"
+#line 5940 "attention.nw"
     snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
@@ -1190,7 +1190,7 @@ for (int m = 0; m < 2; m++)
     svg_line_charts(&svg, panels, 2, NULL, 760, 380);
     return save_text(fig, file, &svg);
 }
-#line 5969 "attention.nw"
+#line 5978 "attention.nw"
 static int swapped_alike(Gpt *g, int a, int b, double *logit_gap)
 {
     static real scores[MAX_HEADS][4], logits[VOCAB];
@@ -1212,7 +1212,7 @@ static int swapped_alike(Gpt *g, int a, int b, double *logit_gap)
         *logit_gap = fmax(*logit_gap, fabs((double)logits[i] - (double)g->act.logits[t * VOCAB + i]));
     return same;
 }
-#line 5993 "attention.nw"
+#line 6002 "attention.nw"
 static int count_swapped_alike(Gpt *g, double *widest, int *same_answers)
 {
     int alike = 0;
@@ -1244,7 +1244,7 @@ static void numbers_of_swaps(Text *out, Gpt *g, const char *name)
     snprintf(key, sizeof key, "%s_swap_answers", name);
     number(out, key, "%d", same_answers);
 }
-#line 6034 "attention.nw"
+#line 6043 "attention.nw"
 static double length_of(const real *x, size_t n)
 {
     double sum = 0;
@@ -1265,7 +1265,7 @@ static int gradient_lane(Text *out, const char *dir, uint64_t seed)
                      "| position table |\n|:--|--:|--:|--:|--:|--:|\n");
     for (int off = 0; off < 2; off++) {
         
-#line 6064 "attention.nw"
+#line 6073 "attention.nw"
 Gpt *g = new_transformer(seed);
 if (g == NULL)
     return text_free(&md), -1;
@@ -1287,7 +1287,7 @@ number(out, off ? "lane_off_top" : "lane_on_top", "%.4f", top);
 number(out, off ? "lane_off_tok" : "lane_on_tok", "%.4f", tok);
 number(out, off ? "lane_off_ratio" : "lane_on_ratio", "%.2f", bottom / top);
 delete_transformer(g);
-#line 6054 "attention.nw"
+#line 6063 "attention.nw"
     }
     if (!(cosines[0] > cosines[1] && tokens[1] > tokens[0] / 2 && tokens[1] < 2 * tokens[0]))
         return text_free(&md), fail("chapter 7 says the residual turns the bottom gradient "
@@ -1295,7 +1295,7 @@ delete_transformer(g);
                                     "much gradient without it: revise the text");
     return save_text(dir, "gradient_lane.md", &md);
 }
-#line 6096 "attention.nw"
+#line 6105 "attention.nw"
 enum { N_SCALES = 5 };
 static const float scales[N_SCALES] = {0.5f, 1, 2.828427f, 8, 32};
 
@@ -1313,7 +1313,7 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
     problem_tokens(7 * 10 + 8, tokens);
     gpt_trace(g, tokens, 4, tr);
     
-#line 6123 "attention.nw"
+#line 6132 "attention.nw"
 float largest[MAX_HEADS];
 for (int h = 0; h < tr->n_heads; h++) {
     largest[h] = 0;
@@ -1323,9 +1323,9 @@ for (int h = 0; h < tr->n_heads; h++) {
         head = h;
 }
 number(numbers, "scale_head", "%d", head);
-#line 6113 "attention.nw"
+#line 6122 "attention.nw"
     
-#line 6135 "attention.nw"
+#line 6144 "attention.nw"
 for (int k = 0; k < N_SCALES; k++) {
     double max = -INFINITY, sum = 0, top = 0;
     for (int u = 0; u <= t; u++)
@@ -1340,14 +1340,14 @@ for (int k = 0; k < N_SCALES; k++) {
     snprintf(name, sizeof name, "scale_top_%d", k);
     number(numbers, name, "%.2f", top);
 }
-#line 6114 "attention.nw"
+#line 6123 "attention.nw"
     SvgBarChart chart = {NULL, "position read", "weight", 4, N_SCALES, positions,
                          groups, values, NULL, 0, 1};
     svg_bar_chart(&svg, &chart, 760, 340);
     free(tr);
     return save_text(fig, "softmax_scale.svg", &svg);
 }
-#line 6157 "attention.nw"
+#line 6166 "attention.nw"
 static double saturation(Gpt *g, double *widest_score)
 {
     int rows = 0, saturated = 0, T = SEQ_LEN;
@@ -1378,7 +1378,7 @@ static void numbers_of_saturation(Text *out, Gpt *g, const char *name)
     snprintf(key, sizeof key, "%s_saturated", name);
     number(out, key, "%.0f", share);
 }
-#line 6192 "attention.nw"
+#line 6201 "attention.nw"
 static int checks_of_chapter_7(const char *model, const char *dir, const char *fig,
                                Text *numbers, Gpt *g)
 {
@@ -1393,7 +1393,7 @@ static int checks_of_chapter_7(const char *model, const char *dir, const char *f
     free(trials);
     return status;
 }
-#line 6209 "attention.nw"
+#line 6218 "attention.nw"
 static int numbers_and_figures_of_chapter_7(const char *dir, const char *fig, Text *numbers,
                                             Trials *trials, Gpt *g)
 {
@@ -1417,7 +1417,7 @@ static int numbers_and_figures_of_chapter_7(const char *dir, const char *fig, Te
     }
     return status;
 }
-#line 6246 "attention.nw"
+#line 6255 "attention.nw"
 static int all_perfect_once(const Trials *trials)
 {
     for (int s = 0; s < N_SEEDS; s++)
@@ -1436,14 +1436,14 @@ static int first_perfect_range(const Trials *trials, int *lo, int *hi)
     }
     return *lo;
 }
-#line 6267 "attention.nw"
+#line 6276 "attention.nw"
 static int claims_of_chapter_7(const Trials *trials, Gpt *g)
 {
     int book_lo, book_hi, lo, hi, same;
     double gap_book, gap_blind, wide_book, wide_off;
     first_perfect_range(&trials[0], &book_lo, &book_hi);
     
-#line 6280 "attention.nw"
+#line 6289 "attention.nw"
 int alike_book = count_swapped_alike(g, &gap_book, &same);
 int alike_blind = count_swapped_alike(trials[1].first, &gap_blind, &same);
 if (alike_blind != 45 || alike_book != 0 || gap_blind > 1e-4 || gap_book < 0.1)
@@ -1454,18 +1454,18 @@ first_perfect_range(&trials[1], &lo, &hi);
 if (!all_perfect_once(&trials[1]) || hi >= book_lo)
     return fail("chapter 7 says the model without position vectors reaches 100/100, "
                 "sooner than the book's model, for every seed: revise the text");
-#line 6273 "attention.nw"
+#line 6282 "attention.nw"
     
-#line 6293 "attention.nw"
+#line 6302 "attention.nw"
 double per_sequence, floor = loss_floor(&per_sequence);
 for (int s = 0; s < N_SEEDS; s++)
     if (trials[2].loss[s] >= floor / 10 || final_score(&trials[2].run[s]) >= 10
         || trials[2].run[s].result.first_perfect >= 0)
         return fail("chapter 7 says that without the mask the loss falls to a tenth of the "
                     "floor or less while fewer than 10 problems are answered: revise the text");
-#line 6274 "attention.nw"
+#line 6283 "attention.nw"
     
-#line 6302 "attention.nw"
+#line 6311 "attention.nw"
 first_perfect_range(&trials[3], &lo, &hi);
 if (!all_perfect_once(&trials[3]) || hi > book_hi)
     return fail("chapter 7 says the model without the residual reaches 100/100 no later "
@@ -1476,10 +1476,10 @@ if (!all_perfect_once(&trials[4]) || lo <= book_hi || wide_off <= wide_book || r
     return fail("chapter 7 says the model without LayerNorm reaches 100/100 later than the "
                 "book's model, with larger scores, saturated rows staying rare (under 20 %%): "
                 "revise the text");
-#line 6275 "attention.nw"
+#line 6284 "attention.nw"
     return 0;
 }
-#line 6336 "attention.nw"
+#line 6345 "attention.nw"
 enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS is chapter 7's: the same three seeds */
 static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
 struct Trained {
@@ -1491,13 +1491,13 @@ struct Experiments {
     Run book;               /* the book's model, as [[attention train]] made it */
     Trained heads[N_HEAD_CHOICES][N_SEEDS], no_gelu[N_SEEDS];
 };
-#line 6368 "attention.nw"
+#line 6377 "attention.nw"
 static void measure_trained(Trained *t, Gpt *g)
 {
     t->loss = (double)loss_on_all_problems(&g->model);
     t->correct = score(&g->model, NULL);
 }
-#line 6379 "attention.nw"
+#line 6388 "attention.nw"
 static int train_relative(Trained *t, const TrainConfig *book, int seed_index,
                           int n_heads, int no_gelu)
 {
@@ -1510,7 +1510,7 @@ static int train_relative(Trained *t, const TrainConfig *book, int seed_index,
     delete_transformer(g);
     return 0;
 }
-#line 6397 "attention.nw"
+#line 6406 "attention.nw"
 static int part_8_to_10(const Arguments *a, const char *dir, const char *fig,
                         Text *numbers)
 {
@@ -1527,7 +1527,7 @@ static int part_8_to_10(const Arguments *a, const char *dir, const char *fig,
     free(e);
     return status;
 }
-#line 6424 "attention.nw"
+#line 6433 "attention.nw"
 static int head_of_column(int n_heads, int column)
 {
     real q[2 * WIDTH] = {0}, k[2 * WIDTH] = {0}, v[2 * WIDTH] = {0};
@@ -1540,7 +1540,7 @@ static int head_of_column(int n_heads, int column)
             return head;
     return -1;
 }
-#line 6442 "attention.nw"
+#line 6451 "attention.nw"
 static int figure_the_cut(const char *fig)
 {
     static float owner[N_HEAD_CHOICES][MAX_HEADS * WIDTH];
@@ -1550,7 +1550,7 @@ static int figure_the_cut(const char *fig)
     SvgHeatmap maps[N_HEAD_CHOICES];
     Text svg = {0};
     
-#line 6457 "attention.nw"
+#line 6466 "attention.nw"
 for (int c = 0; c < N_HEAD_CHOICES; c++) {
     int n = head_choices[c], first_head = 0;
     for (int head = 0; head < n; head++)
@@ -1565,9 +1565,9 @@ for (int c = 0; c < N_HEAD_CHOICES; c++) {
     maps[c] = (SvgHeatmap){titles[c], c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
                            NULL, n, WIDTH, owner[c], heads, NULL, NULL, 0};
 }
-#line 6451 "attention.nw"
+#line 6460 "attention.nw"
     
-#line 6474 "attention.nw"
+#line 6483 "attention.nw"
 double cell = 21, width = 760, extra = 48, height = 10;
 for (int c = 0; c < N_HEAD_CHOICES; c++)
     height += head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
@@ -1579,10 +1579,10 @@ for (int c = 0, top = 10; c < N_HEAD_CHOICES; c++) {
     top += (int)h;
 }
 svg_end(&svg);
-#line 6452 "attention.nw"
+#line 6461 "attention.nw"
     return save_text(fig, "heads_cut.svg", &svg);
 }
-#line 6497 "attention.nw"
+#line 6506 "attention.nw"
 struct Quota {
     double worst_sum;           /* largest |sum of a row's weights - 1| */
     double least_a, least_b;    /* over problems, of the most any head reads there */
@@ -1594,7 +1594,7 @@ static const real *weights_of(const Gpt *g, int p, int head, int t)
 {
     return g->act.weights + ((p * g->n_heads + head) * SEQ_LEN + t) * SEQ_LEN;
 }
-#line 6511 "attention.nw"
+#line 6520 "attention.nw"
 static void quota_at_equals(Gpt *g, Quota *q)
 {
     loss_on_all_problems(&g->model);
@@ -1603,7 +1603,7 @@ static void quota_at_equals(Gpt *g, Quota *q)
         double most_a = 0, most_b = 0;
         for (int head = 0; head < g->n_heads; head++) {
             
-#line 6529 "attention.nw"
+#line 6538 "attention.nw"
 for (int t = 0; t < SEQ_LEN; t++) {
     double sum = 0;
     for (int u = 0; u < SEQ_LEN; u++)
@@ -1615,7 +1615,7 @@ for (int u = 0; u <= EQUALS_AT; u++)
     q->mean[head][u] += (double)w[u] / N_PROBLEMS;
 most_a = fmax(most_a, (double)w[0]);
 most_b = fmax(most_b, (double)w[2]);
-#line 6519 "attention.nw"
+#line 6528 "attention.nw"
         }
         q->least_a = fmin(q->least_a, most_a);
         q->least_b = fmin(q->least_b, most_b);
@@ -1623,7 +1623,7 @@ most_b = fmax(most_b, (double)w[2]);
     for (int head = 0; head < g->n_heads; head++)
         q->largest_gap = fmax(q->largest_gap, fabs(q->mean[head][0] - q->mean[head][2]));
 }
-#line 6547 "attention.nw"
+#line 6556 "attention.nw"
 static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
 {
     Text md = {0};
@@ -1639,7 +1639,7 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
     number(numbers, "quota_largest_gap", "%.2f", q->largest_gap);
     return save_text(dir, "quota.md", &md);
 }
-#line 6571 "attention.nw"
+#line 6580 "attention.nw"
 static int train_the_heads(Gpt *g, Experiments *e)
 {
     for (int c = 0; c < N_HEAD_CHOICES; c++)
@@ -1653,7 +1653,7 @@ static int train_the_heads(Gpt *g, Experiments *e)
         }
     return 0;
 }
-#line 6591 "attention.nw"
+#line 6600 "attention.nw"
 static int steps_to_perfect(const Trained *t)
 {
     int first = t->run.result.first_perfect;
@@ -1667,7 +1667,7 @@ static double mean_steps(const Trained *runs, int n)
         sum += steps_to_perfect(&runs[s]);
     return sum / n;
 }
-#line 6607 "attention.nw"
+#line 6616 "attention.nw"
 static int table_of_heads(const char *dir, const Experiments *e)
 {
     Text md = {0};
@@ -1691,7 +1691,7 @@ static int table_of_heads(const char *dir, const Experiments *e)
     }
     return save_text(dir, "heads.md", &md);
 }
-#line 6636 "attention.nw"
+#line 6645 "attention.nw"
 static void numbers_of_heads(Text *out, const Experiments *e)
 {
     char name[64];
@@ -1712,7 +1712,7 @@ static void numbers_of_heads(Text *out, const Experiments *e)
         number(out, name, "%d", most);
     }
 }
-#line 6662 "attention.nw"
+#line 6671 "attention.nw"
 static int figure_heads(const char *fig, const Experiments *e)
 {
     static float step[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
@@ -1723,7 +1723,7 @@ static int figure_heads(const char *fig, const Experiments *e)
     Text svg = {0};
     double width = 760, height = 560, legend_h = 36;
     
-#line 6678 "attention.nw"
+#line 6687 "attention.nw"
 for (int s = 0; s < N_SEEDS; s++)
     snprintf(labels[s], sizeof labels[s], "seed %llu",
              (unsigned long long)e->book.cfg.seed + (unsigned long long)s);
@@ -1746,11 +1746,11 @@ for (int c = 0; c < N_HEAD_CHOICES; c++) {
 }
 SvgRect size = svg_legend_size(series[0], N_SEEDS, 1);
 svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0], N_SEEDS, 1);
-#line 6672 "attention.nw"
+#line 6681 "attention.nw"
     svg_end(&svg);
     return save_text(fig, "heads_training.svg", &svg);
 }
-#line 6703 "attention.nw"
+#line 6712 "attention.nw"
 static int experiments_of_chapter_8(const char *dir, const char *fig, Text *numbers,
                                     Gpt *g, Experiments *e)
 {
@@ -1770,7 +1770,7 @@ static int experiments_of_chapter_8(const char *dir, const char *fig, Text *numb
         status = figure_heads(fig, e);
     return status;
 }
-#line 6731 "attention.nw"
+#line 6740 "attention.nw"
 static int claims_of_chapter_8(const Experiments *e, const Quota *q)
 {
     if (q->worst_sum > 1e-5)
@@ -1787,7 +1787,7 @@ static int claims_of_chapter_8(const Experiments *e, const Quota *q)
                 return fail("chapter 8 says every run of the heads experiment ends at "
                             "100/100; %d heads, seed %d does not", head_choices[c], s);
     
-#line 6752 "attention.nw"
+#line 6761 "attention.nw"
 int fewest = steps_to_perfect(&e->heads[0][0]), most = fewest;
 for (int s = 1; s < N_SEEDS; s++) {
     fewest = fmin(fewest, steps_to_perfect(&e->heads[0][s]));
@@ -1800,10 +1800,10 @@ for (int c = 1; c < N_HEAD_CHOICES; c++)
 if (most - fewest < gap)
     return fail("chapter 8 says the spread between one head's seeds exceeds the gap "
                 "between one head and eight: revise the text");
-#line 6747 "attention.nw"
+#line 6756 "attention.nw"
     return 0;
 }
-#line 6775 "attention.nw"
+#line 6784 "attention.nw"
 static double no_gelu_collapse(Text *numbers, Gpt *g)
 {
     static real map[WIDTH * WIDTH], shift[WIDTH], one[WIDTH];
@@ -1814,7 +1814,7 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
     loss_on_all_problems(&g->model);
     g->ablate.no_gelu = 0;
     
-#line 6793 "attention.nw"
+#line 6802 "attention.nw"
 for (int p = 0; p < N_PROBLEMS; p++) {
     int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
     for (int t = 0; t < T; t++, rows++) {
@@ -1827,13 +1827,13 @@ for (int p = 0; p < N_PROBLEMS; p++) {
         }
     }
 }
-#line 6785 "attention.nw"
+#line 6794 "attention.nw"
     number(numbers, "collapse_rows", "%d", rows);
     number(numbers, "collapse_max_diff", "%.*f", decimals_for(worst), worst);
     number(numbers, "collapse_largest", "%.1f", largest);
     return worst;
 }
-#line 6811 "attention.nw"
+#line 6820 "attention.nw"
 static int lowest_after_perfect(const Trained runs[N_SEEDS])
 {
     int lowest = N_PROBLEMS;
@@ -1845,7 +1845,7 @@ static int lowest_after_perfect(const Trained runs[N_SEEDS])
     }
     return lowest;
 }
-#line 6828 "attention.nw"
+#line 6837 "attention.nw"
 static int train_without_gelu(Text *numbers, Experiments *e)
 {
     const Trained *with = e->heads[N_HEAD_CHOICES - 2];    /* four heads */
@@ -1865,7 +1865,7 @@ static int train_without_gelu(Text *numbers, Experiments *e)
     number(numbers, "gelu_relapse", "%d", lowest_after_perfect(with));
     return 0;
 }
-#line 6853 "attention.nw"
+#line 6862 "attention.nw"
 static int figure_without_gelu(const char *fig, const Experiments *e)
 {
     static float step[2][N_SEEDS][MAX_RECORDS], loss[2][N_SEEDS][MAX_RECORDS];
@@ -1876,7 +1876,7 @@ static int figure_without_gelu(const char *fig, const Experiments *e)
     double per_sequence, floor = loss_floor(&per_sequence);
     Text svg = {0};
     
-#line 6875 "attention.nw"
+#line 6884 "attention.nw"
 for (int kind = 0; kind < 2; kind++)
     for (int s = 0; s < N_SEEDS; s++) {
         const Run *run = kind ? &e->no_gelu[s].run : &e->heads[N_HEAD_CHOICES - 2][s].run;
@@ -1886,7 +1886,7 @@ for (int kind = 0; kind < 2; kind++)
         scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n, kind,
                                 svg_palette(kind)};
     }
-#line 6863 "attention.nw"
+#line 6872 "attention.nw"
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
          .n_series = 2 * N_SEEDS, .log_y = 1, .h_line = {1, floor, "floor"},
@@ -1894,7 +1894,7 @@ for (int kind = 0; kind < 2; kind++)
         {.title = "Score", .x_label = "step", .y_label = "problems right", .series = scores,
          .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE}};
     
-#line 6887 "attention.nw"
+#line 6896 "attention.nw"
 double width = 760, height = 340;
 SvgRect size = svg_legend_size(key, 2, 1);
 svg_begin(&svg, width, height);
@@ -1903,10 +1903,10 @@ for (int k = 0; k < 2; k++)
                                    height - 20 - size.h}, &panels[k]);
 svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key, 2, 1);
 svg_end(&svg);
-#line 6870 "attention.nw"
+#line 6879 "attention.nw"
     return save_text(fig, "no_gelu_training.svg", &svg);
 }
-#line 6904 "attention.nw"
+#line 6913 "attention.nw"
 typedef struct {
     const char *name;
     int (*holds)(int a, int b);
@@ -1922,7 +1922,7 @@ static const Concept concepts[] = {
     {"b is 7", b_is_7},
 };
 enum { N_CONCEPTS = sizeof concepts / sizeof concepts[0], N_DRAWN = 4 };
-#line 6925 "attention.nw"
+#line 6934 "attention.nw"
 static void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN])
 {
     loss_on_all_problems(&g->model);
@@ -1930,7 +1930,7 @@ static void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN])
         memcpy(h + p * HIDDEN, g->act.hidden + (p * SEQ_LEN + EQUALS_AT) * HIDDEN,
                HIDDEN * sizeof(real));
 }
-#line 6940 "attention.nw"
+#line 6949 "attention.nw"
 static int best_threshold(const real *h, const unsigned char *has, double d)
 {
     int best = 0;
@@ -1945,7 +1945,7 @@ static int best_threshold(const real *h, const unsigned char *has, double d)
     }
     return best;
 }
-#line 6957 "attention.nw"
+#line 6966 "attention.nw"
 static int search_neurons(const char *dir, Text *numbers, const real *h,
                           int neuron[], double d[])
 {
@@ -1961,17 +1961,17 @@ static int search_neurons(const char *dir, Text *numbers, const real *h,
         text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name, count,
                     neuron[c], d[c], best_threshold(h + neuron[c], has, d[c]));
         
-#line 6978 "attention.nw"
+#line 6987 "attention.nw"
 char name[64];
 snprintf(name, sizeof name, "neuron_%d", c + 1);
 number(numbers, name, "%d", neuron[c]);
 snprintf(name, sizeof name, "neuron_%d_d", c + 1);
 number(numbers, name, "%.2f", d[c]);
-#line 6972 "attention.nw"
+#line 6981 "attention.nw"
     }
     return save_text(dir, "neurons.md", &md);
 }
-#line 6990 "attention.nw"
+#line 6999 "attention.nw"
 static int figure_neurons(const char *fig, const real *h, const int neuron[],
                           const double d[])
 {
@@ -1986,7 +1986,7 @@ static int figure_neurons(const char *fig, const real *h, const int neuron[],
         snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
                  concepts[c].name, neuron[c], d[c]);
         
-#line 7011 "attention.nw"
+#line 7020 "attention.nw"
 SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c], digit_labels,
                   digit_labels, NULL, 0};
 SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL}, &map, 1);
@@ -1994,12 +1994,12 @@ double bar = svg_color_bar_width(scale);
 SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - bar - 16, hh};
 svg_heatmap_panel(&svg, box, &map, scale);
 svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100}, scale);
-#line 7004 "attention.nw"
+#line 7013 "attention.nw"
     }
     svg_end(&svg);
     return save_text(fig, "neurons.svg", &svg);
 }
-#line 7029 "attention.nw"
+#line 7038 "attention.nw"
 static int directions_for_90(const real *x, int d, double *share)
 {
     static double cov[HIDDEN * HIDDEN], vectors[HIDDEN * HIDDEN];
@@ -2017,7 +2017,7 @@ static int directions_for_90(const real *x, int d, double *share)
     }
     return count;
 }
-#line 7049 "attention.nw"
+#line 7058 "attention.nw"
 static int principal_directions(const char *fig, Text *numbers, Gpt *g, const real *h)
 {
     static real in[N_PROBLEMS * WIDTH];
@@ -2037,7 +2037,7 @@ static int principal_directions(const char *fig, Text *numbers, Gpt *g, const re
     number(numbers, "pca_first_share", "%.0f", 100 * share[0]);
     return figure_scree(fig, share, count, share_in);
 }
-#line 7074 "attention.nw"
+#line 7083 "attention.nw"
 static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in)
 {
@@ -2053,7 +2053,7 @@ static int figure_scree(const char *fig, const double *share, int count,
     }
     snprintf(marker, sizeof marker, "%d directions", count);
     
-#line 7094 "attention.nw"
+#line 7103 "attention.nw"
 SvgSeries shares[2] = {{"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
                        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
 SvgSeries totals[2] = {{"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
@@ -2066,10 +2066,10 @@ SvgLinePanel panels[2] = {
      .series = totals, .n_series = 2, .x_min = 0, .x_max = HIDDEN, .y_min = 0, .y_max = 1,
      .h_line = {1, 0.9, "90 %"}, .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
 svg_line_charts(&svg, panels, 2, NULL, 760, 340);
-#line 7089 "attention.nw"
+#line 7098 "attention.nw"
     return save_text(fig, "pca.svg", &svg);
 }
-#line 7109 "attention.nw"
+#line 7118 "attention.nw"
 static int experiments_of_chapter_9(const char *dir, const char *fig, Text *numbers,
                                     Gpt *g, Experiments *e)
 {
@@ -2090,7 +2090,7 @@ static int experiments_of_chapter_9(const char *dir, const char *fig, Text *numb
         status = principal_directions(fig, numbers, g, h);
     return status;
 }
-#line 7139 "attention.nw"
+#line 7148 "attention.nw"
 static int claims_of_chapter_9(const Experiments *e, double collapse,
                                const double separations[], const int neurons[])
 {
@@ -2112,7 +2112,7 @@ static int claims_of_chapter_9(const Experiments *e, double collapse,
         return fail("chapter 9 says one neuron is best for 'a is 7' and 'b is 7': revise");
     return 0;
 }
-#line 4682 "attention.nw"
+#line 4691 "attention.nw"
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
@@ -2121,14 +2121,14 @@ static int command_train(const Arguments *a)
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         
-#line 4705 "attention.nw"
+#line 4714 "attention.nw"
 Watcher watcher = {isatty(fileno(stderr)), 0, -1, g};
 run->cfg = train_defaults();
 run->cfg.seed = a->seed;
 run->cfg.steps = a->steps;
 run->cfg.observe = watch_training;
 run->cfg.context = &watcher;
-#line 4768 "attention.nw"
+#line 4777 "attention.nw"
 const char *hook = getenv("ATTENTION_TEST_NAN");
 if (hook != NULL) {
     char name[32] = "";
@@ -2137,11 +2137,11 @@ if (hook != NULL) {
             if (strcmp(name, g->model.p.specs[t].name) == 0)
                 watcher.corrupt_table = t;
 }
-#line 4712 "attention.nw"
+#line 4721 "attention.nw"
 run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
 if (watcher.progress)
     fputc('\n', stderr);
-#line 4690 "attention.nw"
+#line 4699 "attention.nw"
         status = training_fault(run, &g->model.p);
         if (status == 0)
             status = save_checkpoint(output, &g->model.p, g->n_heads);
@@ -2154,7 +2154,7 @@ if (watcher.progress)
     free(run);
     return status;
 }
-#line 4721 "attention.nw"
+#line 4730 "attention.nw"
 static int training_fault(const Run *run, const Params *p)
 {
     int step = run->result.fault_step, table = run->result.fault_table;
@@ -2166,7 +2166,7 @@ static int training_fault(const Run *run, const Params *p)
     return fail("training stopped at step %d: table %s holds a NaN or infinity; "
                 "nothing was saved", step, p->specs[table].name);
 }
-#line 4749 "attention.nw"
+#line 4758 "attention.nw"
 static void watch_training(const TrainRecord *r, void *context)
 {
     Watcher *w = context;
@@ -2177,7 +2177,7 @@ static void watch_training(const TrainRecord *r, void *context)
         w->corrupt_table = -1;
     }
 }
-#line 4782 "attention.nw"
+#line 4791 "attention.nw"
 static void show_progress(const TrainRecord *r, void *context)
 {
     (void)context;
@@ -2194,7 +2194,7 @@ static void report_training(const Run *run, const char *output)
     printf("saved %s after %d steps\n", output, run->result.steps_done);
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
-#line 4806 "attention.nw"
+#line 4815 "attention.nw"
 static int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];
@@ -2214,7 +2214,7 @@ static int save_training_log(const char *checkpoint, const Run *run)
     text_free(&log);
     return status;
 }
-#line 4831 "attention.nw"
+#line 4840 "attention.nw"
 static int load_training_log(const char *checkpoint, Run *run)
 {
     char path[4096], line[256];
@@ -2223,7 +2223,7 @@ static int load_training_log(const char *checkpoint, Run *run)
     if (f == NULL)
         return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
     
-#line 4855 "attention.nw"
+#line 4864 "attention.nw"
 unsigned long long seed = 0;
 double lr = 0;
 run->cfg = train_defaults();
@@ -2232,7 +2232,7 @@ int settings = fgets(line, sizeof line, f) != NULL
               &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
 run->cfg.seed = seed;
 run->cfg.lr = (real)lr;
-#line 4839 "attention.nw"
+#line 4848 "attention.nw"
     int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
     while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
         TrainRecord *r = &run->log[n++];
@@ -2244,16 +2244,16 @@ run->cfg.lr = (real)lr;
     fclose(f);
     run->result.n_records = n;
     
-#line 4866 "attention.nw"
+#line 4875 "attention.nw"
 run->result.first_perfect = -1;
 for (int r = n - 1; r >= 0; r--)
     if (run->log[r].correct == N_PROBLEMS)
         run->result.first_perfect = run->log[r].step;
 run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
-#line 4850 "attention.nw"
+#line 4859 "attention.nw"
     return bad ? fail("%s is not a training log written by attention train", path) : 0;
 }
-#line 4879 "attention.nw"
+#line 4888 "attention.nw"
 static int command_ask(const Arguments *a)
 {
     int problems[MAX_WORDS];
@@ -2273,7 +2273,7 @@ static int command_ask(const Arguments *a)
     delete_transformer(g);
     return 0;
 }
-#line 4909 "attention.nw"
+#line 4918 "attention.nw"
 static void print_vector(const char *label, const real *x, int n)
 {
     printf("  %-14s", label);
@@ -2281,7 +2281,7 @@ static void print_vector(const char *label, const real *x, int n)
         printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
     printf("\n");
 }
-#line 4919 "attention.nw"
+#line 4928 "attention.nw"
 static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
@@ -2305,7 +2305,7 @@ static int command_trace(const Arguments *a)
     free(trace);
     return 0;
 }
-#line 4947 "attention.nw"
+#line 4956 "attention.nw"
 static void print_trace(const Trace *tr, int t, const char *text)
 {
     char label[64];
@@ -2317,7 +2317,7 @@ static void print_trace(const Trace *tr, int t, const char *text)
     printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH);
     
-#line 4973 "attention.nw"
+#line 4982 "attention.nw"
 int d_head = WIDTH / tr->n_heads;
 printf("4. keys of the rows u <= t and the scores of row t\n");
 for (int head = 0; head < tr->n_heads; head++) {
@@ -2339,22 +2339,22 @@ for (int head = 0; head < tr->n_heads; head++) {
         printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
     printf("\n");
 }
-#line 4958 "attention.nw"
+#line 4967 "attention.nw"
     printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
     print_vector("mix[t]", tr->heads[t], WIDTH);
     print_vector("x2[t]", tr->x2[t], WIDTH);
     printf("7. after the FFN and its residual\n");
     print_vector("x3[t]", tr->x3[t], WIDTH);
     
-#line 4997 "attention.nw"
+#line 5006 "attention.nw"
 printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
 printf("  ");
 for (int token = 0; token < VOCAB; token++)
     printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
 printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
-#line 4964 "attention.nw"
+#line 4973 "attention.nw"
 }
-#line 5019 "attention.nw"
+#line 5028 "attention.nw"
 static int part_1_to_5(const Arguments *a, const char *dir, const char *fig, Text *numbers)
 {
     Run *mlp = malloc(sizeof *mlp);
@@ -2373,7 +2373,7 @@ static const struct {
     {"6-7", part_6_7},
     {"8-10", part_8_to_10},
 };
-#line 5040 "attention.nw"
+#line 5049 "attention.nw"
 static int command_figures(const Arguments *a)
 {
     char fig[4096], name[64];
@@ -2398,7 +2398,7 @@ static int command_figures(const Arguments *a)
     }
     return found ? 0 : usage_error("figures: no part named '%s'", a->part);
 }
-#line 9533 "attention.nw"
+#line 9542 "attention.nw"
 static double seconds_now(void)
 {
     struct timespec t;
@@ -2411,7 +2411,7 @@ static int compare_doubles(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
-#line 9552 "attention.nw"
+#line 9561 "attention.nw"
 static double time_training(const TrainConfig *cfg, int *first_perfect)
 {
     static TrainRecord log[MAX_RECORDS];
@@ -2426,7 +2426,7 @@ static double time_training(const TrainConfig *cfg, int *first_perfect)
     delete_transformer(g);
     return elapsed;
 }
-#line 9569 "attention.nw"
+#line 9578 "attention.nw"
 static int command_bench(const Arguments *a)
 {
     enum { MAX_REPEAT = 64 };
@@ -2445,7 +2445,7 @@ static int command_bench(const Arguments *a)
         to_perfect[r] = u;
     }
     
-#line 9609 "attention.nw"
+#line 9618 "attention.nw"
 qsort(per_step, (size_t)repeat, sizeof per_step[0], compare_doubles);
 qsort(to_perfect, (size_t)repeat, sizeof to_perfect[0], compare_doubles);
 double ms = 1e3 * per_step[repeat / 2];
@@ -2455,10 +2455,10 @@ printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; min %.3f,
 printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating every %d steps)\n",
        to_perfect[repeat / 2], perfect, until.eval_every);
 printf("c_gflops %.2f   (%.2f MFLOP per step)\n", flops / (ms * 1e-3) / 1e9, flops / 1e6);
-#line 9587 "attention.nw"
+#line 9596 "attention.nw"
     return 0;
 }
-#line 9592 "attention.nw"
+#line 9601 "attention.nw"
 static double time_evaluation(void)
 {
     Gpt *g = new_transformer(1);
@@ -2470,7 +2470,7 @@ static double time_evaluation(void)
     delete_transformer(g);
     return elapsed;
 }
-#line 5073 "attention.nw"
+#line 5082 "attention.nw"
 static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
@@ -2498,7 +2498,7 @@ static const char usage[] =
     "  -h, --help  show this help (also after a command)\n"
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
-#line 5106 "attention.nw"
+#line 5115 "attention.nw"
 static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
@@ -2509,7 +2509,7 @@ static const struct {
     {"figures", "-m -o --part", command_figures},
     {"bench", "--steps --repeat", command_bench},
 };
-#line 5119 "attention.nw"
+#line 5128 "attention.nw"
 int main(int argc, char **argv)
 {
     if (argc < 2)
