@@ -305,18 +305,22 @@ endif
 # ---------------------------------------------------------------- benchmark
 # The C program against the PyTorch reference (Debian's python3-torch, one
 # thread), the same model, initial weights, batch size and number of steps,
-# one after the other on one core.  It measures; it never fails on a number.
+# on one core, in BENCH_REPEAT rounds of one run each, the two alternating,
+# so that a change in the machine's load between rounds falls on both
+# (tests/bench.awk takes the medians).  It measures; it never fails on a
+# number.
 BENCH_STEPS  ?= 200
 BENCH_REPEAT ?= 5
 PIN := $(shell command -v taskset > /dev/null && echo taskset -c 0)
 bench: $(PROGRAM)
 	@/usr/bin/python3 -c 'import torch' 2>/dev/null || { \
 	  echo "make bench needs PyTorch: apt-get install python3-torch"; exit 1; }
-	@$(PIN) $(PROGRAM) bench --steps $(BENCH_STEPS) --repeat $(BENCH_REPEAT) | tee $(B)/bench.txt
-	@OMP_NUM_THREADS=1 $(PIN) /usr/bin/python3 tests/reference.py bench tests/ref_input.bin \
-	  $(BENCH_STEPS) $(BENCH_REPEAT) | tee -a $(B)/bench.txt
-	@awk '$$1 == "c_ms_per_step" { c = $$2 } $$1 == "torch_ms_per_step" { t = $$2 } \
-	  END { printf "ratio %.1f   (PyTorch ms per step / C ms per step)\n", t / c }' $(B)/bench.txt
+	@rm -f $(B)/bench.runs; for round in $$(seq $(BENCH_REPEAT)); do \
+	  $(PIN) $(PROGRAM) bench --steps $(BENCH_STEPS) --repeat 1 || exit 1; \
+	  OMP_NUM_THREADS=1 $(PIN) /usr/bin/python3 tests/reference.py bench tests/ref_input.bin \
+	    $(BENCH_STEPS) 1 || exit 1; done | tee $(B)/bench.runs | \
+	  awk '{ printf "round %d: %s\n", int((NR + 3) / 4), $$0 }'
+	@awk -f tests/bench.awk $(B)/bench.runs | tee $(B)/bench.txt
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets for the two readers of untrusted bytes: typed problems
