@@ -289,12 +289,12 @@ int argmax(const real *x, int n)
             best = i;
     return best;
 }
-#line 9414 "attention.nw"
+#line 9415 "attention.nw"
 #ifdef ATTENTION_DOUBLE
 real exp_lanes(real x) { return exp(x); }
 real normal_cdf(real z) { return erfc(-z * M_SQRT1_2) / 2; }
 #else
-#line 9451 "attention.nw"
+#line 9452 "attention.nw"
 static const real taylor[8] = {                         /* 1 / k! */
     1, 1, (real)1 / 2, (real)1 / 6, (real)1 / 24, (real)1 / 120, (real)1 / 720,
     (real)1 / 5040,
@@ -318,7 +318,7 @@ real exp_lanes(real x)
     memcpy(&two_to_n, &bits, sizeof two_to_n);
     return e_r * two_to_n * edge;
 }
-#line 9501 "attention.nw"
+#line 9502 "attention.nw"
 static const real erfc_fit[10] = {       /* P(u) = sum of erfc_fit[i] u^(i+1) */
     -1.25675905f, -0.303209275f, 0.161061093f, 0.195191294f, 0.0553130358f,
     -0.0996364132f, 0.106486104f, -0.433224231f, 0.452957302f, -0.143760189f,
@@ -334,7 +334,7 @@ real normal_cdf(real z)
     real tail = exp_lanes(p) * exp_lanes(-z * z / 2) / (2 + a);     /* Phi(-|z|) */
     return z > 0 ? 1 - tail : tail;
 }
-#line 9420 "attention.nw"
+#line 9421 "attention.nw"
 #endif
 real normal_pdf(real z) { return exp_lanes(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
 #line 346 "attention.nw"

@@ -783,7 +783,7 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
     return save_text(fig, "trace_weights.svg", &svg);
 }
-#line 9632 "attention.nw"
+#line 9633 "attention.nw"
 static void numbers_of_the_flop_count(Text *out)
 {
     number(out, "gelu_per_step", "%d", train_defaults().batch * (SEQ_LEN - 1) * HIDDEN);
@@ -791,7 +791,7 @@ static void numbers_of_the_flop_count(Text *out)
     number(out, "bench_seq", "%d", SEQ_LEN - 1);
     number(out, "bench_mflops", "%.2f", gpt_train_flops(train_defaults().batch, SEQ_LEN - 1) / 1e6);
 }
-#line 9646 "attention.nw"
+#line 9647 "attention.nw"
 static double float_ulps(double value, double exact)
 {
     int e;
@@ -2398,7 +2398,7 @@ static int command_figures(const Arguments *a)
     }
     return found ? 0 : usage_error("figures: no part named '%s'", a->part);
 }
-#line 9542 "attention.nw"
+#line 9543 "attention.nw"
 static double seconds_now(void)
 {
     struct timespec t;
@@ -2411,7 +2411,7 @@ static int compare_doubles(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
-#line 9561 "attention.nw"
+#line 9562 "attention.nw"
 static double time_training(const TrainConfig *cfg, int *first_perfect)
 {
     static TrainRecord log[MAX_RECORDS];
@@ -2426,7 +2426,7 @@ static double time_training(const TrainConfig *cfg, int *first_perfect)
     delete_transformer(g);
     return elapsed;
 }
-#line 9578 "attention.nw"
+#line 9579 "attention.nw"
 static int command_bench(const Arguments *a)
 {
     enum { MAX_REPEAT = 64 };
@@ -2445,7 +2445,7 @@ static int command_bench(const Arguments *a)
         to_perfect[r] = u;
     }
     
-#line 9618 "attention.nw"
+#line 9619 "attention.nw"
 qsort(per_step, (size_t)repeat, sizeof per_step[0], compare_doubles);
 qsort(to_perfect, (size_t)repeat, sizeof to_perfect[0], compare_doubles);
 double ms = 1e3 * per_step[repeat / 2];
@@ -2455,10 +2455,10 @@ printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; min %.3f,
 printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating every %d steps)\n",
        to_perfect[repeat / 2], perfect, until.eval_every);
 printf("c_gflops %.2f   (%.2f MFLOP per step)\n", flops / (ms * 1e-3) / 1e9, flops / 1e6);
-#line 9596 "attention.nw"
+#line 9597 "attention.nw"
     return 0;
 }
-#line 9601 "attention.nw"
+#line 9602 "attention.nw"
 static double time_evaluation(void)
 {
     Gpt *g = new_transformer(1);
