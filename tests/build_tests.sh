@@ -325,14 +325,21 @@ deterministic_outputs() {
 # speed, never the bits: the program built with -O0, which vectorises
 # nothing, trains to the same checkpoint as the one make built (-O3, and
 # -march=native where the compiler knows it).
+# compile_copy PROGRAM COMPILER FLAGS...: the program, compiled from tangled/
+# with the command given, its objects next to PROGRAM.
+compile_copy() {
+    program=$1; shift
+    for f in core svg main; do
+        "$@" -c tangled/$f.c -o ${program%/*}/$f.o || return 1
+    done
+    cc -o $program ${program%/*}/core.o ${program%/*}/svg.o ${program%/*}/main.o -lm
+}
+
 optimisation_changes_no_bit() {
     B=${B:-build}
     work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
-    for f in core svg main; do
-        cc -std=c11 -ffp-contract=off -O0 -c tangled/$f.c -o $work/$f.o \
-            || { echo "-O0 build failed"; rm -rf $work; return 1; }
-    done
-    cc -o $work/plain $work/core.o $work/svg.o $work/main.o -lm || { rm -rf $work; return 1; }
+    compile_copy $work/plain cc -std=c11 -ffp-contract=off -O0 \
+        || { echo "-O0 build failed"; rm -rf $work; return 1; }
     $work/plain train --steps 300 -o $work/plain.ckpt > /dev/null &&
     $B/attention train --steps 300 -o $work/made.ckpt > /dev/null \
         || { echo "training failed"; rm -rf $work; return 1; }
@@ -354,10 +361,7 @@ valgrind_clean() {
     # AVX-512 where the compiler knows the flag.
     compile=$(cat $B/cflags)
     cc -mno-avx512f -x c -c -o /dev/null /dev/null 2>/dev/null && compile="$compile -mno-avx512f"
-    for f in core svg main; do
-        $compile -c tangled/$f.c -o $work/$f.o || { echo "compile failed"; rm -rf $work; return 1; }
-    done
-    cc -o $work/attention $work/core.o $work/svg.o $work/main.o -lm || { rm -rf $work; return 1; }
+    compile_copy $work/attention $compile || { echo "compile failed"; rm -rf $work; return 1; }
     out=$(valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=all \
           $work/attention train --steps 10 -o $work/m.ckpt 2>&1); got=$?
     out2=$(valgrind --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=all \
