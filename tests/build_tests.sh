@@ -14,12 +14,15 @@ scratch_copy() {
     echo "$dir"
 }
 
-# tangled/ is committed: it must be exactly what notangle makes of attention.nw.
+# tangled/ is committed: it must be exactly what notangle (plain, without
+# #line directives) makes of attention.nw, and it must read as C written by
+# hand: no #line, and every function separated from the one before by a
+# blank line.
 tangle_is_fresh() {
     status=0
     roots=$(noroots $NW | sed 's/^<<\(.*\)>>$/\1/')
     for root in $roots; do
-        if ! notangle -L -R"$root" $NW | cmp -s - "tangled/$root"; then
+        if ! notangle -R"$root" $NW | cmp -s - "tangled/$root"; then
             echo "tangled/$root differs from a fresh tangle of $NW (run make tangle)"
             status=1
         fi
@@ -28,7 +31,15 @@ tangle_is_fresh() {
         name=${file#tangled/}
         echo "$roots" | grep -qx "$name" || { echo "$file is not a root of $NW"; status=1; }
     done
-    [ $status = 0 ] && echo "tangled/ equals a fresh tangle of: $(echo $roots)"
+    if grep -l '^#line' tangled/*; then echo "#line directives in tangled/"; status=1; fi
+    # a function's opening line at the margin must follow a blank line or a comment
+    awk 'FNR == 1 { prev = "" }
+         /^[A-Za-z].*\($/ || /^[A-Za-z][^;]*\)$/ {
+             if (getline next_line > 0 && next_line == "{" && prev != "" && prev !~ /\*\/$/ && prev !~ /^\/\*/)
+                 { print FILENAME ": no blank line before: " $0; bad = 1 }
+             prev = next_line; next }
+         { prev = $0 } END { exit bad }' tangled/*.c || status=1
+    [ $status = 0 ] && echo "tangled/ equals a fresh plain tangle of: $(echo $roots)"
     return $status
 }
 
@@ -72,10 +83,12 @@ prose_edit_recompiles_nothing() {
     return $status
 }
 
-# An edit to the code of one part of the experiments reruns that part and
-# nothing else: not the training of the book's model, not the other parts.
-# The test edits chapters 2 to 5's experiments, the part that runs in a
-# fraction of a second, in a copy of the finished build (times kept).
+# An edit to the code of one topic of the experiments reruns that topic and
+# nothing else: not the training of the book's model, not the other topics.
+# The test edits the routing proofs, a topic that runs in a fraction of a
+# second, in a copy of the finished build (times kept).  An edit that only
+# moves code (a blank line added in a chunk of the core) recompiles the
+# program, so that its line numbers stay right, but reruns nothing.
 experiment_edit_reruns_its_part() {
     B=${B:-build}
     san=0; [ "$B" = build-san ] && san=1
@@ -83,26 +96,37 @@ experiment_edit_reruns_its_part() {
     cp -Rp $NW Makefile tangled tests book "$B" "$dir"/ || { rm -rf "$dir"; return 1; }
     (cd "$dir" && make -s SANITIZE=$san $B/results.stamp >/dev/null 2>&1) \
         || { echo "the copied build is not complete"; rm -rf "$dir"; return 1; }
-    stamps="$B/model.ckpt $B/part-1-5.stamp $B/part-6-7.stamp $B/part-8-10.stamp"
-    before=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps)
-    sleep 1
-    # a comment after the first line of code of chapters 2 to 5's experiments
-    awk 'done != 1 && prev ~ /^<<experiments and figures of chapters 2 to 5>>=$/ {
-             $0 = $0 " /* edited */"; done = 1 } { prev = $0; print }' \
-        "$dir/$NW" > "$dir/nw.tmp" && mv "$dir/nw.tmp" "$dir/$NW"
-    log=$(cd "$dir" && make SANITIZE=$san $B/results.stamp 2>&1) \
-        || { echo "$log"; rm -rf "$dir"; return 1; }
-    after=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps)
+    stamps="$B/model.ckpt $(cd "$dir" && ls $B/topic-*.stamp | tr '\n' ' ')"
+    status=0
+    # edit_and_check AWK-PROGRAM WHAT STAMPS-EXPECTED-TO-CHANGE
+    edit_and_check() {
+        before=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps $B/attention)
+        sleep 1
+        awk "$1" "$dir/$NW" > "$dir/nw.tmp" && mv "$dir/nw.tmp" "$dir/$NW"
+        log=$(cd "$dir" && make SANITIZE=$san $B/results.stamp 2>&1) \
+            || { echo "$log"; status=1; return; }
+        after=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps $B/attention)
+        echo "after $2, make ran:"
+        echo "$log" | grep -E 'attention (train|figures)|-c .*\.c' \
+            | sed 's/.* -c \([^ ]*\) .*/compiled \1/; s/^/    /'
+        for s in $stamps; do
+            old=$(echo "$before" | grep " $s\$"); new=$(echo "$after" | grep " $s\$")
+            if echo " $3 " | grep -q " $s "; then
+                [ "$old" != "$new" ] || { echo "FAIL: $s was not remade"; status=1; }
+            else
+                [ "$old" = "$new" ] || { echo "FAIL: $s was remade"; status=1; }
+            fi
+        done
+    }
+    # a comment after the first line of code of the routing proofs
+    edit_and_check 'done != 1 && prev ~ /^<<the routing proofs>>=$/ {
+                        $0 = $0 " /* edited */"; done = 1 } { prev = $0; print }' \
+        "an edit to the routing proofs' code" "$B/topic-routing.stamp"
+    # a blank line before the first chunk of the core: its code moves down
+    edit_and_check 'done != 1 && /^<<the task>>=$/ { print ""; done = 1 } { print }' \
+        "a blank line that moves the core's code" ""
     rm -rf "$dir"
-    echo "after an edit to chapter 2-5's experiment code, make ran:"
-    echo "$log" | grep -E 'attention (train|figures)' | sed 's/^/    /'
-    for s in $stamps; do
-        old=$(echo "$before" | grep " $s\$"); new=$(echo "$after" | grep " $s\$")
-        case $s in
-            */part-1-5.stamp) [ "$old" != "$new" ] || { echo "part 1-5 did not rerun"; return 1; } ;;
-            *) [ "$old" = "$new" ] || { echo "$s was remade"; return 1; } ;;
-        esac
-    done
+    return $status
 }
 
 # A type error put into a chunk makes the compiler name attention.nw and the
@@ -256,7 +280,7 @@ cli_errors() {
     check 2 "'7' is not a whole number from 0 to 6" $A trace -m $M 7*8= --pos 7
     check 2 "exactly one sequence" $A trace -m $M 7*8= 3*2=
     check 2 "missing -o DIR" $A figures -m $M
-    check 2 "no part named 'nine'" $A figures -m $M -o $work/out --part nine
+    check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=
     check 1 "cannot read $work/dir.ckpt: Is a directory" $A ask -m $work/dir.ckpt 7*8=
     check 1 "too short to be a checkpoint (0 bytes)" $A ask -m $work/empty.ckpt 7*8=
@@ -312,7 +336,7 @@ deterministic_outputs() {
     for run in 1 2; do
         mkdir $work/$run
         $B/attention train -o $work/$run/m.ckpt > /dev/null &&
-        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part 1-5 \
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen \
             || { echo "run $run failed"; rm -rf $work; return 1; }
     done
     n=$(find $work/1 -type f | wc -l)
@@ -329,10 +353,13 @@ deterministic_outputs() {
 # with the command given, its objects next to PROGRAM.
 compile_copy() {
     program=$1; shift
-    for f in core svg main; do
-        "$@" -c tangled/$f.c -o ${program%/*}/$f.o || return 1
+    objects=""
+    for f in tangled/*.c; do
+        o=${program%/*}/$(basename $f .c).o
+        "$@" -c $f -o $o || return 1
+        objects="$objects $o"
     done
-    cc -o $program ${program%/*}/core.o ${program%/*}/svg.o ${program%/*}/main.o -lm
+    cc -o $program $objects -lm
 }
 
 optimisation_changes_no_bit() {

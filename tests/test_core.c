@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attention.h"
+#include "core.h"
 
 /* ---------------------------------------------------------------- the task */
 

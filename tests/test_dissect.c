@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "checks.h"
+#include "dissect.h"
 
 static int all[N_PROBLEMS];
 

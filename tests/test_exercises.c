@@ -11,6 +11,7 @@
    double only: the comparisons are then exact to about 1e-12. */
 #include "chapters.h"
 #include "core.c"
+#include "dissect.c"
 
 #include <stdio.h>
 

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "checks.h"
+#include "checkpoint.h"
 
 static int setup(void **state)
 {
