@@ -53,18 +53,18 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a = 0, b = 0;
     if (gpt->result.first_perfect < 0 || mlp->result.first_perfect < 0)
-        return fail("chapters 1 and 4 say both models reach 100/100; this run does not");
+        return fail("the chapters 'The welded wiring' and 'Train it first' say both models reach 100/100; this run does not");
     if (gpt->result.first_perfect >= mlp->result.first_perfect)
-        return fail("chapter 4 says the transformer reaches 100/100 in fewer steps than "
+        return fail("the chapter 'Train it first' says the transformer reaches 100/100 in fewer steps than "
                     "the perceptron (%d against %d here): revise the text",
                     gpt->result.first_perfect, mlp->result.first_perfect);
     double closest = closest_tokens(g, &a, &b);
     if (closest >= 0.5)
-        return fail("chapter 3 says no two token vectors are close to parallel, but "
+        return fail("the chapter 'Token to vector' says no two token vectors are close to parallel, but "
                     "'%c' and '%c' have cosine %.2f: revise the text", char_of_token(a),
                     char_of_token(b), closest);
     if (score(&g->model, NULL) != N_PROBLEMS)
-        return fail("chapter 4 says the saved model answers all 100 problems; it does not");
+        return fail("the chapter 'Train it first' says the saved model answers all 100 problems; it does not");
     return 0;
 }
 

@@ -52,7 +52,7 @@ int forms_agree_at_start_up(void)
     delete_transformer(g);
     if (!agree)
         return fail("the classic and the production form of attention disagree "
-                    "on 7*8=; refusing to run (see chapter 5)");
+                    "on 7*8=; refusing to run (see the chapter 'The forward pass')");
     return 0;
 }
 

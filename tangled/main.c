@@ -18,6 +18,7 @@ static void show_progress(const TrainRecord *r, void *context);
 static void report_training(const Run *run, const char *output);
 static void print_trace(const Trace *tr, int t, const char *text);
 static double time_evaluation(void);
+static const char *default_model(const char *program, char *path, size_t size);
 
 enum { MAX_WORDS = 256 };
 
@@ -66,13 +67,14 @@ typedef struct {
     const char *model, *output, *part;
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
+    char book_model[4096];          /* the default model's path, if beside the program */
 } Arguments;
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
     *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
-                     "attention.ckpt", NULL, NULL, {NULL}, 0};
+                     NULL, NULL, NULL, {NULL}, 0, ""};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -111,7 +113,20 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         if (value[0] == '\0')
             return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
     }
+    if (a->model == NULL)
+        a->model = default_model(argv[0], a->book_model, sizeof a->book_model);
     return 0;
+}
+
+static const char *default_model(const char *program, char *path, size_t size)
+{
+    const char *slash = strrchr(program, '/');
+    if (access("attention.ckpt", F_OK) == 0 || slash == NULL
+        || (size_t)(slash - program) + sizeof "/model.ckpt" > size)
+        return "attention.ckpt";
+    memcpy(path, program, (size_t)(slash - program));
+    strcpy(path + (slash - program), "/model.ckpt");
+    return access(path, F_OK) == 0 ? path : "attention.ckpt";
 }
 
 static const char *quoted(const char *text)
@@ -453,7 +468,8 @@ static const char usage[] =
     "Options:\n"
     "  --seed N    seed of the initial weights and batches (default 1)\n"
     "  --steps N   training steps, 1 to 1000000 (default 1000)\n"
-    "  -m FILE     the model to use (default attention.ckpt)\n"
+    "  -m FILE     the model to use (default attention.ckpt, or if there is\n"
+    "              none, model.ckpt beside the program: the book's model)\n"
     "  -h, --help  show this help (also after a command)\n"
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
