@@ -245,7 +245,8 @@ static int gradient_lane(Text *out, const char *dir, uint64_t seed)
         delete_transformer(g);
     }
     if (!(cosines[0] > cosines[1] && tokens[1] > tokens[0] / 2 && tokens[1] < 2 * tokens[0]))
-        return text_free(&md), fail("the chapter 'Four parts, each for a reason' says the residual turns the bottom gradient "
+        return text_free(&md), fail("the chapter 'Four parts, each for a reason' says "
+                                    "the residual turns the bottom gradient "
                                     "towards the top one, and the token table gets about as "
                                     "much gradient without it: revise the text");
     return save_text(dir, "gradient_lane.md", &md);
@@ -396,27 +397,32 @@ static int claims_about_the_ablations(const Trials *trials, Gpt *g)
     int alike_book = count_swapped_alike(g, &gap_book, &same);
     int alike_blind = count_swapped_alike(trials[1].first, &gap_blind, &same);
     if (alike_blind != 45 || alike_book != 0 || gap_blind > 1e-4 || gap_book < 0.1)
-        return fail("the chapter 'Four parts, each for a reason' says that without position vectors the scores of a*b= and "
+        return fail("the chapter 'Four parts, each for a reason' says "
+                    "that without position vectors the scores of a*b= and "
                     "b*a= are the same bits, exchanged, for all 45 pairs and for none with them, "
                     "and the outputs differ only by rounding: revise the text");
     first_perfect_range(&trials[1], &lo, &hi);
     if (!all_perfect_once(&trials[1]) || hi >= book_lo)
-        return fail("the chapter 'Four parts, each for a reason' says the model without position vectors reaches 100/100, "
+        return fail("the chapter 'Four parts, each for a reason' says "
+                    "the model without position vectors reaches 100/100, "
                     "sooner than the book's model, for every seed: revise the text");
     double per_sequence, floor = loss_floor(&per_sequence);
     for (int s = 0; s < N_SEEDS; s++)
         if (trials[2].loss[s] >= floor / 10 || final_score(&trials[2].run[s]) >= 10
             || trials[2].run[s].result.first_perfect >= 0)
-            return fail("the chapter 'Four parts, each for a reason' says that without the mask the loss falls to a tenth of the "
+            return fail("the chapter 'Four parts, each for a reason' says "
+                        "that without the mask the loss falls to a tenth of the "
                         "floor or less while fewer than 10 problems are answered: revise the text");
     first_perfect_range(&trials[3], &lo, &hi);
     if (!all_perfect_once(&trials[3]) || hi > book_hi)
-        return fail("the chapter 'Four parts, each for a reason' says the model without the residual reaches 100/100 no later "
+        return fail("the chapter 'Four parts, each for a reason' says "
+                    "the model without the residual reaches 100/100 no later "
                     "than the book's model: revise the text");
     first_perfect_range(&trials[4], &lo, &hi);
     double rare = fmax(saturation(g, &wide_book), saturation(trials[4].first, &wide_off));
     if (!all_perfect_once(&trials[4]) || lo <= book_hi || wide_off <= wide_book || rare > 20)
-        return fail("the chapter 'Four parts, each for a reason' says the model without LayerNorm reaches 100/100 later than the "
+        return fail("the chapter 'Four parts, each for a reason' says "
+                    "the model without LayerNorm reaches 100/100 later than the "
                     "book's model, with larger scores, saturated rows staying rare (under 20 %%): "
                     "revise the text");
     return 0;

@@ -247,7 +247,8 @@ static int principal_directions(const char *fig, Text *numbers, Gpt *g, const re
     if (count < 0 || count_in < 0)
         return fail("the eigen-solver did not converge");
     if (count > HIDDEN / 4 || count <= count_in)
-        return fail("the chapter 'The feed-forward network' says the activations need more directions than the "
+        return fail("the chapter 'The feed-forward network' says "
+                    "the activations need more directions than the "
                     "inputs (%d against %d) but at most a quarter of 64: revise", count, count_in);
     number(numbers, "pca_90", "%d", count);
     number(numbers, "pca_90_input", "%d", count_in);
@@ -309,21 +310,26 @@ static int claims_about_the_ffn(const FfnRuns *e, double collapse,
                                const double separations[], const int neurons[])
 {
     if (!(collapse < 1e-4))
-        return fail("the chapter 'The feed-forward network' says the FFN without GELU is one map, to 1e-4; the "
+        return fail("the chapter 'The feed-forward network' says "
+                    "the FFN without GELU is one map, to 1e-4; the "
                     "largest difference is %.1e", collapse);
     for (int s = 0; s < N_SEEDS; s++)
         if (e->no_gelu[s].correct != N_PROBLEMS
             || steps_to_perfect(&e->no_gelu[s]) <= steps_to_perfect(&e->with_gelu[s]))
-            return fail("the chapter 'The feed-forward network' says the model without GELU ends at 100/100 but needs "
+            return fail("the chapter 'The feed-forward network' says "
+                        "the model without GELU ends at 100/100 but needs "
                         "more steps than with GELU, from every seed; seed %d does not", s);
     if (lowest_after_perfect(e->no_gelu) >= lowest_after_perfect(e->with_gelu))
-        return fail("the chapter 'The feed-forward network' says the model without GELU falls back further after its "
+        return fail("the chapter 'The feed-forward network' says "
+                    "the model without GELU falls back further after its "
                     "first perfect score than the model with GELU: revise the text");
     for (int c = 1; c < N_DRAWN; c++)
         if (fabs(separations[c]) <= fabs(separations[0]))
-            return fail("the chapter 'The feed-forward network' says 'a is 7' is the concept worst separated: revise");
+            return fail("the chapter 'The feed-forward network' says "
+                        "'a is 7' is the concept worst separated: revise");
     if (neurons[0] != neurons[N_CONCEPTS - 1])
-        return fail("the chapter 'The feed-forward network' says one neuron is best for 'a is 7' and 'b is 7': revise");
+        return fail("the chapter 'The feed-forward network' says "
+                    "one neuron is best for 'a is 7' and 'b is 7': revise");
     return 0;
 }
 

@@ -258,7 +258,8 @@ static int claims_about_heads(const HeadRuns *e, const Quota *q)
     for (int c = 0; c < N_HEAD_CHOICES; c++)
         for (int s = 0; s < N_SEEDS; s++)
             if (e->heads[c][s].run.result.first_perfect < 0 || e->heads[c][s].correct != N_PROBLEMS)
-                return fail("the chapter 'Multi-head' says every run of the heads experiment ends at "
+                return fail("the chapter 'Multi-head' says "
+                            "every run of the heads experiment ends at "
                             "100/100; %d heads, seed %d does not", head_choices[c], s);
     int fewest = steps_to_perfect(&e->heads[0][0]), most = fewest;
     for (int s = 1; s < N_SEEDS; s++) {
@@ -268,9 +269,11 @@ static int claims_about_heads(const HeadRuns *e, const Quota *q)
     double gap = mean_steps(e->heads[0], N_SEEDS) - mean_steps(e->heads[N_HEAD_CHOICES - 1], N_SEEDS);
     for (int c = 1; c < N_HEAD_CHOICES; c++)
         if (mean_steps(e->heads[c], N_SEEDS) >= mean_steps(e->heads[c - 1], N_SEEDS))
-            return fail("the chapter 'Multi-head' says more heads took fewer steps on average: revise");
+            return fail("the chapter 'Multi-head' says more heads took fewer steps "
+                            "on average: revise");
     if (most - fewest < gap)
-        return fail("the chapter 'Multi-head' says the spread between one head's seeds exceeds the gap "
+        return fail("the chapter 'Multi-head' says the spread between one head's "
+                    "seeds exceeds the gap "
                     "between one head and eight: revise the text");
     return 0;
 }

@@ -85,7 +85,8 @@ static int proof_one_character_at_a_time(const char *fig, Text *numbers, Gpt *g)
     number(numbers, "grow_rows", "%d", rows);
     number(numbers, "grow_rows_same", "%d", same);
     int status = same == rows ? figure_growing_tables(fig, tr)
-        : fail("the chapter 'Routing is computed live' says the earlier rows come out the same bits at every step; "
+        : fail("the chapter 'Routing is computed live' says "
+               "the earlier rows come out the same bits at every step; "
                "%d of %d do: revise the text", same, rows);
     free(tr);
     return status;
@@ -156,10 +157,12 @@ static int proof_swap(const char *fig, Text *numbers, Gpt *g)
     number(numbers, "swap_least_change", "%.2f", (double)least);
     number(numbers, "swap_mean_change", "%.2f", (double)sum / visited);
     if (!a_head_follows_a_digit(g, a, b))
-        return fail("the chapter 'Routing is computed live' says a head's largest weight moves between positions 0 and 2 "
+        return fail("the chapter 'Routing is computed live' says "
+                    "a head's largest weight moves between positions 0 and 2 "
                     "when %d*%d is swapped; none does: revise the text", a, b);
     if (least < 0.005)
-        return fail("the chapter 'Routing is computed live' says no pair's weights are left unchanged by the swap, but "
+        return fail("the chapter 'Routing is computed live' says "
+                    "no pair's weights are left unchanged by the swap, but "
                     "%d*%d changes by %.3f: revise the text", least_a, least_b, (double)least);
     return figure_swap(fig, g, a, b);
 }
@@ -189,7 +192,8 @@ static int proof_own_output(const char *dir, Text *numbers, Gpt *g)
     int status = table_of_own_output(dir, tr, t);
     for (int u = 0; status == 0 && u < t; u++)
         if (tr->weights[top][t][u] >= tr->weights[top][t][t])
-            status = fail("the chapter 'Routing is computed live' says head %d weighs position 4 more than any other; "
+            status = fail("the chapter 'Routing is computed live' says "
+                          "head %d weighs position 4 more than any other; "
                           "it does not: revise the text", top);
     free(tr);
     return status;

@@ -1,4 +1,5 @@
-/* exp_specimen.c: the book's transformer: its tables, its training, its trace (tangled; edit attention.nw) */
+/* exp_specimen.c: the book's transformer: tables, training, trace
+   (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 
@@ -53,18 +54,22 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a = 0, b = 0;
     if (gpt->result.first_perfect < 0 || mlp->result.first_perfect < 0)
-        return fail("the chapters 'The welded wiring' and 'Train it first' say both models reach 100/100; this run does not");
+        return fail("the chapters 'The welded wiring' and 'Train it first' say "
+                    "both models reach 100/100; this run does not");
     if (gpt->result.first_perfect >= mlp->result.first_perfect)
-        return fail("the chapter 'Train it first' says the transformer reaches 100/100 in fewer steps than "
+        return fail("the chapter 'Train it first' says "
+                    "the transformer reaches 100/100 in fewer steps than "
                     "the perceptron (%d against %d here): revise the text",
                     gpt->result.first_perfect, mlp->result.first_perfect);
     double closest = closest_tokens(g, &a, &b);
     if (closest >= 0.5)
-        return fail("the chapter 'Token to vector' says no two token vectors are close to parallel, but "
+        return fail("the chapter 'Token to vector' says "
+                    "no two token vectors are close to parallel, but "
                     "'%c' and '%c' have cosine %.2f: revise the text", char_of_token(a),
                     char_of_token(b), closest);
     if (score(&g->model, NULL) != N_PROBLEMS)
-        return fail("the chapter 'Train it first' says the saved model answers all 100 problems; it does not");
+        return fail("the chapter 'Train it first' says "
+                    "the saved model answers all 100 problems; it does not");
     return 0;
 }
 
