@@ -83,7 +83,7 @@ for chapter in $chapters; do
             n=$(awk -F'\t' -v c="$chapter" -v t="$t" '$1 == t && $2 == c' "$summary.list" | wc -l)
             total=$((total + n)); failed=$((failed + n))
             notes="$notes
-      $t stopped (exit status $code) before it finished chapter $chapter"
+      $t stopped (exit status $code) before it finished $chapter"
             continue
         fi
         total=$((total + $(echo "$line" | cut -f4)))
