@@ -249,7 +249,8 @@ TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt 
          $(B)/test_ablation $(B)/test_ablation_double \
          $(B)/test_dissect $(B)/test_dissect_double $(B)/test_build
 # One line per chapter at the end; make check CHAPTER=5 runs chapter 5 only
-# (or a group: build, whole, course).
+# (or CHAPTER=forward-pass, its topic: tests/chapters.awk lists them; or a
+# group: build, whole, course).
 CHAPTER ?=
 export CHAPTER
 tests: $(TESTS)

@@ -399,6 +399,88 @@ valgrind_clean() {
     echo "$out2" | grep -E "ERROR SUMMARY|in use at exit" | sed 's/^==[0-9]*== /  ask: /'
 }
 
+# The chapters and their topics come from one map, tests/chapters.awk: a
+# chapter is a numbered "# " heading and its topic the heading's {#id}.
+# make check (tests/check.sh) takes a chapter by number or by topic, or a
+# group, refuses anything else with exit status 2 and a list of the valid
+# ones, and refuses a test tagged with no topic or group.  Checked with a
+# stand-in for a test binary: a script that lists two tests, one in the
+# first chapter (failing) and one in the group "whole" (passing).
+chapters_by_topic() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    awk -f tests/chapters.awk $NW > $work/map || return 1
+    status=0
+    fail() { echo "FAIL: $*"; status=1; }
+    # lines numbered 1, 2, ..., each a heading "# title {#topic}" of $NW, in order
+    awk -F'\t' 'NF != 3 || $1 != NR || $2 !~ /^[a-z][a-z0-9-]*$/ || $3 == "" { exit 1 }' $work/map ||
+        fail "a line of the map is not number, topic, title: $(cat $work/map)"
+    awk -F'\t' '{ print "# " $3 " {#" $2 "}" }' $work/map > $work/headings
+    grep -xFf $work/headings $NW | cmp -s - $work/headings ||
+        fail "the map's chapters are not headings of $NW, in order: $(cat $work/map)"
+    [ "$(wc -l < $work/map)" -ge 2 ] || fail "fewer than two chapters: $(cat $work/map)"
+    first=1 past=$(($(wc -l < $work/map) + 1))
+    topic=$(awk -F'\t' 'NR == 1 { print $2 }' $work/map)
+    second=$(awk -F'\t' 'NR == 2 { print $2 }' $work/map)
+    title=$(awk -F'\t' 'NR == 1 { print $3 }' $work/map)
+    # a heading without a topic, or a topic given twice, is refused
+    retopic() {     # the first chapter's heading with {#topic} replaced by $1
+        awk -v h="# $title {#$topic}" -v new="# $title$1" '$0 == h { $0 = new } { print }' $NW
+    }
+    retopic "" > $work/no-topic.nw
+    out=$(awk -f tests/chapters.awk $work/no-topic.nw 2>&1) && fail "a chapter without a topic was accepted"
+    echo "$out" | grep -q "chapter 1 ($title) has no topic" || fail "message: $out"
+    retopic " {#$second}" > $work/twice.nw
+    out=$(awk -f tests/chapters.awk $work/twice.nw 2>&1) && fail "a topic given twice was accepted"
+    echo "$out" | grep -q "topic '$second' is also chapter 1's" || fail "message: $out"
+    echo "refused: a chapter without a topic, a topic given twice"
+    # the stand-in: with --list, its tests; with CHAPTER set, what tests/chapters.c prints
+    echo "$topic" > $work/topic
+    cat > $work/fake <<'FAKE'
+#!/bin/sh
+topic=$(cat "${0%/*}/topic")
+t=$(printf '\t')
+case "$1:$CHAPTER" in
+--list:*) echo "$topic${t}some_function${t}test_one"; echo "whole${t}main${t}test_two" ;;
+*:$topic) echo "chapter-failure$t$topic${t}fake${t}test_one$t<<a chunk>>, some_function"
+          echo "chapter-result$t$topic${t}fake${t}1${t}1"; exit 1 ;;
+*:whole)  echo "chapter-result${t}whole${t}fake${t}1${t}0" ;;
+esac
+FAKE
+    chmod +x $work/fake
+    for c in $first $topic; do
+        out=$(CHAPTER=$c sh tests/check.sh $work/fake 2>&1); got=$?
+        line=$(echo "$out" | grep "^chapter $first  *$topic  *$title  *FAILED (1 of 1 test)$")
+        [ $got = 1 ] && [ -n "$line" ] && echo "$out" | grep -q "^      test_one (fake): checks <<a chunk>>" ||
+            fail "CHAPTER=$c: status $got, output: $out"
+    done
+    echo "CHAPTER=$first and CHAPTER=$topic: $line"
+    out=$(CHAPTER=whole sh tests/check.sh $work/fake 2>&1) || fail "CHAPTER=whole: $out"
+    echo "$out" | grep -q "^group  *whole .* passed (1 test)$" || fail "CHAPTER=whole: $out"
+    for c in $past no-such-topic 0 "$first $topic"; do
+        out=$(CHAPTER=$c sh tests/check.sh $work/fake 2>&1); got=$?
+        listed=$(echo "$out" | grep -c "^  CHAPTER=[0-9]* *or CHAPTER=")
+        if [ $got != 2 ] || [ "$listed" != $((past - 1)) ] ||
+           ! echo "$out" | grep -q "CHAPTER=build, CHAPTER=whole, CHAPTER=course"; then
+            fail "CHAPTER='$c': status $got, output: $out"
+        fi
+    done
+    echo "CHAPTER=$past, no-such-topic, 0, '$first $topic': exit 2, listing the $((past - 1)) chapters and 3 groups"
+    # all: one line per chapter, then the group, each within 100 columns
+    out=$(CHAPTER= sh tests/check.sh $work/fake 2>&1)
+    summary=$(echo "$out" | sed -n '/^=* by chapter$/,$p')
+    [ "$(echo "$summary" | grep -c '^chapter [0-9]')" = $((past - 1)) ] || fail "not one line per chapter: $out"
+    wide=$(echo "$summary" | awk 'length > 100')
+    [ -z "$wide" ] || fail "lines over 100 columns: $wide"
+    echo "$summary" | sed 's/^/    /'
+    # a test tagged with no chapter's topic is refused
+    echo "no-such-topic" > $work/topic
+    out=$(sh tests/check.sh $work/fake 2>&1) && fail "a test tagged no-such-topic was accepted: $out"
+    echo "$out" | grep -q "test_one is tagged 'no-such-topic'" || fail "message: $out"
+    echo "refused: $(echo "$out" | head -1)"
+    return $status
+}
+
 # Course mode.  `make student` writes the student edition, which tangles,
 # compiles (warnings are errors) and weaves with the shipped numbers; each
 # exercise's own tests (tests/test_exercises.c) fail on its stub; an edition
@@ -466,20 +548,38 @@ course_mode() {
     done
     # chapter by chapter, the edition's tests fail exactly in the chapters
     # that have an exercise (a property of the grouping: not rerun with the
-    # sanitizers, to keep the second half of make check short)
+    # sanitizers, to keep the second half of make check short).  Each runs
+    # as a student types it, by number (make check CHAPTER=n), and the
+    # chapters are compared by topic (tests/chapters.awk)
     [ "$B" = build-san ] || {
     tests=$(cd $edition && make -s list-tests)
     (cd $edition && make -s tests > $work/log 2>&1) || { cat $work/log; return 1; }
-    want=$(cut -d'|' -f2 $work/exercises | sort -n -u | tr '\n' ' ')
+    awk -f tests/chapters.awk $NW > $work/chapters || return 1    # number, topic, title
+    topic_of() { awk -F'\t' -v c="$1" '$1 == c { print $2 }' $work/chapters; }
+    want=$(cut -d'|' -f2 $work/exercises | sort -n -u | while read c; do topic_of $c; done | tr '\n' ' ')
     got=""
-    for c in $(awk '/^# / && !/\{-\}[ \t]*$/ { print ++c }' $NW); do
-        (cd $edition && CHAPTER=$c sh tests/check.sh $tests > $work/log 2>&1) || got="$got$c "
+    for c in $(cut -f1 $work/chapters); do
+        (cd $edition && CHAPTER=$c sh tests/check.sh $tests > $work/log-$c 2>&1) || got="$got$(topic_of $c) "
+        grep -q "^chapter $c  *$(topic_of $c) " $work/log-$c ||
+            { echo "CHAPTER=$c printed no line for chapter $c, $(topic_of $c):"; tail -3 $work/log-$c; status=1; }
     done
     if [ "$got" != "$want" ]; then
-        echo "the student edition fails in chapters $got; expected the chapters with exercises: $want"; status=1
+        echo "the student edition fails in $got; expected the chapters with exercises: $want"; status=1
     else
-        echo "the student edition's tests fail in chapters $got(those with exercises) and pass in the others"
+        echo "the student edition's tests fail in $got(the chapters with exercises) and pass in the others"
     fi
+    # the chapter a stub names, make check CHAPTER=n, runs that exercise's tests, and they fail
+    stubs=ok
+    for e in $(seq 1 $n); do
+        c=$(sed -n "s/^ *\/\* TODO, exercise $e (make check CHAPTER=\([0-9]*\))\.\$/\1/p" $edition/$NW)
+        [ -n "$c" ] && [ -f $work/log-$c ] || { echo "exercise $e: its stub names no chapter ('$c')"; stubs=; continue; }
+        for t in $(tests_of $e); do
+            grep -q "^      $t (exercises): checks" $work/log-$c ||
+                { echo "exercise $e's stub says CHAPTER=$c, which does not fail its test $t"; stubs=; }
+        done
+    done
+    if [ -n "$stubs" ]; then echo "each stub's make check CHAPTER=n runs its exercise's tests, failing"
+    else status=1; fi
     }
     # a type error in a stub names the student's attention.nw and its line
     line=$(grep -n '^    /\* TODO, exercise 1 ' $edition/$NW | head -1 | cut -d: -f1)
