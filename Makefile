@@ -208,12 +208,13 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 	| { $(NOWEB_LIB)/noidx || echo '@fatal noidx'; } \
 	| LC_ALL=C awk -f book/nwpandoc.awk > $@.tmp && mv $@.tmp $@
 
-# pandoc reads the whole book once per format.  book/book.lua puts in the
-# numbers and tables the experiments computed (and fails, naming it, on a
-# placeholder without one); book/nwpost.awk then turns the markers left in
-# the code for chunk uses into links to their definitions.
-WEAVE := pandoc -f markdown --lua-filter=book/book.lua -M numbers=$(RESULTS)/numbers.txt \
-  --number-sections --toc
+# pandoc reads the whole book once per format (a warning of pandoc's is an
+# error).  book/book.lua puts in the numbers and tables the experiments
+# computed (and fails, naming it, on a placeholder without one);
+# book/nwpost.awk then turns the markers left in the code for chunk uses
+# into links to their definitions.
+WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
+  -M numbers=$(RESULTS)/numbers.txt --number-sections --toc
 WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk
 
 # HTML: one self-contained page (math as MathML, figures embedded as SVG),
@@ -240,8 +241,8 @@ $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
 	rm -f $@.pandoc
 
 # PDF: pdflatex until the cross-references, the contents and longtable's
-# column widths settle (three passes from scratch, two after an edit);
-# still unsettled after five passes is an error.
+# column widths settle (two passes from scratch; after an edit one, or two
+# if a page number moved); still unsettled after five passes is an error.
 book/attention.pdf: $(B)/attention.tex
 	cd $(B) && for pass in 1 2 3 4 5; do \
 	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
