@@ -236,9 +236,8 @@ $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
 	  -V geometry=a4paper -V geometry=hmargin=27mm -V geometry=vmargin=25mm \
 	  -V fontfamily=mathpazo -V colorlinks=true \
 	  -V 'linkcolor=[rgb]{0.12,0.31,0.56}' -V 'urlcolor=[rgb]{0.12,0.31,0.56}' \
-	  -V toccolor=black -o $@.pandoc
-	awk -v fmt=latex -f book/nwpost.awk $< $@.pandoc > $@
-	rm -f $@.pandoc
+	  -V toccolor=black -o $(B)/attention.pandoc.tex
+	awk -v fmt=latex -f book/nwpost.awk $< $(B)/attention.pandoc.tex > $@
 
 # PDF: pdflatex until the cross-references, the contents and longtable's
 # column widths settle (two passes from scratch; after an edit one, or two
