@@ -77,8 +77,8 @@ OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 
 NOWEB_LIB := /usr/lib/noweb
 # The weave's tools (the student edition gets a copy).
-BOOK_TOOLS := book/nwpandoc.awk book/nwsplit.awk book/book.mk book/book.lua \
-  book/sections.lua book/nwpost.awk book/checklinks book/weave.css book/weave-preamble.tex
+BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
+  book/weave.css book/weave-preamble.tex
 
 .PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests FORCE
 
@@ -94,7 +94,6 @@ all: book
 # with apt-get when we are root; otherwise make stops with the one command to run.
 NEEDS := notangle:noweb pandoc:pandoc pdflatex:texlive-latex-base \
   /usr/share/texlive/texmf-dist/tex/latex/fvextra/fvextra.sty:texlive-latex-extra \
-  /usr/share/texlive/texmf-dist/tex/latex/mylatexformat/mylatexformat.ltx:texlive-latex-extra \
   /usr/share/texlive/texmf-dist/tex/latex/upquote/upquote.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/fonts/type1/urw/palatino/uplr8a.pfb:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern \
@@ -204,23 +203,50 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 	| { $(NOWEB_LIB)/noidx || echo '@fatal noidx'; } \
 	| LC_ALL=C awk -f book/nwpandoc.awk > $@.tmp && mv $@.tmp $@
 
-# The woven Markdown is split into parts, one per chapter (book/nwsplit.awk),
-# each copied only if it changed (as cpif would, with one cmp a file): an
-# unchanged chapter keeps its time stamp, so
-# book/book.mk sends only the changed ones through pandoc, side by side, and
-# assembles the HTML page and the LaTeX document from them.
-$(B)/book/split.stamp: $(B)/attention.md book/nwsplit.awk
-	@rm -rf $(B)/book/new && mkdir -p $(B)/book/new
-	LC_ALL=C awk -v dir=$(B)/book -f book/nwsplit.awk $(B)/attention.md
-	@for f in $(B)/book/new/*; do t=$(B)/book/$${f##*/}; \
-	   cmp -s $$f $$t || cp $$f $$t || exit 1; done
-	@for f in $(B)/book/p*.md; do p=$${f##*/}; p=$${p%.md}; \
-	   grep -qx "$$p" $(B)/book/parts.list || rm -f $(B)/book/$$p.*; done
-	@rm -rf $(B)/book/new; touch $@
+# pandoc reads the whole book once per format (a warning of pandoc's is an
+# error).  book/book.lua puts in the numbers and tables the experiments
+# computed (and fails, naming it, on a placeholder without one);
+# book/nwpost.awk then turns the markers left in the code for chunk uses
+# into links to their definitions.
+WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
+  -M numbers=$(RESULTS)/numbers.txt --number-sections --toc
+WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk
 
-book: $(B)/book/split.stamp $(B)/results.stamp
-	+@$(MAKE) --no-print-directory -f book/book.mk B=$(B) RESULTS=$(RESULTS)
-book/attention.html book/attention.pdf: book
+# HTML: one self-contained page (math as MathML, figures embedded as SVG),
+# every in-page link checked by book/checklinks.
+book/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
+	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 --mathml \
+	  --highlight-style=pygments --css=book/weave.css --resource-path=$(RESULTS) \
+	  -o $(B)/attention.pandoc.html
+	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.pandoc.html > $(B)/attention.html
+	python3 book/checklinks $(B)/attention.html
+	cp $(B)/attention.html $@
+
+# LaTeX: pandoc's own template and highlighting, with the styles of
+# book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.
+$(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
+	$(WEAVE) $< -t latex --standalone --toc-depth=1 --top-level-division=chapter \
+	  --highlight-style=tango -H book/weave-preamble.tex \
+	  -V documentclass=book -V classoption=oneside -V fontsize=11pt \
+	  -V geometry=a4paper -V geometry=hmargin=27mm -V geometry=vmargin=25mm \
+	  -V fontfamily=mathpazo -V colorlinks=true \
+	  -V 'linkcolor=[rgb]{0.12,0.31,0.56}' -V 'urlcolor=[rgb]{0.12,0.31,0.56}' \
+	  -V toccolor=black -o $(B)/attention.pandoc.tex
+	awk -v fmt=latex -f book/nwpost.awk $< $(B)/attention.pandoc.tex > $@
+
+# PDF: pdflatex until the cross-references, the contents and longtable's
+# column widths settle (two passes from scratch; after an edit one, or two
+# if a page number moved); still unsettled after five passes is an error.
+book/attention.pdf: $(B)/attention.tex
+	cd $(B) && for pass in 1 2 3 4 5; do \
+	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
+	    || { tail -n 30 attention.log >&2; exit 1; }; \
+	  grep -q 'Rerun to get\|Rerun LaTeX\|No file attention\.' attention.log || break; \
+	  [ $$pass != 5 ] || { echo "$@: cross-references still change after 5 passes" >&2; exit 1; }; \
+	done
+	cp $(B)/attention.pdf $@
+
+book: book/attention.html book/attention.pdf
 
 # ---------------------------------------------------------------- tests
 # Every test binary runs its tests chapter by chapter (tests/chapters.c).
