@@ -149,8 +149,8 @@ $(PROGRAM): $(OBJECTS)
 
 # ---------------------------------------------------------------- experiments
 # The book's model is trained once, by the program, and saved; the figures
-# and numbers are computed from it.  Both rerun only when the program itself
-# changed.  Figures are converted to PDF for LaTeX.
+# and numbers are computed from it, one topic of the book at a time.
+# Figures are converted to PDF for LaTeX.
 MODEL   := $(B)/model.ckpt
 ifeq ($(EDITION),student)
 # The student edition cannot compute the book's numbers and figures while
