@@ -32,25 +32,15 @@ SAN     :=
 endif
 export B
 CC      ?= cc
-# -O3, not -O2: it lets gcc vectorise the matrix loops (with the `restrict`
-# promises of chapter 1) and makes training about three times faster; the
-# bytes computed are the same.  -march=native, where the compiler knows it,
-# lets it use the machine's widest vector instructions (on this project's
-# machine, AVX-512: AVX2 is about a fifth faster than plain SSE, and AVX-512
-# another twentieth; valgrind cannot decode AVX-512, so the test that runs
-# the program under valgrind compiles its own copy without it).  Neither
-# changes a bit of the results: ISO C fixes the order of every sum, vectorising only computes
-# several independent sums at once, and -ffp-contract=off (below) forbids
-# fusing a multiply with an add; a test builds the program with -O0 and
-# compares.  -fno-math-errno: the program never reads errno after a call
-# of the maths library, and saying so lets the compiler use the processor's
-# square root instruction, in Adam's loop several at a time (a few per cent).
-# -fno-trapping-math: the program never inspects floating-point exception
-# flags, and saying so lets the compiler turn a comparison and a choice into
-# vector instructions; GELU's loops (the appendix "Where the time goes") need
-# it to run eight numbers at a time.  Like the others, it changes no bit.
-# No -ffast-math: it would let the compiler reorder sums, and
-# the two forms of attention must agree bit for bit.
+# Speed without changing a bit of the results (a test builds the program
+# with -O0 and compares the checkpoint it trains):
+#   -O3                 vectorises the matrix loops (about three times faster)
+#   -march=native       the machine's widest vector instructions, where known
+#   -fno-math-errno     errno is never read: square roots in one instruction
+#   -fno-trapping-math  the exception flags are never read: GELU's loops vectorise
+# ISO C fixes the order of every sum; vectorising only computes independent
+# sums side by side.  Never -ffast-math: it reorders sums, and the two forms
+# of attention must agree bit for bit.
 NATIVE  := $(shell $(CC) -march=native -x c -c -o /dev/null /dev/null 2>/dev/null && echo -march=native)
 CFLAGS  ?= -O3 -fno-math-errno -fno-trapping-math $(NATIVE)
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
@@ -82,7 +72,7 @@ BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
 
 .PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests FORCE
 
-# Use every core: the experiments' parts, and the HTML and PDF books, are
+# Use every core: the experiments' topics, and the HTML and PDF books, are
 # independent and run side by side.
 MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 .DELETE_ON_ERROR:
@@ -152,19 +142,6 @@ $(PROGRAM): $(OBJECTS)
 # and numbers are computed from it, one topic of the book at a time.
 # Figures are converted to PDF for LaTeX.
 MODEL   := $(B)/model.ckpt
-ifeq ($(EDITION),student)
-# The student edition cannot compute the book's numbers and figures while
-# its exercises are stubs: it ships the teacher's in results/, and only
-# converts the figures to PDF.
-RESULTS := results
-$(B)/results.stamp: $(wildcard results/*.* results/fig/*.svg)
-	@mkdir -p $(B)/fig
-	@for f in $(RESULTS)/fig/*.svg; do \
-	   rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
-	@touch $@
-else
-RESULTS := $(B)/results
-endif
 # The model depends on the plain tangled code outside the experiments; a
 # topic's results on that code and the topic's own file.  An edit that
 # only moves code changes the #line directives of build/src/ (so the
@@ -174,22 +151,28 @@ COMMON := $(filter-out tangled/exp_%.c,$(TANGLED))
 $(MODEL): $(COMMON) | $(PROGRAM)
 	$(PROGRAM) train -o $@ > $(B)/train.out
 # Each topic is a target of its own, so that make -j runs them side by
-# side; their numbers files are joined into one.
-ifneq ($(EDITION),student)
+# side; their numbers files are joined into one.  The student edition
+# cannot compute them while its exercises are stubs: it ships the
+# teacher's results in results/.
+ifeq ($(EDITION),student)
+RESULTS := results
+$(B)/results.stamp: $(wildcard results/*.* results/fig/*.svg)
+else
+RESULTS := $(B)/results
 $(B)/results.stamp: $(TOPICS:%=$(B)/topic-%.stamp)
 	cat $(TOPICS:%=$(RESULTS)/numbers-%.txt) > $(RESULTS)/numbers.txt.tmp
 	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
+	@cmp -s $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg \
+	   || cp $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg
+endif
 	@mkdir -p $(B)/fig
 	@for f in $(RESULTS)/fig/*.svg; do \
 	   rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
-	@cmp -s $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg \
-	   || cp $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg
 	@touch $@
 $(B)/topic-%.stamp: tangled/exp_%.c $(COMMON) $(MODEL) | $(PROGRAM)
 	@mkdir -p $(RESULTS)
 	$(PROGRAM) figures -m $(MODEL) -o $(RESULTS) --part $*
 	@touch $@
-endif
 
 # ---------------------------------------------------------------- weave
 # noweb's front end, cross-referencer and index, then our back end, which
