@@ -1,4 +1,5 @@
-/* exp_ablations.c: the four parts switched off, one at a time (tangled; edit attention.nw) */
+/* exp_ablations.c: the four parts switched off, one at a time
+   (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 typedef struct {
-    Run book;               /* the book's model, as [[attention train]] made it */
+    Run book;               /* the book's model, as attention train made it */
     Trained with_gelu[N_SEEDS], no_gelu[N_SEEDS];
 } FfnRuns;
 static int experiments_of_the_ffn(const char *dir, const char *fig, Text *numbers,

@@ -1,4 +1,5 @@
-/* exp_heads.c: the cut into heads, the quota, heads side by side (tangled; edit attention.nw) */
+/* exp_heads.c: the cut into heads, the quota, heads side by side
+   (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 
@@ -11,7 +12,7 @@
 enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the same three seeds as chapter 7's */
 static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
 typedef struct {
-    Run book;               /* the book's model, as [[attention train]] made it */
+    Run book;               /* the book's model, as attention train made it */
     Trained heads[N_HEAD_CHOICES][N_SEEDS];
 } HeadRuns;
 typedef struct Quota Quota;

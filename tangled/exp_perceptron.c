@@ -1,4 +1,5 @@
-/* exp_perceptron.c: the perceptron of chapter 1, trained and drawn (tangled; edit attention.nw) */
+/* exp_perceptron.c: the perceptron of chapter 1, trained and drawn
+   (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 

@@ -1,4 +1,5 @@
-/* exp_routing.c: the three proofs that routing is computed live (tangled; edit attention.nw) */
+/* exp_routing.c: the three proofs that routing is computed live
+   (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 
