@@ -2,11 +2,17 @@
 #
 #   make          tangle, compile, run the experiments, weave the HTML and PDF book
 #   make check    run the tests (cmocka)
-#   make tangle   extract every root of attention.nw into tangled/
+#   make tangle   extract every root of attention.nw into tangled/ and build/src/
 #
-# Everything generated goes to build/ (build-san/ with SANITIZE=1) except tangled/ (committed) and the
-# two books in book/.  Tangled files are written through cpif, so an edit
-# to prose alone leaves them untouched and nothing is recompiled or rerun.
+# Everything generated goes to build/ (build-san/ with SANITIZE=1) except
+# tangled/ (committed) and the two books in book/.  Each root of attention.nw
+# is tangled twice, both through cpif (an unchanged file keeps its time):
+#   tangled/    plain notangle: C that reads as if written by hand, committed;
+#               the experiments rerun only when these files change
+#   build/src/  notangle -L: with #line directives, so that the compiler and
+#               gdb name lines of attention.nw; this is what make compiles
+# So a prose edit recompiles nothing unless it moves code to other lines,
+# and reruns no experiment even then.
 
 NW      := attention.nw
 # teacher: this repository, the exercises solved; student: the edition that
@@ -26,25 +32,15 @@ SAN     :=
 endif
 export B
 CC      ?= cc
-# -O3, not -O2: it lets gcc vectorise the matrix loops (with the `restrict`
-# promises of chapter 1) and makes training about three times faster; the
-# bytes computed are the same.  -march=native, where the compiler knows it,
-# lets it use the machine's widest vector instructions (on this project's
-# machine, AVX-512: AVX2 is about a fifth faster than plain SSE, and AVX-512
-# another twentieth; valgrind cannot decode AVX-512, so the test that runs
-# the program under valgrind compiles its own copy without it).  Neither
-# changes a bit of the results: ISO C fixes the order of every sum, vectorising only computes
-# several independent sums at once, and -ffp-contract=off (below) forbids
-# fusing a multiply with an add; a test builds the program with -O0 and
-# compares.  -fno-math-errno: the program never reads errno after a call
-# of the maths library, and saying so lets the compiler use the processor's
-# square root instruction, in Adam's loop several at a time (a few per cent).
-# -fno-trapping-math: the program never inspects floating-point exception
-# flags, and saying so lets the compiler turn a comparison and a choice into
-# vector instructions; GELU's loops (the appendix "Where the time goes") need
-# it to run eight numbers at a time.  Like the others, it changes no bit.
-# No -ffast-math: it would let the compiler reorder sums, and
-# the two forms of attention must agree bit for bit.
+# Speed without changing a bit of the results (a test builds the program
+# with -O0 and compares the checkpoint it trains):
+#   -O3                 vectorises the matrix loops (about three times faster)
+#   -march=native       the machine's widest vector instructions, where known
+#   -fno-math-errno     errno is never read: square roots in one instruction
+#   -fno-trapping-math  the exception flags are never read: GELU's loops vectorise
+# ISO C fixes the order of every sum; vectorising only computes independent
+# sums side by side.  Never -ffast-math: it reorders sums, and the two forms
+# of attention must agree bit for bit.
 NATIVE  := $(shell $(CC) -march=native -x c -c -o /dev/null /dev/null 2>/dev/null && echo -march=native)
 CFLAGS  ?= -O3 -fno-math-errno -fno-trapping-math $(NATIVE)
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
@@ -53,23 +49,30 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
 STRICT  := -ffp-contract=off
 LDLIBS  := -lm
 
-# The roots of attention.nw: C files, headers.  `noroots` must list exactly these.
-C_ROOTS := core.c svg.c main.c
-H_ROOTS := attention.h svg.h
+# The roots of attention.nw: C files, headers.  `noroots` must list exactly
+# these.  The core (core, checkpoint, dissect) does no I/O; around it the
+# figures (svg), files, the experiments (one file per topic of the book,
+# exp_TOPIC.c, and what they share) and the command line (main).
+TOPICS  := perceptron specimen routing ablations heads ffn speed
+CORE    := core.c checkpoint.c dissect.c
+C_ROOTS := $(CORE) svg.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
+H_ROOTS := core.h checkpoint.h dissect.h svg.h files.h experiments.h
 ROOTS   := $(H_ROOTS) $(C_ROOTS)
 TANGLED := $(addprefix tangled/,$(ROOTS))
+SRC     := $(B)/src
+MAPPED  := $(addprefix $(SRC)/,$(ROOTS))
 
 PROGRAM := $(B)/attention
 OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 
 NOWEB_LIB := /usr/lib/noweb
 # The weave's tools (the student edition gets a copy).
-BOOK_TOOLS := book/nwpandoc.awk book/nwsplit.awk book/book.mk book/book.lua \
-  book/sections.lua book/nwpost.awk book/checklinks book/weave.css book/weave-preamble.tex
+BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
+  book/weave.css book/weave-preamble.tex
 
 .PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests FORCE
 
-# Use every core: the experiments' parts, and the HTML and PDF books, are
+# Use every core: the experiments' topics, and the HTML and PDF books, are
 # independent and run side by side.
 MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 .DELETE_ON_ERROR:
@@ -81,7 +84,6 @@ all: book
 # with apt-get when we are root; otherwise make stops with the one command to run.
 NEEDS := notangle:noweb pandoc:pandoc pdflatex:texlive-latex-base \
   /usr/share/texlive/texmf-dist/tex/latex/fvextra/fvextra.sty:texlive-latex-extra \
-  /usr/share/texlive/texmf-dist/tex/latex/mylatexformat/mylatexformat.ltx:texlive-latex-extra \
   /usr/share/texlive/texmf-dist/tex/latex/upquote/upquote.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/fonts/type1/urw/palatino/uplr8a.pfb:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern \
@@ -105,17 +107,19 @@ deps:
 # One stamp for the whole tangle: it fails on a stray root (a misspelt chunk
 # name) and on an undefined chunk (notangle's own error).
 tangle: $(B)/tangle.stamp
-$(TANGLED): $(B)/tangle.stamp ;
+$(TANGLED) $(MAPPED): $(B)/tangle.stamp ;
 $(B)/tangle.stamp: $(NW) | deps
-	@mkdir -p $(B) tangled
+	@mkdir -p $(SRC) tangled
 	@roots=$$(noroots $(NW) | sed 's/^<<\(.*\)>>$$/\1/' | sort | tr '\n' ' '); \
 	 want=$$(printf '%s\n' $(ROOTS) | sort | tr '\n' ' '); \
 	 if [ "$$roots" != "$$want" ]; then \
 	   echo "$(NW): roots are [$$roots], expected [$$want]" >&2; \
 	   echo "(a misspelt chunk name is a new root)" >&2; exit 1; fi
 	@for root in $(ROOTS); do \
-	   notangle -L -R"$$root" $(NW) > $(B)/tangle.tmp || exit 1; \
+	   notangle -R"$$root" $(NW) > $(B)/tangle.tmp || exit 1; \
 	   cpif tangled/$$root < $(B)/tangle.tmp || exit 1; \
+	   notangle -L -R"$$root" $(NW) > $(B)/tangle.tmp || exit 1; \
+	   cpif $(SRC)/$$root < $(B)/tangle.tmp || exit 1; \
 	 done; rm -f $(B)/tangle.tmp
 	@touch $@
 
@@ -124,78 +128,51 @@ program: $(PROGRAM)
 # The objects depend on the compiler and its flags as well as on the code:
 # $(B)/cflags holds the command line, rewritten only when it changes.
 COMPILE := $(CC) $(WARN) $(STRICT) $(CFLAGS) $(SAN)
-$(B)/cflags: FORCE
+$(B)/cflags: FORCE | deps
 	@mkdir -p $(B)
 	@echo '$(COMPILE)' > $@.tmp; cpif $@ < $@.tmp; rm -f $@.tmp
 FORCE:
-$(B)/%.o: tangled/%.c $(addprefix tangled/,$(H_ROOTS)) $(B)/cflags
+$(B)/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) $(B)/cflags
 	$(COMPILE) -c $< -o $@
 $(PROGRAM): $(OBJECTS)
 	$(CC) $(CFLAGS) $(SAN) -o $@ $(OBJECTS) $(LDLIBS)
 
 # ---------------------------------------------------------------- experiments
 # The book's model is trained once, by the program, and saved; the figures
-# and numbers are computed from it.  Both rerun only when the program itself
-# changed.  Figures are converted to PDF for LaTeX.
+# and numbers are computed from it, one topic of the book at a time.
+# Figures are converted to PDF for LaTeX.
 MODEL   := $(B)/model.ckpt
+# The model depends on the plain tangled code outside the experiments; a
+# topic's results on that code and the topic's own file.  An edit that
+# only moves code changes the #line directives of build/src/ (so the
+# program is recompiled: its debug lines must be right) but no file of
+# tangled/, so nothing reruns; an edit to one topic reruns that topic.
+COMMON := $(filter-out tangled/exp_%.c,$(TANGLED))
+$(MODEL): $(COMMON) | $(PROGRAM)
+	$(PROGRAM) train -o $@ > $(B)/train.out
+# Each topic is a target of its own, so that make -j runs them side by
+# side; their numbers files are joined into one.  The student edition
+# cannot compute them while its exercises are stubs: it ships the
+# teacher's results in results/.
 ifeq ($(EDITION),student)
-# The student edition cannot compute the book's numbers and figures while
-# its exercises are stubs: it ships the teacher's in results/, and only
-# converts the figures to PDF.
 RESULTS := results
 $(B)/results.stamp: $(wildcard results/*.* results/fig/*.svg)
-	@mkdir -p $(B)/fig
-	@for f in $(RESULTS)/fig/*.svg; do \
-	   rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
-	@touch $@
 else
 RESULTS := $(B)/results
-endif
-# What each experiment depends on is the code, not its place in the file:
-# an edit that only moves code changes the #line directives of the tangled
-# files, so the program is recompiled (its debug lines must be right), but
-# nothing reruns.  The signatures below are code without #line, written
-# through cpif, so that they change only when code does.
-#   $(B)/sig/common   every root, without the four chunks of experiments
-#   $(B)/sig/part-P   the chunks of part P's experiments
-# The model depends on the common code; a part on the common code and its
-# own chunks.  (Parts may share only what is in <<what the experiments
-# share>>, which is common code; the book says so.)
-EXPERIMENTS_OF_1-5  := "chapter 1" "chapters 2 to 5"
-EXPERIMENTS_OF_6-7  := "chapters 6 and 7"
-EXPERIMENTS_OF_8-10 := "chapters 8 to 10"
-$(B)/sig/common: $(B)/tangle.stamp
-	@mkdir -p $(B)/sig
-	@grep -v '^<<experiments and figures of .*>>$$' $(NW) > $(B)/sig/common.nw
-	@for root in $(ROOTS); do notangle -R"$$root" $(B)/sig/common.nw || exit 1; done > $@.tmp
-	@cpif $@ < $@.tmp; rm -f $@.tmp $(B)/sig/common.nw
-PART_SIGS := $(patsubst %,$(B)/sig/part-%,1-5 6-7 8-10)
-$(PART_SIGS): $(B)/sig/part-%: $(B)/tangle.stamp
-	@mkdir -p $(B)/sig
-	@for part in $(EXPERIMENTS_OF_$*); do \
-	   notangle -R"experiments and figures of $$part" $(NW) || exit 1; done > $@.tmp
-	@test -s $@.tmp || { echo "no experiments for part $*"; exit 1; }
-	@cpif $@ < $@.tmp; rm -f $@.tmp
-$(MODEL): $(B)/sig/common | $(PROGRAM)
-	$(PROGRAM) train -o $@ > $(B)/train.out
-# Each part of the experiments is a target of its own, so that make -j
-# runs them side by side; their numbers files are joined into one.
-PARTS := 1-5 6-7 8-10
-ifneq ($(EDITION),student)
-$(B)/results.stamp: $(patsubst %,$(B)/part-%.stamp,$(PARTS))
-	cat $(patsubst %,$(RESULTS)/numbers-%.txt,$(PARTS)) > $(RESULTS)/numbers.txt.tmp
+$(B)/results.stamp: $(TOPICS:%=$(B)/topic-%.stamp)
+	cat $(TOPICS:%=$(RESULTS)/numbers-%.txt) > $(RESULTS)/numbers.txt.tmp
 	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
+	@cmp -s $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg \
+	   || cp $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg
+endif
 	@mkdir -p $(B)/fig
 	@for f in $(RESULTS)/fig/*.svg; do \
 	   rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
-	@cmp -s $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg \
-	   || cp $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg
 	@touch $@
-$(B)/part-%.stamp: $(B)/sig/common $(B)/sig/part-% $(MODEL) | $(PROGRAM)
+$(B)/topic-%.stamp: tangled/exp_%.c $(COMMON) $(MODEL) | $(PROGRAM)
 	@mkdir -p $(RESULTS)
 	$(PROGRAM) figures -m $(MODEL) -o $(RESULTS) --part $*
 	@touch $@
-endif
 
 # ---------------------------------------------------------------- weave
 # noweb's front end, cross-referencer and index, then our back end, which
@@ -209,61 +186,80 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 	| { $(NOWEB_LIB)/noidx || echo '@fatal noidx'; } \
 	| LC_ALL=C awk -f book/nwpandoc.awk > $@.tmp && mv $@.tmp $@
 
-# The woven Markdown is split into parts, one per chapter (book/nwsplit.awk),
-# each copied only if it changed (as cpif would, with one cmp a file): an
-# unchanged chapter keeps its time stamp, so
-# book/book.mk sends only the changed ones through pandoc, side by side, and
-# assembles the HTML page and the LaTeX document from them.
-$(B)/book/split.stamp: $(B)/attention.md book/nwsplit.awk
-	@rm -rf $(B)/book/new && mkdir -p $(B)/book/new
-	LC_ALL=C awk -v dir=$(B)/book -f book/nwsplit.awk $(B)/attention.md
-	@for f in $(B)/book/new/*; do t=$(B)/book/$${f##*/}; \
-	   cmp -s $$f $$t || cp $$f $$t || exit 1; done
-	@for f in $(B)/book/p*.md; do p=$${f##*/}; p=$${p%.md}; \
-	   grep -qx "$$p" $(B)/book/parts.list || rm -f $(B)/book/$$p.*; done
-	@rm -rf $(B)/book/new; touch $@
+# pandoc reads the whole book once per format (a warning of pandoc's is an
+# error).  book/book.lua puts in the numbers and tables the experiments
+# computed (and fails, naming it, on a placeholder without one);
+# book/nwpost.awk then turns the markers left in the code for chunk uses
+# into links to their definitions.
+WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
+  -M numbers=$(RESULTS)/numbers.txt --number-sections --toc
+WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk
 
-book: $(B)/book/split.stamp $(B)/results.stamp
-	+@$(MAKE) --no-print-directory -f book/book.mk B=$(B) RESULTS=$(RESULTS)
-book/attention.html book/attention.pdf: book
+# HTML: one self-contained page (math as MathML, figures embedded as SVG),
+# every in-page link checked by book/checklinks.
+book/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
+	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 --mathml \
+	  --highlight-style=pygments --css=book/weave.css --resource-path=$(RESULTS) \
+	  -o $(B)/attention.pandoc.html
+	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.pandoc.html > $(B)/attention.html
+	python3 book/checklinks $(B)/attention.html
+	cp $(B)/attention.html $@
+
+# LaTeX: pandoc's own template and highlighting, with the styles of
+# book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.
+$(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
+	$(WEAVE) $< -t latex --standalone --toc-depth=1 --top-level-division=chapter \
+	  --highlight-style=tango -H book/weave-preamble.tex \
+	  -V documentclass=book -V classoption=oneside -V fontsize=11pt \
+	  -V geometry=a4paper -V geometry=hmargin=27mm -V geometry=vmargin=25mm \
+	  -V fontfamily=mathpazo -V colorlinks=true \
+	  -V 'linkcolor=[rgb]{0.12,0.31,0.56}' -V 'urlcolor=[rgb]{0.12,0.31,0.56}' \
+	  -V toccolor=black -o $(B)/attention.pandoc.tex
+	awk -v fmt=latex -f book/nwpost.awk $< $(B)/attention.pandoc.tex > $@
+
+# PDF: pdflatex until the cross-references, the contents and longtable's
+# column widths settle (two passes from scratch; after an edit one, or two
+# if a page number moved); still unsettled after five passes is an error.
+book/attention.pdf: $(B)/attention.tex
+	cd $(B) && for pass in 1 2 3 4 5; do \
+	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
+	    || { tail -n 30 attention.log >&2; exit 1; }; \
+	  grep -q 'Rerun to get\|Rerun LaTeX\|No file attention\.' attention.log || break; \
+	  [ $$pass != 5 ] || { echo "$@: cross-references still change after 5 passes" >&2; exit 1; }; \
+	done
+	cp $(B)/attention.pdf $@
+
+book: book/attention.html book/attention.pdf
 
 # ---------------------------------------------------------------- tests
 # Every test binary runs its tests chapter by chapter (tests/chapters.c).
-TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -Itangled -Itests $(SAN)
-CHAPTERS_C := tests/chapters.c tests/chapters.h
-$(B)/test_core: tests/test_core.c tangled/core.c tangled/attention.h $(CHAPTERS_C)
-	$(CC) $(TEST_CFLAGS) -o $@ tests/test_core.c tests/chapters.c tangled/core.c -lcmocka $(LDLIBS)
-$(B)/test_core_double: tests/test_core.c tangled/core.c tangled/attention.h $(CHAPTERS_C)
-	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_core.c tests/chapters.c tangled/core.c -lcmocka $(LDLIBS)
-$(B)/test_build: tests/test_build.c $(CHAPTERS_C)
+# The tests compile the core from build/src/, as the program does, so that
+# their diagnostics name lines of attention.nw too.
+TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -I$(SRC) -Itests $(SAN)
+CORE_SRC := $(CORE:%=$(SRC)/%)
+CORE_H   := $(addprefix $(SRC)/,core.h checkpoint.h dissect.h)
+TEST_DEPS := tests/checks.c tests/checks.h tests/chapters.c tests/chapters.h $(CORE_SRC) $(CORE_H)
+# tests/test_NAME.c, each built twice: with the program's float, and with
+# double (-DATTENTION_DOUBLE), in which the gradient checks are exact enough
+$(B)/test_%: tests/test_%.c $(TEST_DEPS)
+	$(CC) $(TEST_CFLAGS) -o $@ $< tests/checks.c tests/chapters.c $(CORE_SRC) -lcmocka $(LDLIBS)
+$(B)/test_%_double: tests/test_%.c $(TEST_DEPS)
+	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -o $@ $< tests/checks.c tests/chapters.c \
+	  $(CORE_SRC) -lcmocka $(LDLIBS)
+# The literate build's tests run tests/build_tests.sh and need no core.
+$(B)/test_build: tests/test_build.c tests/chapters.c tests/chapters.h
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c tests/chapters.c -lcmocka
-GPT_TEST_SOURCES := tests/test_gpt.c tests/checks.c tests/chapters.c tangled/core.c
-$(B)/test_gpt: $(GPT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_gpt_double: $(GPT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(GPT_TEST_SOURCES) -lcmocka $(LDLIBS)
-
-ABLATION_TEST_SOURCES := tests/test_ablation.c tests/checks.c tests/chapters.c tangled/core.c
-$(B)/test_ablation: $(ABLATION_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_ablation_double: $(ABLATION_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(ABLATION_TEST_SOURCES) -lcmocka $(LDLIBS)
-DISSECT_TEST_SOURCES := tests/test_dissect.c tests/checks.c tests/chapters.c tangled/core.c
-$(B)/test_dissect: $(DISSECT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -Itests -o $@ $(DISSECT_TEST_SOURCES) -lcmocka $(LDLIBS)
-$(B)/test_dissect_double: $(DISSECT_TEST_SOURCES) tests/checks.h tests/chapters.h tangled/attention.h
-	$(CC) $(TEST_CFLAGS) -O2 -DATTENTION_DOUBLE -Itests -o $@ $(DISSECT_TEST_SOURCES) -lcmocka $(LDLIBS)
-
-# The exercises' own tests (tests/test_exercises.c) include the core, to
-# reach its static helpers; in double precision only.
-$(B)/test_exercises: tests/test_exercises.c tangled/core.c tangled/attention.h $(CHAPTERS_C)
+# The exercises' own tests (tests/test_exercises.c) include core.c and
+# dissect.c, to reach their static helpers; in double precision only.
+$(B)/test_exercises: tests/test_exercises.c $(TEST_DEPS)
 	$(CC) $(TEST_CFLAGS) -DATTENTION_DOUBLE -o $@ tests/test_exercises.c tests/chapters.c -lcmocka $(LDLIBS)
 
 TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
          $(B)/test_ablation $(B)/test_ablation_double \
          $(B)/test_dissect $(B)/test_dissect_double $(B)/test_build
 # One line per chapter at the end; make check CHAPTER=5 runs chapter 5 only
-# (or a group: build, whole, course).
+# (or CHAPTER=forward-pass, its topic: tests/chapters.awk lists them; or a
+# group: build, whole, course).
 CHAPTER ?=
 export CHAPTER
 tests: $(TESTS)
@@ -300,7 +296,7 @@ student: $(NW) course/student.awk $(B)/results.stamp | deps
 	cp -R $(RESULTS)/. $(STUDENT_DIR)/results/
 	rm -f $(STUDENT_DIR)/results/numbers-*.txt
 	cd $(STUDENT_DIR) && for root in $(ROOTS); do mkdir -p tangled && \
-	  notangle -L -R"$$root" $(NW) > tangled/$$root || exit 1; done
+	  notangle -R"$$root" $(NW) > tangled/$$root || exit 1; done
 	@echo "the student edition is in $(STUDENT_DIR): $$(awk -f course/student.awk -v list=1 $(NW) | wc -l) exercises stubbed"
 endif
 
@@ -331,9 +327,9 @@ bench: $(PROGRAM)
 # A crash leaves its input as build/crash-*; add it to tests/corpus as a
 # regression test.
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS := -std=c11 -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined -Itangled
-$(B)/fuzz_%: tests/fuzz_%.c tangled/core.c tangled/attention.h | deps
-	clang $(FUZZ_FLAGS) -o $@ $< tangled/core.c -lm
+FUZZ_FLAGS := -std=c11 -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined -I$(SRC)
+$(B)/fuzz_%: tests/fuzz_%.c $(CORE_SRC) $(CORE_H) | deps
+	clang $(FUZZ_FLAGS) -o $@ $< $(CORE_SRC) -lm
 fuzz: $(B)/fuzz_tokens $(B)/fuzz_checkpoint
 	@mkdir -p $(B)/corpus/tokens $(B)/corpus/checkpoint
 	$(B)/fuzz_tokens -max_total_time=$(FUZZ_SECONDS) -max_len=64 -artifact_prefix=$(B)/crash- \
@@ -344,9 +340,9 @@ fuzz: $(B)/fuzz_tokens $(B)/fuzz_checkpoint
 # The PyTorch reference (tests/reference.py) is independent of the C code;
 # its input and output are committed, so the tests need no PyTorch.  To
 # regenerate them (Debian's python3-torch, with the system Python):
-reference: tests/reference_input.c tests/checks.c tangled/core.c
-	$(CC) $(TEST_CFLAGS) -Itests -o $(B)/reference_input tests/reference_input.c \
-	  tests/checks.c tangled/core.c $(LDLIBS)
+reference: tests/reference_input.c $(TEST_DEPS)
+	$(CC) $(TEST_CFLAGS) -o $(B)/reference_input tests/reference_input.c \
+	  tests/checks.c $(CORE_SRC) $(LDLIBS)
 	$(B)/reference_input tests/ref_input.bin
 	/usr/bin/python3 tests/reference.py tests/ref_input.bin tests/reference.bin
 

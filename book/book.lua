@@ -8,12 +8,14 @@
 --  * A paragraph that is only {{table:NAME}} is replaced by the Markdown
 --    table in NAME.md, read from the directory of the numbers file.
 --  * LaTeX: images *.svg -> *.pdf; chunk headers and use lines get macros
---    (\nwchunkhead, \nwchunkuses, defined in weave-preamble.tex).
+--    (\nwchunkhead, \nwchunkuses, defined in weave-preamble.tex); an
+--    unnumbered chapter (the preface, the appendices) sets the running head,
+--    as a numbered one does.
 --    Chunk names are protected: nwpandoc.awk breaks "{{" with an empty
 --    span and marks their inline code with class nwname.
 --  * The chunk-use map written by nwpandoc.awk (class nwusemap) is dropped.
 --  * An exercise (a div of class "exercise", see course/student.awk) is
---    numbered in order, "Exercise N." put before its statement; in LaTeX
+--    numbered in order through the book, "Exercise N." put before its statement; in LaTeX
 --    it becomes the environment nwexercise (weave-preamble.tex).
 
 local numbers = nil       -- name -> value
@@ -153,6 +155,12 @@ return {
       if is_latex then el.src = el.src:gsub("%.svg$", ".pdf") end
       return el
     end,
+    Header = function(el)       -- LaTeX: an unnumbered chapter sets the running head
+      if not (is_latex and el.level == 1 and has_class(el, "unnumbered")) then return nil end
+      local title = pandoc.write(pandoc.Pandoc({pandoc.Plain(el.content)}), "latex")
+      local upper = "{\\MakeUppercase{" .. title .. "}}"
+      return {el, pandoc.RawBlock("latex", "\\markboth" .. upper .. upper)}
+    end,
     Span = function(el)
       if not is_latex then return nil end
       if has_class(el, "chunkhead") then return latex_wrap(el, "nwchunkhead") end
@@ -161,10 +169,7 @@ return {
     end,
     Div = function(el)
       if has_class(el, "exercise") then
-        -- numbered through the book: by book/nwsplit.awk when the book is
-        -- woven in parts, else here, in order
-        exercises = tonumber(el.attributes.n) or exercises + 1
-        el.attributes.n = nil
+        exercises = exercises + 1       -- numbered through the book
         local first = el.content[1]
         if first and (first.t == "Para" or first.t == "Plain") then
           first.content:insert(1, pandoc.Space())

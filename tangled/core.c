@@ -1,21 +1,20 @@
-#line 75 "attention.nw"
 /* core.c: data, models, training (tangled; edit attention.nw) */
-#include "attention.h"
+#include "core.h"
 #include <stdio.h>                  /* snprintf only: the core does no I/O */
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
-#line 503 "attention.nw"
+
 enum { MATMUL_MAX = 64 * 64 };
-#line 885 "attention.nw"
+
 static void mlp_backward(Mlp *mlp, int n, real scale);
-#line 1101 "attention.nw"
+
 int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
-#line 2140 "attention.nw"
+
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads);
-#line 3367 "attention.nw"
+
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -27,20 +26,18 @@ static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
 static void block_residual_backward(const Gpt *g, real *d_stream,
                                     real *d_increment, const real *d_out, int N);
-#line 3554 "attention.nw"
+
 static void bend_forward(const Ablation *off, real *out, const real *in, int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
-#line 3833 "attention.nw"
-enum { MAX_SWEEPS = 64 };
-#line 576 "attention.nw"
+
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef M_2_SQRTPI
 #define M_2_SQRTPI 1.12837916709551257390
 #endif
-#line 3957 "attention.nw"
+
 void rng_seed(Rng *rng, uint64_t seed) { rng->state = seed; }
 
 uint64_t rng_next(Rng *rng)
@@ -50,17 +47,17 @@ uint64_t rng_next(Rng *rng)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
 }
-#line 3974 "attention.nw"
+
 double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
-#line 3985 "attention.nw"
+
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
     return (real)(sqrt(-2.0 * log(u1)) * cos(2.0 * 3.14159265358979323846 * u2));
 }
-#line 146 "attention.nw"
+
 static const char vocabulary[VOCAB + 1] = "0123456789*=;";
 
 int token_of_char(int c)
@@ -75,7 +72,7 @@ char char_of_token(int token)
 {
     return token >= 0 && token < VOCAB ? vocabulary[token] : '?';
 }
-#line 169 "attention.nw"
+
 const char *tokens_parse(const char *text, size_t n, int tokens[SEQ_LEN],
                          int *length, size_t *where)
 {
@@ -92,7 +89,7 @@ const char *tokens_parse(const char *text, size_t n, int tokens[SEQ_LEN],
     *length = (int)n;
     return NULL;
 }
-#line 191 "attention.nw"
+
 int question_of_tokens(const int *tokens, int length)
 {
     if (length != 4 || tokens[0] >= N_DIGITS || tokens[1] != TOK_TIMES
@@ -100,7 +97,7 @@ int question_of_tokens(const int *tokens, int length)
         return -1;
     return tokens[0] * 10 + tokens[2];
 }
-#line 205 "attention.nw"
+
 int problem_answer(int p, char answer[8])
 {
     int product = (p / 10) * (p % 10), n = 0;
@@ -111,7 +108,7 @@ int problem_answer(int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 222 "attention.nw"
+
 int problem_tokens(int p, int tokens[SEQ_LEN])
 {
     char answer[8];
@@ -124,7 +121,7 @@ int problem_tokens(int p, int tokens[SEQ_LEN])
         tokens[n++] = token_of_char(answer[i]);
     return n;
 }
-#line 306 "attention.nw"
+
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)
 {
     memset(p, 0, sizeof *p);
@@ -137,27 +134,24 @@ int params_alloc(Params *p, const TableSpec *specs, int n_tables)
     p->params = calloc(4 * p->n_params, sizeof(real));
     if (p->params == NULL)
         return -1;
-    
-#line 324 "attention.nw"
-p->grads = p->params + p->n_params;
-p->m = p->grads + p->n_params;
-p->v = p->m + p->n_params;
-size_t offset = 0;
-for (int i = 0; i < n_tables; i++) {
-    p->table[i] = p->params + offset;
-    p->grad[i] = p->grads + offset;
-    offset += (size_t)specs[i].rows * (size_t)specs[i].cols;
-}
-#line 319 "attention.nw"
+    p->grads = p->params + p->n_params;
+    p->m = p->grads + p->n_params;
+    p->v = p->m + p->n_params;
+    size_t offset = 0;
+    for (int i = 0; i < n_tables; i++) {
+        p->table[i] = p->params + offset;
+        p->grad[i] = p->grads + offset;
+        offset += (size_t)specs[i].rows * (size_t)specs[i].cols;
+    }
     return 0;
 }
-#line 336 "attention.nw"
+
 void params_free(Params *p)
 {
     free(p->params);
     memset(p, 0, sizeof *p);
 }
-#line 391 "attention.nw"
+
 static inline void product_rows(real *restrict out, const real *restrict in,
                                 const real *restrict weight,
                                 int n, int c_in, int c_out)
@@ -170,7 +164,7 @@ static inline void product_rows(real *restrict out, const real *restrict in,
                 y[j] += x[i] * weight[i * c_out + j];
     }
 }
-#line 422 "attention.nw"
+
 static void add_product(real *restrict out, const real *restrict in,
                         const real *restrict weight, int n, int c_in, int c_out)
 {
@@ -181,7 +175,7 @@ static void add_product(real *restrict out, const real *restrict in,
     default: product_rows(out, in, weight, n, c_in, c_out);
     }
 }
-#line 437 "attention.nw"
+
 void matmul_forward(real *restrict out, const real *restrict in,
                     const real *restrict weight, const real *restrict bias,
                     int n, int c_in, int c_out)
@@ -191,14 +185,14 @@ void matmul_forward(real *restrict out, const real *restrict in,
             out[row * c_out + j] = bias ? bias[j] : 0;
     add_product(out, in, weight, n, c_in, c_out);
 }
-#line 467 "attention.nw"
+
 static void transpose(real *out, const real *a, int rows, int cols)
 {
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++)
             out[c * rows + r] = a[r * cols + c];
 }
-#line 483 "attention.nw"
+
 static inline void weight_gradient(real *restrict d_weight,
                                    const real *restrict in,
                                    const real *restrict d_out,
@@ -211,7 +205,7 @@ static inline void weight_gradient(real *restrict d_weight,
                 dw[j] += in[row * c_in + i] * d_out[row * c_out + j];
     }
 }
-#line 507 "attention.nw"
+
 void matmul_backward(real *restrict d_in, real *restrict d_weight,
                      real *restrict d_bias, const real *restrict d_out,
                      const real *restrict in, const real *restrict weight,
@@ -233,13 +227,13 @@ void matmul_backward(real *restrict d_in, real *restrict d_weight,
         for (int j = 0; j < c_out; j++)
             d_bias[j] += d_out[row * c_out + j];
 }
-#line 539 "attention.nw"
+
 void gelu_forward(real *out, const real *in, int n)
 {
     for (int i = 0; i < n; i++)
         out[i] = in[i] * normal_cdf(in[i]);
 }
-#line 561 "attention.nw"
+
 void gelu_backward(real *d_in, const real *in, const real *out,
                    const real *d_out, int n)
 {
@@ -248,7 +242,7 @@ void gelu_backward(real *d_in, const real *in, const real *out,
         d_in[i] += d_out[i] * (cdf + in[i] * normal_pdf(in[i]));
     }
 }
-#line 593 "attention.nw"
+
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes)
 {
@@ -267,7 +261,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
         losses[row] = targets[row] < 0 ? 0 : -log(prob[targets[row]]);
     }
 }
-#line 618 "attention.nw"
+
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes)
 {
@@ -280,7 +274,7 @@ void crossentropy_backward(real *d_logits, const real *probs,
         }
     }
 }
-#line 637 "attention.nw"
+
 int argmax(const real *x, int n)
 {
     int best = 0;
@@ -289,12 +283,11 @@ int argmax(const real *x, int n)
             best = i;
     return best;
 }
-#line 9415 "attention.nw"
+
 #ifdef ATTENTION_DOUBLE
 real exp_lanes(real x) { return exp(x); }
 real normal_cdf(real z) { return erfc(-z * M_SQRT1_2) / 2; }
 #else
-#line 9452 "attention.nw"
 static const real taylor[8] = {                         /* 1 / k! */
     1, 1, (real)1 / 2, (real)1 / 6, (real)1 / 24, (real)1 / 120, (real)1 / 720,
     (real)1 / 5040,
@@ -318,7 +311,7 @@ real exp_lanes(real x)
     memcpy(&two_to_n, &bits, sizeof two_to_n);
     return e_r * two_to_n * edge;
 }
-#line 9502 "attention.nw"
+
 static const real erfc_fit[10] = {       /* P(u) = sum of erfc_fit[i] u^(i+1) */
     -1.25675905f, -0.303209275f, 0.161061093f, 0.195191294f, 0.0553130358f,
     -0.0996364132f, 0.106486104f, -0.433224231f, 0.452957302f, -0.143760189f,
@@ -334,23 +327,23 @@ real normal_cdf(real z)
     real tail = exp_lanes(p) * exp_lanes(-z * z / 2) / (2 + a);     /* Phi(-|z|) */
     return z > 0 ? 1 - tail : tail;
 }
-#line 9421 "attention.nw"
+
 #endif
 real normal_pdf(real z) { return exp_lanes(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
-#line 346 "attention.nw"
+
 enum { MLP_W1, MLP_B1, MLP_W2, MLP_B2, MLP_TABLES };
 static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W1", MLP_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
-#line 775 "attention.nw"
+
 static void mlp_input(real *x, int p)
 {
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
 }
-#line 786 "attention.nw"
+
 static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
@@ -360,7 +353,7 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
 }
-#line 802 "attention.nw"
+
 static int mlp_answer(Model *m, int p, char answer[8])
 {
     Mlp *mlp = (Mlp *)m;
@@ -374,7 +367,7 @@ static int mlp_answer(Model *m, int p, char answer[8])
     answer[n] = '\0';
     return n;
 }
-#line 826 "attention.nw"
+
 static int mlp_targets(int *targets, const int *problems, int n)
 {
     int count = 0;
@@ -388,7 +381,7 @@ static int mlp_targets(int *targets, const int *problems, int n)
     }
     return count;
 }
-#line 842 "attention.nw"
+
 static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Mlp *mlp = (Mlp *)m;
@@ -403,7 +396,7 @@ static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
         mlp_backward(mlp, n, (real)1 / count);
     return loss / count;
 }
-#line 864 "attention.nw"
+
 static void mlp_backward(Mlp *mlp, int n, real scale)
 {
     real *const *t = mlp->model.p.table, *const *g = mlp->model.p.grad;
@@ -418,14 +411,14 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
                     t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
 }
-#line 899 "attention.nw"
+
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
 {
     real std = 1 / sqrt((real)rows);
     for (int i = 0; i < rows * cols; i++)
         w[i] = std * rng_normal(rng);
 }
-#line 912 "attention.nw"
+
 int mlp_init(Mlp *mlp, uint64_t seed)
 {
     Rng rng;
@@ -441,7 +434,7 @@ int mlp_init(Mlp *mlp, uint64_t seed)
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
-#line 1291 "attention.nw"
+
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C)
 {
@@ -454,7 +447,7 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
                 x[i] = pos ? token[i] + pos[i] : token[i];
         }
 }
-#line 1321 "attention.nw"
+
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C)
 {
@@ -470,7 +463,7 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
             }
         }
 }
-#line 1418 "attention.nw"
+
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -480,7 +473,7 @@ const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
     {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
 };
-#line 1513 "attention.nw"
+
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
     Activations *a = &g->act;
@@ -490,34 +483,25 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     g->B = B;
     g->T = T;
     embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
-    
-#line 1534 "attention.nw"
-block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
-matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
-matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
-matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
-attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
-                  B, T, C, g->n_heads, !g->ablate.no_mask);
-matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
-block_residual(g, a->x2, a->x, a->attn, N * C);
-#line 1523 "attention.nw"
-    
-#line 1551 "attention.nw"
-block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
-matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
-bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
-matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
-block_residual(g, a->x3, a->x2, a->ffn, N * C);
-#line 1524 "attention.nw"
-    
-#line 1559 "attention.nw"
-block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
-matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-#line 1525 "attention.nw"
+    block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
+    matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
+    matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
+    matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
+    attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
+                      B, T, C, g->n_heads, !g->ablate.no_mask);
+    matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
+    block_residual(g, a->x2, a->x, a->attn, N * C);
+    block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
+    matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
+    bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
+    matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
+    block_residual(g, a->x3, a->x2, a->ffn, N * C);
+    block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
+    matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
 }
-#line 1583 "attention.nw"
+
 static const real LN_EPS = (real)1e-5;
-#line 1598 "attention.nw"
+
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C)
 {
@@ -537,55 +521,52 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
         rstd[row] = s;
     }
 }
-#line 1627 "attention.nw"
+
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
 }
-#line 1643 "attention.nw"
+
 static real *carve(real *memory, size_t *used, size_t n)
 {
     real *slot = memory ? memory + *used : NULL;
     *used += n;
     return slot;
 }
-#line 1664 "attention.nw"
+
 static size_t layout(Activations *a, real *memory, int B, int T, int n_heads)
 {
     size_t used = 0, rows = (size_t)B * T, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * T;
-    
-#line 1674 "attention.nw"
-a->x = carve(memory, &used, rows * C);
-a->ln1 = carve(memory, &used, rows * C);
-a->ln1_mean = carve(memory, &used, rows);
-a->ln1_rstd = carve(memory, &used, rows);
-a->q = carve(memory, &used, rows * C);
-a->k = carve(memory, &used, rows * C);
-a->v = carve(memory, &used, rows * C);
-a->scores = carve(memory, &used, cells);
-a->weights = carve(memory, &used, cells);
-a->heads = carve(memory, &used, rows * C);
-a->attn = carve(memory, &used, rows * C);
-a->x2 = carve(memory, &used, rows * C);
-a->ln2 = carve(memory, &used, rows * C);
-a->ln2_mean = carve(memory, &used, rows);
-a->ln2_rstd = carve(memory, &used, rows);
-a->pre_gelu = carve(memory, &used, rows * HIDDEN);
-a->hidden = carve(memory, &used, rows * HIDDEN);
-a->ffn = carve(memory, &used, rows * C);
-a->x3 = carve(memory, &used, rows * C);
-a->lnf = carve(memory, &used, rows * C);
-a->lnf_mean = carve(memory, &used, rows);
-a->lnf_rstd = carve(memory, &used, rows);
-a->logits = carve(memory, &used, rows * VOCAB);
-a->probs = carve(memory, &used, rows * VOCAB);
-a->losses = carve(memory, &used, rows);
-#line 1669 "attention.nw"
+    a->x = carve(memory, &used, rows * C);
+    a->ln1 = carve(memory, &used, rows * C);
+    a->ln1_mean = carve(memory, &used, rows);
+    a->ln1_rstd = carve(memory, &used, rows);
+    a->q = carve(memory, &used, rows * C);
+    a->k = carve(memory, &used, rows * C);
+    a->v = carve(memory, &used, rows * C);
+    a->scores = carve(memory, &used, cells);
+    a->weights = carve(memory, &used, cells);
+    a->heads = carve(memory, &used, rows * C);
+    a->attn = carve(memory, &used, rows * C);
+    a->x2 = carve(memory, &used, rows * C);
+    a->ln2 = carve(memory, &used, rows * C);
+    a->ln2_mean = carve(memory, &used, rows);
+    a->ln2_rstd = carve(memory, &used, rows);
+    a->pre_gelu = carve(memory, &used, rows * HIDDEN);
+    a->hidden = carve(memory, &used, rows * HIDDEN);
+    a->ffn = carve(memory, &used, rows * C);
+    a->x3 = carve(memory, &used, rows * C);
+    a->lnf = carve(memory, &used, rows * C);
+    a->lnf_mean = carve(memory, &used, rows);
+    a->lnf_rstd = carve(memory, &used, rows);
+    a->logits = carve(memory, &used, rows * VOCAB);
+    a->probs = carve(memory, &used, rows * VOCAB);
+    a->losses = carve(memory, &used, rows);
     return used;
 }
-#line 1708 "attention.nw"
+
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
     memset(g, 0, sizeof *g);
@@ -598,24 +579,21 @@ int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
     g->model.grade = gpt_grade;
     g->n_heads = n_heads;
     g->max_batch = max_batch;
-    
-#line 1727 "attention.nw"
-g->act_size = layout(&g->act, NULL, max_batch, SEQ_LEN, n_heads);
-g->act_memory = calloc(g->act_size, sizeof(real));
-g->grad_memory = calloc(g->act_size, sizeof(real));
-g->tokens = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
-g->targets = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
-if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
-    gpt_destroy(g);
-    return -1;
-}
-layout(&g->act, g->act_memory, max_batch, SEQ_LEN, n_heads);
-layout(&g->grad, g->grad_memory, max_batch, SEQ_LEN, n_heads);
-#line 1721 "attention.nw"
+    g->act_size = layout(&g->act, NULL, max_batch, SEQ_LEN, n_heads);
+    g->act_memory = calloc(g->act_size, sizeof(real));
+    g->grad_memory = calloc(g->act_size, sizeof(real));
+    g->tokens = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
+    g->targets = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
+    if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
+        gpt_destroy(g);
+        return -1;
+    }
+    layout(&g->act, g->act_memory, max_batch, SEQ_LEN, n_heads);
+    layout(&g->grad, g->grad_memory, max_batch, SEQ_LEN, n_heads);
     gpt_init_params(g, seed);
     return 0;
 }
-#line 1741 "attention.nw"
+
 void gpt_destroy(Gpt *g)
 {
     params_free(&g->model.p);
@@ -625,7 +603,7 @@ void gpt_destroy(Gpt *g)
     free(g->targets);
     memset(g, 0, sizeof *g);
 }
-#line 1766 "attention.nw"
+
 static real init_std(int table)
 {
     switch (table) {
@@ -637,7 +615,7 @@ static real init_std(int table)
         return 1 / sqrt((real)gpt_tables[table].rows);
     }
 }
-#line 1784 "attention.nw"
+
 void gpt_init_params(Gpt *g, uint64_t seed)
 {
     Params *p = &g->model.p;
@@ -654,7 +632,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     memset(p->m, 0, p->n_params * sizeof(real));
     memset(p->v, 0, p->n_params * sizeof(real));
 }
-#line 1830 "attention.nw"
+
 static void fill_batch(Gpt *g, const int *problems, int n, int T)
 {
     for (int b = 0; b < n; b++) {
@@ -668,7 +646,7 @@ static void fill_batch(Gpt *g, const int *problems, int n, int T)
         }
     }
 }
-#line 1852 "attention.nw"
+
 static int count_targets(const int *targets, int N)
 {
     int count = 0;
@@ -687,7 +665,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
-#line 1882 "attention.nw"
+
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
 {
     Activations *a = &g->act, *d = &g->grad;
@@ -696,41 +674,32 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     size_t used = layout(d, g->grad_memory, B, T, g->n_heads);
     memset(g->grad_memory, 0, used * sizeof(real));
     real scale = (real)1 / count_targets(targets, N);
-    
-#line 1898 "attention.nw"
-crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
-matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
-                N, C, VOCAB);
-block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
-                         a->lnf_mean, a->lnf_rstd, N);
-#line 1891 "attention.nw"
-    
-#line 1912 "attention.nw"
-block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
-matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
-                N, HIDDEN, C);
-bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, a->hidden, d->hidden, N * HIDDEN);
-matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
-                N, C, HIDDEN);
-block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
-                         a->ln2_mean, a->ln2_rstd, N);
-#line 1892 "attention.nw"
-    
-#line 1928 "attention.nw"
-block_residual_backward(g, d->x, d->attn, d->x2, N * C);
-matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
-attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
-                   a->q, a->k, a->v, a->weights, B, T, C, g->n_heads,
-                   !g->ablate.no_mask);
-matmul_backward(d->ln1, dw[WQ], NULL, d->q, a->ln1, w[WQ], N, C, C);
-matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
-matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
-block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
-                         a->ln1_mean, a->ln1_rstd, N);
-#line 1893 "attention.nw"
+    crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
+    matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
+                    N, C, VOCAB);
+    block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
+                             a->lnf_mean, a->lnf_rstd, N);
+    block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
+    matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
+                    N, HIDDEN, C);
+    bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, a->hidden, d->hidden, N * HIDDEN);
+    matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
+                    N, C, HIDDEN);
+    block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
+                             a->ln2_mean, a->ln2_rstd, N);
+    block_residual_backward(g, d->x, d->attn, d->x2, N * C);
+    matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
+    attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
+                       a->q, a->k, a->v, a->weights, B, T, C, g->n_heads,
+                       !g->ablate.no_mask);
+    matmul_backward(d->ln1, dw[WQ], NULL, d->q, a->ln1, w[WQ], N, C, C);
+    matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
+    matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
+    block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
+                             a->ln1_mean, a->ln1_rstd, N);
     embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
-#line 1945 "attention.nw"
+
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 {
     for (int i = 0; i < N; i++) {
@@ -738,7 +707,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
         d_b[i] += d_out[i];
     }
 }
-#line 1986 "attention.nw"
+
 void layernorm_backward(real *restrict d_in, real *restrict d_gain,
                         const real *restrict d_out, const real *restrict in,
                         const real *restrict gain, const real *restrict mean,
@@ -747,17 +716,14 @@ void layernorm_backward(real *restrict d_in, real *restrict d_gain,
     for (int row = 0; row < N; row++) {
         const real *x = in + row * C, *dy = d_out + row * C;
         real m = mean[row], s = rstd[row];
-        
-#line 2006 "attention.nw"
-real d_norm_mean = 0, d_norm_norm_mean = 0;
-for (int i = 0; i < C; i++) {
-    real norm = (x[i] - m) * s;
-    d_norm_mean += gain[i] * dy[i];
-    d_norm_norm_mean += gain[i] * dy[i] * norm;
-}
-d_norm_mean = d_norm_mean / C;
-d_norm_norm_mean = d_norm_norm_mean / C;
-#line 1995 "attention.nw"
+        real d_norm_mean = 0, d_norm_norm_mean = 0;
+        for (int i = 0; i < C; i++) {
+            real norm = (x[i] - m) * s;
+            d_norm_mean += gain[i] * dy[i];
+            d_norm_norm_mean += gain[i] * dy[i] * norm;
+        }
+        d_norm_mean = d_norm_mean / C;
+        d_norm_norm_mean = d_norm_norm_mean / C;
         for (int i = 0; i < C; i++) {
             real norm = (x[i] - m) * s;
             real d_norm = gain[i] * dy[i];
@@ -766,7 +732,7 @@ d_norm_norm_mean = d_norm_norm_mean / C;
         }
     }
 }
-#line 2051 "attention.nw"
+
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
@@ -780,7 +746,7 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
         gpt_backward(g, g->tokens, g->targets, n, T);
     return loss;
 }
-#line 2074 "attention.nw"
+
 int gpt_answer(Model *m, int p, char out[8])
 {
     Gpt *g = (Gpt *)m;
@@ -797,7 +763,7 @@ int gpt_answer(Model *m, int p, char out[8])
     out[length] = '\0';
     return length;
 }
-#line 2115 "attention.nw"
+
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
 {
     Gpt *g = (Gpt *)m;
@@ -820,7 +786,7 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 2442 "attention.nw"
+
 /* out (n x p) = a (n x m) times b (m x p) */
 static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
 {
@@ -838,14 +804,14 @@ static void divide_all(real *a, int n, real divisor)
     for (int i = 0; i < n; i++)
         a[i] = a[i] / divisor;
 }
-#line 2465 "attention.nw"
+
 static void mask_future(real *scores, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = t + 1; u < T; u++)
             scores[t * T + u] = -INFINITY;
 }
-#line 2478 "attention.nw"
+
 static void softmax_rows(real *a, int n, int m)
 {
     for (int i = 0; i < n; i++) {
@@ -861,7 +827,7 @@ static void softmax_rows(real *a, int n, int m)
             row[j] = row[j] / sum;
     }
 }
-#line 2501 "attention.nw"
+
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -884,7 +850,7 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
 }
-#line 2531 "attention.nw"
+
 static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
@@ -904,7 +870,7 @@ static void classic_head(Trace *tr, int head, int d_head, int causal)
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
-#line 2555 "attention.nw"
+
 static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
@@ -915,7 +881,7 @@ static void classic_attention(Trace *tr, real **w, int causal)
         classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
 }
-#line 2573 "attention.nw"
+
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
@@ -929,18 +895,15 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     block_layernorm(g, &tr->ln1[0][0], mean, rstd, &tr->x[0][0], w[LN1_GAIN], T);
     classic_attention(tr, w, !g->ablate.no_mask);
     block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
-    
-#line 2591 "attention.nw"
-block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
-matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
-bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
-matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
-block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
-block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
-matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
-#line 2587 "attention.nw"
+    block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
+    matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
+    bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
+    matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
+    block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
+    block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
+    matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
 }
-#line 2629 "attention.nw"
+
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -954,7 +917,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
 }
-#line 2655 "attention.nw"
+
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -970,7 +933,7 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
-#line 2681 "attention.nw"
+
 static void attention_mix(real *restrict o_t, const real *restrict weight,
                           const real *restrict v, int t, int C, int d_head)
 {
@@ -980,7 +943,7 @@ static void attention_mix(real *restrict o_t, const real *restrict weight,
         for (int i = 0; i < d_head; i++)
             o_t[i] += weight[u] * v[u * C + i];
 }
-#line 2702 "attention.nw"
+
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal)
@@ -999,7 +962,7 @@ void attention_forward(real *out, real *scores, real *weights,
                               v + first, reach, C, d_head);
             }
 }
-#line 2744 "attention.nw"
+
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -1016,7 +979,7 @@ int gpt_forms_agree(Gpt *g, int p)
                         VOCAB * sizeof(real));
     return same;
 }
-#line 2785 "attention.nw"
+
 static void attention_mix_backward(real *restrict d_weight, real *restrict d_v,
                                    const real *restrict d_o_t,
                                    const real *restrict weight,
@@ -1028,7 +991,7 @@ static void attention_mix_backward(real *restrict d_weight, real *restrict d_v,
             d_v[u * C + i] += weight[u] * d_o_t[i];
         }
 }
-#line 2816 "attention.nw"
+
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -1038,7 +1001,7 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
     for (int u = 0; u <= t; u++)
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
-#line 2832 "attention.nw"
+
 static void attention_scores_backward(real *restrict d_q_t, real *restrict d_k,
                                       const real *restrict d_score,
                                       const real *restrict q_t,
@@ -1051,7 +1014,7 @@ static void attention_scores_backward(real *restrict d_q_t, real *restrict d_k,
             d_k[u * C + i] += d_score[u] * q_t[i] / root;
         }
 }
-#line 2850 "attention.nw"
+
 void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
@@ -1074,7 +1037,7 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                                           k + first, reach, C, d_head);
             }
 }
-#line 3000 "attention.nw"
+
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
@@ -1084,7 +1047,7 @@ void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
         for (int u = 0; u < T; u++)
             weights[head][u] = g->act.weights[(head * T + t) * T + u];
 }
-#line 3014 "attention.nw"
+
 real swap_change(Gpt *g, int a, int b)
 {
     real before[MAX_HEADS][4], after[MAX_HEADS][4], change = 0;
@@ -1098,7 +1061,7 @@ real swap_change(Gpt *g, int a, int b)
     }
     return change / g->n_heads;
 }
-#line 3034 "attention.nw"
+
 int most_changed_pair(Gpt *g, int *a, int *b, real *change)
 {
     int visited = 0;
@@ -1112,12 +1075,12 @@ int most_changed_pair(Gpt *g, int *a, int *b, real *change)
         }
     return visited;
 }
-#line 3136 "attention.nw"
+
 static real *positions(const Gpt *g, real *const *tables)
 {
     return g->ablate.no_position ? NULL : tables[POS_EMB];
 }
-#line 3220 "attention.nw"
+
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N)
 {
@@ -1136,7 +1099,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
     else
         residual_backward(d_stream, d_increment, d_out, N);
 }
-#line 3302 "attention.nw"
+
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N)
 {
@@ -1145,7 +1108,7 @@ static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
     else
         layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
 }
-#line 3313 "attention.nw"
+
 static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
                                      const real *d_out, const real *in,
                                      const real *gain, const real *mean,
@@ -1157,7 +1120,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
     else
         layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
 }
-#line 3533 "attention.nw"
+
 static void bend_forward(const Ablation *off, real *out, const real *in, int n)
 {
     if (off->no_gelu)
@@ -1176,21 +1139,21 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
     for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
-#line 3573 "attention.nw"
+
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
     matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
     matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
 }
-#line 9384 "attention.nw"
+
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
     double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V) + B * 2 * C * T * (T + 1);
     return 3 * forward;
 }
-#line 957 "attention.nw"
+
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
     real beta1 = cfg->beta1, beta2 = cfg->beta2, lr = cfg->lr, eps = cfg->eps;
@@ -1204,7 +1167,7 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
         param[i] -= lr * m_hat / (sqrt(v_hat) + eps);
     }
 }
-#line 704 "attention.nw"
+
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     unsigned char verdicts[N_PROBLEMS];
@@ -1226,7 +1189,7 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     }
     return correct;
 }
-#line 733 "attention.nw"
+
 real loss_on_all_problems(Model *m)
 {
     int all[N_PROBLEMS];
@@ -1234,7 +1197,7 @@ real loss_on_all_problems(Model *m)
         all[p] = p;
     return m->batch_loss(m, all, N_PROBLEMS, 0);
 }
-#line 1014 "attention.nw"
+
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -1245,7 +1208,7 @@ TrainConfig train_defaults(void)
     };
     return cfg;
 }
-#line 1032 "attention.nw"
+
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity)
 {
@@ -1254,50 +1217,38 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
     int batch[MAX_BATCH];
     rng_seed(&rng, cfg->seed ^ BATCH_STREAM);
     for (int step = 1; step <= cfg->steps; step++) {
-        
-#line 1065 "attention.nw"
-if ((result.fault_table = first_nonfinite_table(&m->p)) >= 0) {
-    result.fault_step = step;
-    break;
-}
-#line 1041 "attention.nw"
-        
-#line 1096 "attention.nw"
-for (int i = 0; i < cfg->batch; i++)
-    batch[i] = rng_below(&rng, N_PROBLEMS);
-#line 1042 "attention.nw"
+        if ((result.fault_table = first_nonfinite_table(&m->p)) >= 0) {
+            result.fault_step = step;
+            break;
+        }
+        for (int i = 0; i < cfg->batch; i++)
+            batch[i] = rng_below(&rng, N_PROBLEMS);
         memset(m->p.grads, 0, m->p.n_params * sizeof(real));
         real loss = m->batch_loss(m, batch, cfg->batch, 1);
-        
-#line 1072 "attention.nw"
-if (!isfinite(loss)) {
-    result.fault_step = step;
-    break;
-}
-#line 1045 "attention.nw"
+        if (!isfinite(loss)) {
+            result.fault_step = step;
+            break;
+        }
         adam_step(&m->p, step, cfg);
         result.steps_done = step;
-        
-#line 1106 "attention.nw"
-if (step % cfg->eval_every == 0 || step == cfg->steps) {
-    TrainRecord record = {step, loss, 0, {0}};
-    int correct = record.correct = score(m, record.solved);
-    if (result.n_records < log_capacity)
-        log[result.n_records++] = record;
-    if (cfg->observe)
-        cfg->observe(&record, cfg->context);
-    if (correct == N_PROBLEMS && result.first_perfect < 0)
-        result.first_perfect = step;
-    if (correct == N_PROBLEMS && cfg->stop_at_perfect)
-        break;
-}
-#line 1048 "attention.nw"
+        if (step % cfg->eval_every == 0 || step == cfg->steps) {
+            TrainRecord record = {step, loss, 0, {0}};
+            int correct = record.correct = score(m, record.solved);
+            if (result.n_records < log_capacity)
+                log[result.n_records++] = record;
+            if (cfg->observe)
+                cfg->observe(&record, cfg->context);
+            if (correct == N_PROBLEMS && result.first_perfect < 0)
+                result.first_perfect = step;
+            if (correct == N_PROBLEMS && cfg->stop_at_perfect)
+                break;
+        }
     }
     if (result.fault_step == 0 && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
         result.fault_step = result.steps_done;
     return result;
 }
-#line 1079 "attention.nw"
+
 int first_nonfinite_table(const Params *p)
 {
     for (int t = 0; t < p->n_tables; t++)
@@ -1306,251 +1257,4 @@ int first_nonfinite_table(const Params *p)
                 return t;
     return -1;
 }
-#line 2221 "attention.nw"
-static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
-size_t checkpoint_size(const Params *p)
-{
-    return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
-}
-#line 2234 "attention.nw"
-static unsigned char *put_u32(unsigned char *out, uint32_t x)
-{
-    for (int i = 0; i < 4; i++)
-        *out++ = (unsigned char)(x >> (8 * i));
-    return out;
-}
-
-static uint32_t get_u32(const unsigned char *in)
-{
-    uint32_t x = 0;
-    for (int i = 0; i < 4; i++)
-        x |= (uint32_t)in[i] << (8 * i);
-    return x;
-}
-#line 2254 "attention.nw"
-static unsigned char *put_f32(unsigned char *out, real value)
-{
-    float f = (float)value;
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    return put_u32(out, bits);
-}
-
-static float get_f32(const unsigned char *in)
-{
-    uint32_t bits = get_u32(in);
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-#line 2275 "attention.nw"
-static uint64_t fnv1a(const unsigned char *data, size_t length)
-{
-    uint64_t hash = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < length; i++) {
-        hash ^= data[i];
-        hash *= 0x100000001b3u;
-    }
-    return hash;
-}
-#line 2287 "attention.nw"
-void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
-{
-    unsigned char *start = out;
-    memcpy(out, checkpoint_magic, 8);
-    out = put_u32(out + 8, CHECKPOINT_VERSION);
-    out = put_u32(out, (uint32_t)n_heads);
-    out = put_u32(out, (uint32_t)p->n_tables);
-    for (int i = 0; i < p->n_tables; i++) {
-        out = put_u32(out, (uint32_t)p->specs[i].rows);
-        out = put_u32(out, (uint32_t)p->specs[i].cols);
-    }
-    for (size_t i = 0; i < p->n_params; i++)
-        out = put_f32(out, p->params[i]);
-    uint64_t hash = fnv1a(start, (size_t)(out - start));
-    out = put_u32(out, (uint32_t)hash);
-    put_u32(out, (uint32_t)(hash >> 32));
-}
-#line 2313 "attention.nw"
-const char *checkpoint_decode(Params *p, int n_heads,
-                              const unsigned char *in, size_t length,
-                              char *why, size_t why_size)
-{
-    
-#line 2331 "attention.nw"
-#define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
-size_t expected = checkpoint_size(p);
-if (length < 20)
-    REFUSE("too short to be a checkpoint (%zu bytes)", length);
-if (memcmp(in, checkpoint_magic, 8) != 0)
-    REFUSE("not a checkpoint (it does not start with ATTNCKPT)");
-if (get_u32(in + 8) != CHECKPOINT_VERSION)
-    REFUSE("checkpoint format version %lu, but this program reads version %d",
-           (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
-#line 2318 "attention.nw"
-    
-#line 2343 "attention.nw"
-if (get_u32(in + 12) != (uint32_t)n_heads)
-    REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
-if (get_u32(in + 16) != (uint32_t)p->n_tables)
-    REFUSE("%lu tables, expected %d", (unsigned long)get_u32(in + 16), p->n_tables);
-if (length < 20 + 8 * (size_t)p->n_tables)
-    REFUSE("truncated: %zu bytes, expected %zu", length, expected);
-for (int i = 0; i < p->n_tables; i++) {
-    uint32_t rows = get_u32(in + 20 + 8 * i), cols = get_u32(in + 24 + 8 * i);
-    if (rows != (uint32_t)p->specs[i].rows || cols != (uint32_t)p->specs[i].cols)
-        REFUSE("table %d (%s) is %lux%lu, expected %dx%d", i, p->specs[i].name,
-               (unsigned long)rows, (unsigned long)cols, p->specs[i].rows, p->specs[i].cols);
-}
-if (length != expected)
-    REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
-           length, expected);
-#line 2319 "attention.nw"
-    
-#line 2361 "attention.nw"
-uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
-if (stored != fnv1a(in, length - 8))
-    REFUSE("checksum mismatch: the file is damaged");
-const unsigned char *numbers = in + 20 + 8 * (size_t)p->n_tables;
-for (int t = 0, i = 0; t < p->n_tables; t++)
-    for (int j = 0; j < p->specs[t].rows * p->specs[t].cols; j++, i++)
-        if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
-            REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
-#undef REFUSE
-#line 2320 "attention.nw"
-    const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
-    for (size_t i = 0; i < p->n_params; i++)
-        p->params[i] = get_f32(data + 4 * i);
-    return NULL;
-}
-#line 3649 "attention.nw"
-double separation(const real *x, int stride, const unsigned char *has, int n)
-{
-    double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
-    int count[2] = {0, 0};
-    for (int i = 0; i < n; i++) {
-        sum[has[i] != 0] += (double)x[i * stride];
-        count[has[i] != 0]++;
-    }
-    if (count[0] == 0 || count[1] == 0)
-        return 0;                   /* one group is empty: nothing to separate */
-    
-#line 3667 "attention.nw"
-for (int k = 0; k < 2; k++)
-    mean[k] = sum[k] / count[k];
-for (int i = 0; i < n; i++) {
-    double deviation = (double)x[i * stride] - mean[has[i] != 0];
-    squares[has[i] != 0] += deviation * deviation;
-}
-#line 3660 "attention.nw"
-    double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
-    double gap = mean[1] - mean[0];
-    return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
-}
-#line 3679 "attention.nw"
-int best_separating_column(const real *x, int n, int width,
-                           const unsigned char *has, double *measure)
-{
-    int best = 0;
-    for (int column = 0; column < width; column++) {
-        double d = separation(x + column, width, has, n);
-        if (column == 0 || fabs(d) > fabs(*measure)) {
-            best = column;
-            *measure = d;
-        }
-    }
-    return best;
-}
-#line 3750 "attention.nw"
-static double column_mean(const real *x, int n, int d, int column)
-{
-    double sum = 0;
-    for (int row = 0; row < n; row++)
-        sum += (double)x[row * d + column];
-    return sum / n;
-}
-
-void centred_covariance(double *cov, const real *x, int n, int d)
-{
-    for (int i = 0; i < d; i++)
-        for (int j = 0; j <= i; j++) {
-            double mean_i = column_mean(x, n, d, i), mean_j = column_mean(x, n, d, j);
-            double sum = 0;
-            for (int row = 0; row < n; row++)
-                sum += ((double)x[row * d + i] - mean_i) * ((double)x[row * d + j] - mean_j);
-            cov[i * d + j] = cov[j * d + i] = sum / n;
-        }
-}
-#line 3792 "attention.nw"
-static void rotate(double *a, double *vectors, int n, int p, int q)
-{
-    double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
-    double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
-    double c = 1 / sqrt(t * t + 1), s = t * c;
-    for (int k = 0; k < n; k++) {           /* A J, and V J */
-        double akp = a[k * n + p], akq = a[k * n + q];
-        a[k * n + p] = c * akp - s * akq;
-        a[k * n + q] = s * akp + c * akq;
-        double vkp = vectors[k * n + p], vkq = vectors[k * n + q];
-        vectors[k * n + p] = c * vkp - s * vkq;
-        vectors[k * n + q] = s * vkp + c * vkq;
-    }
-    for (int k = 0; k < n; k++) {           /* then J^T (A J) */
-        double apk = a[p * n + k], aqk = a[q * n + k];
-        a[p * n + k] = c * apk - s * aqk;
-        a[q * n + k] = s * apk + c * aqk;
-    }
-}
-#line 3822 "attention.nw"
-static double off_diagonal(const double *a, int n)
-{
-    double sum = 0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            sum += i != j ? a[i * n + j] * a[i * n + j] : 0;
-    return sum;
-}
-#line 3842 "attention.nw"
-int symmetric_eigen(double *a, int n, double *values, double *vectors)
-{
-    double whole = off_diagonal(a, n);
-    for (int i = 0; i < n; i++)
-        whole += a[i * n + i] * a[i * n + i];
-    for (int i = 0; i < n * n; i++)
-        vectors[i] = i / n == i % n;        /* V starts as the identity */
-    int sweep = 0;
-    while (off_diagonal(a, n) > 1e-26 * whole && ++sweep <= MAX_SWEEPS)
-        for (int p = 0; p < n; p++)
-            for (int q = p + 1; q < n; q++)
-                if (a[p * n + q] != 0)
-                    rotate(a, vectors, n, p, q);
-    
-#line 3862 "attention.nw"
-for (int i = 0; i < n; i++)
-    values[i] = a[i * n + i];
-for (int i = 0; i < n; i++) {
-    int largest = i;
-    for (int j = i + 1; j < n; j++)
-        largest = values[j] > values[largest] ? j : largest;
-    double value = values[i];
-    values[i] = values[largest];
-    values[largest] = value;
-    for (int k = 0; k < n; k++) {
-        double v = vectors[k * n + i];
-        vectors[k * n + i] = vectors[k * n + largest];
-        vectors[k * n + largest] = v;
-    }
-}
-#line 3856 "attention.nw"
-    
-#line 3880 "attention.nw"
-for (int i = 0; i < n; i++)
-    for (int j = i + 1; j < n; j++) {
-        double v = vectors[i * n + j];
-        vectors[i * n + j] = vectors[j * n + i];
-        vectors[j * n + i] = v;
-    }
-#line 3857 "attention.nw"
-    return sweep <= MAX_SWEEPS ? sweep : -1;
-}

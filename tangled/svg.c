@@ -1,4 +1,3 @@
-#line 7222 "attention.nw"
 /* svg.c: line charts, heatmaps and bar charts as SVG text, no I/O
    (tangled; edit attention.nw) */
 #include "svg.h"
@@ -10,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#line 7258 "attention.nw"
 /* Sizes in SVG pixels; a figure 700 pixels wide prints about 15 cm wide. */
 enum {
     TICK_SIZE = 13,  /* font size of tick labels, legends, cell numbers */
@@ -24,13 +22,13 @@ enum {
     LEGEND_GAP = 20, /* between the items of a legend laid out in a row */
     COLOR_BAR_WIDTH = 14
 };
-#line 7280 "attention.nw"
+
 #define INK  "#222222"
 #define GRID "stroke=\"#e3e3e3\" stroke-width=\"1\""
 #define AXIS "stroke=\"#555555\" stroke-width=\"1\""
 #define GUIDE                                                                 \
     "stroke=\"#444444\" stroke-width=\"1.2\" stroke-dasharray=\"2 3\""
-#line 7326 "attention.nw"
+
 /* Make room for `more` bytes and a NUL; on failure mark the text failed. */
 static int text_reserve(Text *t, size_t more)
 {
@@ -50,7 +48,7 @@ static int text_reserve(Text *t, size_t more)
     t->cap = cap;
     return 1;
 }
-#line 7352 "attention.nw"
+
 void text_printf(Text *t, const char *fmt, ...)
 {
     if (t->failed)
@@ -74,7 +72,7 @@ void text_free(Text *t)
     free(t->data);
     *t = (Text){0};
 }
-#line 7382 "attention.nw"
+
 /* Labels come from the caller: escape what XML reserves. */
 static void text_escaped(Text *t, const char *s)
 {
@@ -88,7 +86,7 @@ static void text_escaped(Text *t, const char *s)
         }
     }
 }
-#line 7418 "attention.nw"
+
 /* Returned by value, so one printf can take several numbers. */
 typedef struct {
     char s[SVG_LABEL_LEN];
@@ -113,17 +111,17 @@ static Num fixed(double v, int decimals)
                  decimals, q % power[decimals]);
     return n;
 }
-#line 7448 "attention.nw"
+
 /* A coordinate: hundredths of a pixel are finer than any printer. */
 static Num px(double v) { return fixed(v, 2); }
-#line 7458 "attention.nw"
+
 /* A caller's format may print "-0.00"; a zero has no sign worth showing. */
 static void drop_negative_zero(char *s)
 {
     if (s[0] == '-' && !strpbrk(s, "123456789"))
         memmove(s, s + 1, strlen(s));
 }
-#line 7499 "attention.nw"
+
 /* Round a raw step up to 1, 2 or 5 times a power of ten. */
 static double nice_step(double raw)
 {
@@ -134,7 +132,7 @@ static double nice_step(double raw)
                     : m <= 5 + tol ? 5
                                    : 10);
 }
-#line 7519 "attention.nw"
+
 /* Make lo..hi drawable: finite, ordered and of nonzero width. */
 static void widen_range(double *lo, double *hi)
 {
@@ -154,7 +152,7 @@ static void widen_range(double *lo, double *hi)
         *hi += pad;
     }
 }
-#line 7544 "attention.nw"
+
 static void add_tick(SvgTicks *ticks, double v, const char *label)
 {
     if (ticks->count >= SVG_MAX_TICKS)
@@ -163,7 +161,7 @@ static void add_tick(SvgTicks *ticks, double v, const char *label)
     memcpy(ticks->label[ticks->count], label, SVG_LABEL_LEN);
     ticks->count++;
 }
-#line 7564 "attention.nw"
+
 SvgTicks svg_nice_ticks(double lo, double hi, int target, int loose)
 {
     SvgTicks ticks = {0};
@@ -179,7 +177,7 @@ SvgTicks svg_nice_ticks(double lo, double hi, int target, int loose)
     ticks.hi = loose ? last * step + 0.0 : hi;
     return ticks;
 }
-#line 7590 "attention.nw"
+
 /* m x 10^e as text: plain decimals, or "2e-7" when those get long. */
 static Num log_label(int m, int e)
 {
@@ -190,7 +188,7 @@ static Num log_label(int m, int e)
         n = fixed(m * pow(10, e), e < 0 ? -e : 0);
     return n;
 }
-#line 7608 "attention.nw"
+
 /* Candidate ticks m x 10^e in ascending order, reaching past lo and hi. */
 static SvgTicks log_candidates(double lo, double hi)
 {
@@ -206,7 +204,7 @@ static SvgTicks log_candidates(double lo, double hi)
                      log_label(mantissa[j], e).s);
     return all;
 }
-#line 7630 "attention.nw"
+
 /* Keep lo..hi positive, finite and of nonzero width. */
 static void fix_log_range(double *lo, double *hi)
 {
@@ -220,7 +218,7 @@ static void fix_log_range(double *lo, double *hi)
     if (!(*lo > 0) || !isfinite(*lo) || *lo >= *hi)
         *lo = *hi / 10;
 }
-#line 7652 "attention.nw"
+
 SvgTicks svg_log_ticks(double lo, double hi, int loose)
 {
     fix_log_range(&lo, &hi);
@@ -246,7 +244,7 @@ SvgTicks svg_log_ticks(double lo, double hi, int loose)
     ticks.hi = loose ? all.value[last] : hi;
     return ticks;
 }
-#line 7695 "attention.nw"
+
 const char *svg_palette(int i)
 {
     static const char *const okabe_ito[] = {"#0072B2", "#D55E00", "#009E73",
@@ -255,7 +253,7 @@ const char *svg_palette(int i)
     int n = (int)(sizeof okabe_ito / sizeof okabe_ito[0]);
     return okabe_ito[((i % n) + n) % n];
 }
-#line 7726 "attention.nw"
+
 typedef struct {
     double r, g, b;
 } Rgb; /* 0..255 each */
@@ -269,7 +267,7 @@ static const Rgb blue_white_red[] = {
     {33, 102, 172},  {67, 147, 195},  {146, 197, 222},
     {209, 229, 240}, {247, 247, 247}, {253, 219, 199},
     {244, 165, 130}, {214, 96, 77},   {178, 24, 43}};
-#line 7747 "attention.nw"
+
 static Rgb interpolate(const Rgb *anchors, int n, double u)
 {
     u = u > 0 ? fmin(u, 1) : 0; /* also sends NaN to 0 */
@@ -287,7 +285,7 @@ static Rgb color_at(SvgColorMap map, double u)
         return interpolate(blue_white_red, 9, u);
     return interpolate(viridis, 10, u);
 }
-#line 7770 "attention.nw"
+
 typedef struct {
     char s[8];
 } Hex;
@@ -304,7 +302,7 @@ void svg_color(SvgColorMap map, double u, char out[8])
 {
     memcpy(out, hex(color_at(map, u)).s, 8);
 }
-#line 7798 "attention.nw"
+
 /* Relative luminance (WCAG), from gamma-encoded sRGB. */
 static double luminance(Rgb c)
 {
@@ -320,7 +318,7 @@ static const char *ink_on(Rgb background)
 {
     return luminance(background) > 0.179 ? "#000000" : "#ffffff";
 }
-#line 7831 "attention.nw"
+
 /* Rough advance widths of DejaVu Sans in ems; we cannot ask the font. */
 static double char_em(unsigned char c)
 {
@@ -346,7 +344,7 @@ static double text_width(const char *s, double size)
             em += char_em((unsigned char)*s);
     return em * size;
 }
-#line 7861 "attention.nw"
+
 static double widest_tick(const SvgTicks *ticks)
 {
     double w = 0;
@@ -354,7 +352,7 @@ static double widest_tick(const SvgTicks *ticks)
         w = fmax(w, text_width(ticks->label[i], TICK_SIZE));
     return w;
 }
-#line 7883 "attention.nw"
+
 typedef struct {
     double size;
     const char *anchor; /* "middle" or "end"; NULL: start */
@@ -363,7 +361,7 @@ typedef struct {
     const char *fill; /* NULL: ink */
     int halo;         /* a white outline keeps text readable on lines */
 } Font;
-#line 7898 "attention.nw"
+
 static void put_text(Text *t, double x, double y, Font f, const char *s)
 {
     if (!s || !*s)
@@ -385,7 +383,7 @@ static void put_text(Text *t, double x, double y, Font f, const char *s)
     text_escaped(t, s);
     text_printf(t, "</text>\n");
 }
-#line 7926 "attention.nw"
+
 static void put_line(Text *t, double x1, double y1, double x2, double y2,
                      const char *style)
 {
@@ -401,14 +399,14 @@ static void put_rect(Text *t, SvgRect r, const char *fill, const char *extra)
                 px(r.x).s, px(r.y).s, px(r.w).s, px(r.h).s, fill,
                 extra ? " " : "", extra ? extra : "");
 }
-#line 7949 "attention.nw"
+
 /* An axis title turned to read upwards, its right edge at `right`. */
 static void put_y_title(Text *t, double right, double middle, const char *s)
 {
     Font font = {.size = LABEL_SIZE, .anchor = "middle", .rotate = -90};
     put_text(t, right - 0.25 * LABEL_SIZE, middle, font, s);
 }
-#line 7964 "attention.nw"
+
 /* Masked heatmap cells are hatched, so they never read as a value. */
 static void put_hatch_pattern(Text *t)
 {
@@ -420,7 +418,7 @@ static void put_hatch_pattern(Text *t)
                    "stroke=\"#cfcfcf\" stroke-width=\"2\"/>"
                    "</pattern></defs>\n");
 }
-#line 7984 "attention.nw"
+
 void svg_begin(Text *t, double width, double height)
 {
     text_printf(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -435,7 +433,7 @@ void svg_begin(Text *t, double width, double height)
 }
 
 void svg_end(Text *t) { text_printf(t, "</svg>\n"); }
-#line 8009 "attention.nw"
+
 /* Data lo..hi onto pixels from..to, linearly or by logarithm. */
 typedef struct {
     double lo, hi;
@@ -455,7 +453,7 @@ static int plottable(double v, int log)
 {
     return isfinite(v) && (!log || v > 0);
 }
-#line 8038 "attention.nw"
+
 typedef struct {
     double lo, hi;
 } Span;
@@ -477,7 +475,7 @@ static SvgTicks range_ticks(double fixed_lo, double fixed_hi, Span data,
         return svg_log_ticks(lo, hi, !fixed_range);
     return svg_nice_ticks(lo, hi, (int)lround(target), !fixed_range);
 }
-#line 8072 "attention.nw"
+
 enum { MAX_TAKEN = 4 }; /* labels a plot remembers, to keep them apart */
 
 /* Where a plot sits in its box and how data maps onto it. */
@@ -498,7 +496,7 @@ static double left_margin(const SvgTicks *y_ticks, const char *y_label)
 
 static double plot_bottom(const Frame *f) { return f->plot.y + f->plot.h; }
 static double plot_right(const Frame *f) { return f->plot.x + f->plot.w; }
-#line 8100 "attention.nw"
+
 static void draw_y_ticks(Text *t, const Frame *f)
 {
     Font font = {.size = TICK_SIZE, .anchor = "end"};
@@ -523,7 +521,7 @@ static void draw_x_ticks(Text *t, const Frame *f)
                  f->x_ticks.label[i]);
     }
 }
-#line 8130 "attention.nw"
+
 /* Title above the plot, axis titles beside and below it. */
 static void draw_titles(Text *t, const Frame *f, double box_top,
                         const char *title, const char *x_label,
@@ -537,7 +535,7 @@ static void draw_titles(Text *t, const Frame *f, double box_top,
     put_y_title(t, f->plot.x - left_margin(&f->y_ticks, NULL) - 4,
                 f->plot.y + f->plot.h / 2, y_label);
 }
-#line 8233 "attention.nw"
+
 static int series_length(const SvgSeries *s)
 {
     return s->x && s->y && s->n > 0 ? s->n : 0;
@@ -557,7 +555,7 @@ static int point_ok(const SvgSeries *s, int i, int log_y)
 {
     return plottable(s->x[i], 0) && plottable(s->y[i], log_y);
 }
-#line 8258 "attention.nw"
+
 /* The extent of the data and the guides, so all of them are in view. */
 static void panel_extent(const SvgLinePanel *p, Span *x, Span *y)
 {
@@ -576,7 +574,7 @@ static void panel_extent(const SvgLinePanel *p, Span *x, Span *y)
     if (p->v_line.on && plottable(p->v_line.at, 0))
         span_add(x, p->v_line.at);
 }
-#line 8287 "attention.nw"
+
 static Frame line_frame(SvgRect box, const SvgLinePanel *p)
 {
     Frame f = {0};
@@ -597,7 +595,7 @@ static Frame line_frame(SvgRect box, const SvgLinePanel *p)
                  f.plot.y};
     return f;
 }
-#line 8314 "attention.nw"
+
 /* One series as a path; a point that cannot be drawn lifts the pen. */
 static void draw_series(Text *t, const Frame *f, const SvgSeries *s,
                         const char *color, int log_y)
@@ -621,7 +619,7 @@ static void draw_series(Text *t, const Frame *f, const SvgSeries *s,
     }
     text_printf(t, "\"/>\n");
 }
-#line 8346 "attention.nw"
+
 /* Curves are clipped to the plot, in case a fixed range cuts them. */
 static void draw_all_series(Text *t, const Frame *f, const SvgLinePanel *p)
 {
@@ -635,7 +633,7 @@ static void draw_all_series(Text *t, const Frame *f, const SvgLinePanel *p)
                     p->log_y);
     text_printf(t, "</g>\n");
 }
-#line 8369 "attention.nw"
+
 static int inside(SvgRect r, double x, double y)
 {
     return x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
@@ -646,7 +644,7 @@ static int overlaps(SvgRect a, SvgRect b)
     return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
            b.y < a.y + a.h;
 }
-#line 8387 "attention.nw"
+
 /* Samples of one curve that fall in r, eight along each segment. */
 static int series_crowding(const Frame *f, const SvgSeries *s, int log_y,
                            SvgRect r)
@@ -664,7 +662,7 @@ static int series_crowding(const Frame *f, const SvgSeries *s, int log_y,
     }
     return count;
 }
-#line 8412 "attention.nw"
+
 /* How bad a place r is for a label: data hidden, labels hit, plot left. */
 static int crowding(const Frame *f, const SvgLinePanel *p, SvgRect r)
 {
@@ -678,7 +676,7 @@ static int crowding(const Frame *f, const SvgLinePanel *p, SvgRect r)
         cost += 100000;
     return cost;
 }
-#line 8432 "attention.nw"
+
 /* The least crowded of n candidate spots (the first wins ties). */
 static int best_spot(Frame *f, const SvgLinePanel *p, const SvgRect *spots,
                      int n)
@@ -704,7 +702,7 @@ static void put_guide_label(Text *t, Frame *f, const SvgLinePanel *p,
     put_text(t, r.x + 2, r.y + 0.95 * TICK_SIZE,
              (Font){.size = TICK_SIZE, .halo = 1}, label);
 }
-#line 8465 "attention.nw"
+
 static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
 {
     if (!p->h_line.on || !plottable(p->h_line.at, p->log_y))
@@ -721,7 +719,7 @@ static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
                         {left, y + 2, w, h}};
     put_guide_label(t, f, p, spots, p->h_line.label);
 }
-#line 8484 "attention.nw"
+
 static void draw_v_line(Text *t, Frame *f, const SvgLinePanel *p)
 {
     if (!p->v_line.on || !plottable(p->v_line.at, 0))
@@ -738,7 +736,7 @@ static void draw_v_line(Text *t, Frame *f, const SvgLinePanel *p)
                         {x - w - 4, low, w, h}};
     put_guide_label(t, f, p, spots, p->v_line.label);
 }
-#line 8510 "attention.nw"
+
 static double legend_item_width(const SvgSeries *s)
 {
     return SWATCH + 6 + text_width(s->label, TICK_SIZE);
@@ -756,7 +754,7 @@ SvgRect svg_legend_size(const SvgSeries *series, int n, int horizontal)
     double h = horizontal ? LEGEND_ROW : n * LEGEND_ROW;
     return (SvgRect){0, 0, w + 2 * LEGEND_PAD, h + 2 * LEGEND_PAD};
 }
-#line 8534 "attention.nw"
+
 /* A sample of the line (or a box, for bars) and the label after it. */
 static void legend_item(Text *t, double x, double y, const SvgSeries *s,
                         const char *color, int box)
@@ -773,7 +771,7 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
     put_text(t, x + SWATCH + 6, middle + 0.35 * TICK_SIZE,
              (Font){.size = TICK_SIZE}, s->label);
 }
-#line 8557 "attention.nw"
+
 static void legend_items(Text *t, double x, double y, const SvgSeries *series,
                          int n, int horizontal, int box)
 {
@@ -794,7 +792,7 @@ void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
     if (series && n > 0)
         legend_items(t, x, y, series, n, horizontal, 0);
 }
-#line 8586 "attention.nw"
+
 /* A legend inside the plot, on a white card, in its corner. */
 static void draw_inside_legend(Text *t, Frame *f, const SvgLinePanel *p)
 {
@@ -815,7 +813,7 @@ static void draw_inside_legend(Text *t, Frame *f, const SvgLinePanel *p)
     put_rect(t, r, "white", "fill-opacity=\"0.9\" stroke=\"#cccccc\"");
     svg_legend(t, r.x, r.y, p->series, p->n_series, 0);
 }
-#line 8616 "attention.nw"
+
 void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
 {
     Frame f = line_frame(box, p);
@@ -830,7 +828,7 @@ void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
     draw_h_line(t, &f, p);
     draw_v_line(t, &f, p);
 }
-#line 8637 "attention.nw"
+
 /* The plot's top edge in its box, where an outside legend lines up. */
 static double plot_top(const SvgLinePanel *p)
 {
@@ -856,7 +854,7 @@ void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
     svg_line_panel(t, box, p);
     svg_end(t);
 }
-#line 8670 "attention.nw"
+
 void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
                      const char *title, double width, double height)
 {
@@ -880,7 +878,8 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
                    panels[0].n_series, 1);
     svg_end(t);
 }
-#line 8756 "attention.nw"
+
+
 /* Where 0..1 along the colour map a value falls; a diverging map puts
    zero at the white middle even when lo..hi is lopsided. */
 static double scale_unit(SvgColorScale s, double v)
@@ -889,7 +888,7 @@ static double scale_unit(SvgColorScale s, double v)
         return v < 0 ? 0.5 - 0.5 * v / s.lo : 0.5 + 0.5 * v / s.hi;
     return (v - s.lo) / (s.hi - s.lo);
 }
-#line 8771 "attention.nw"
+
 SvgColorScale svg_fit_scale(SvgColorScale s, const SvgHeatmap *maps, int n)
 {
     if (s.lo < s.hi)
@@ -908,7 +907,7 @@ SvgColorScale svg_fit_scale(SvgColorScale s, const SvgHeatmap *maps, int n)
     s.hi = span.hi;
     return s;
 }
-#line 8795 "attention.nw"
+
 /* A label from the caller's list, or the index when there is none. */
 static const char *label_at(const char *const *labels, int i, char buf[16])
 {
@@ -926,7 +925,7 @@ static double widest_label(const char *const *labels, int n, double size)
         w = fmax(w, text_width(label_at(labels, i, buf), size));
     return w;
 }
-#line 8821 "attention.nw"
+
 static void format_cell(const SvgHeatmap *m, double v, char buf[32])
 {
     snprintf(buf, 32, m->cell_format, v);
@@ -949,7 +948,7 @@ static double number_size(const SvgHeatmap *m, double cell)
         size = fmin(size, 0.85 * cell / widest);
     return size >= 6 ? size : 0;
 }
-#line 8850 "attention.nw"
+
 /* The grid of square cells, centred with its labels in the box. */
 typedef struct {
     SvgRect grid;
@@ -972,7 +971,7 @@ static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
     L.grid.y = box.y + (box.h - top - bottom - L.grid.h) / 2 + top;
     return L;
 }
-#line 8879 "attention.nw"
+
 static void draw_cells(Text *t, const SvgHeatmap *m, const HeatLayout *L,
                        SvgColorScale s)
 {
@@ -989,7 +988,7 @@ static void draw_cells(Text *t, const SvgHeatmap *m, const HeatLayout *L,
         }
     text_printf(t, "</g>\n");
 }
-#line 8898 "attention.nw"
+
 /* Each number in black or white, whichever its cell makes readable. */
 static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
                          SvgColorScale s)
@@ -1010,7 +1009,7 @@ static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
                 buf);
         }
 }
-#line 8924 "attention.nw"
+
 static void draw_heat_labels(Text *t, const SvgHeatmap *m, const HeatLayout *L)
 {
     char buf[16];
@@ -1031,7 +1030,7 @@ static void draw_heat_labels(Text *t, const SvgHeatmap *m, const HeatLayout *L)
              (Font){.size = LABEL_SIZE, .anchor = "middle"}, m->x_label);
     put_y_title(t, g->x - L->row_label_w - 14, g->y + g->h / 2, m->y_label);
 }
-#line 8952 "attention.nw"
+
 void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *m,
                        SvgColorScale fitted)
 {
@@ -1046,7 +1045,7 @@ void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *m,
                               L.grid.w, L.cell},
                  "none", "stroke=\"" INK "\" stroke-width=\"2\"");
 }
-#line 8977 "attention.nw"
+
 static SvgTicks bar_ticks(SvgColorScale s, double height)
 {
     return svg_nice_ticks(s.lo, s.hi, (int)lround(height / 70), 0);
@@ -1058,7 +1057,7 @@ double svg_color_bar_width(SvgColorScale s)
     return COLOR_BAR_WIDTH + TICK_LEN + 3 + widest_tick(&ticks) +
            (s.label ? 8 + LABEL_SIZE : 0);
 }
-#line 8997 "attention.nw"
+
 /* The bar's colours sampled along its length, as a gradient. */
 static void put_gradient(Text *t, Num id_x, Num id_y, SvgColorScale s)
 {
@@ -1073,7 +1072,7 @@ static void put_gradient(Text *t, Num id_x, Num id_y, SvgColorScale s)
     }
     text_printf(t, "</linearGradient></defs>\n");
 }
-#line 9014 "attention.nw"
+
 void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
 {
     Num id_x = fixed(box.x, 0), id_y = fixed(box.y, 0);
@@ -1092,7 +1091,7 @@ void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
     }
     put_y_title(t, box.x + box.w, box.y + box.h / 2, s.label);
 }
-#line 9043 "attention.nw"
+
 /* Width a panel needs: its labels, its grid, its title. */
 static double heat_block_width(SvgRect box, const SvgHeatmap *m)
 {
@@ -1101,7 +1100,7 @@ static double heat_block_width(SvgRect box, const SvgHeatmap *m)
     HeatLayout L = heat_layout(box, m);
     return fmax(L.left + L.grid.w, text_width(m->title, TITLE_SIZE)) + 20;
 }
-#line 9057 "attention.nw"
+
 /* The colour bar spans the grids from the first panel to the last. */
 static void heat_color_bar(Text *t, SvgRect first, SvgRect last,
                            const SvgHeatmap *maps, int n, double x,
@@ -1113,7 +1112,7 @@ static void heat_color_bar(Text *t, SvgRect first, SvgRect last,
         t, (SvgRect){x, top.y, svg_color_bar_width(s), low.y + low.h - top.y},
         s);
 }
-#line 9075 "attention.nw"
+
 void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
                   const char *title, SvgColorScale scale, double width,
                   double height)
@@ -1142,13 +1141,14 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
     heat_color_bar(t, first, last, maps, n, x0 + columns * box.w + 4, fitted);
     svg_end(t);
 }
-#line 9108 "attention.nw"
+
 void svg_heatmap(Text *t, const SvgHeatmap *map, SvgColorScale scale,
                  double width, double height)
 {
     svg_heatmaps(t, map, 1, 1, NULL, scale, width, height);
 }
-#line 9152 "attention.nw"
+
+
 static float bar_value(const SvgBarChart *c, int group, int category)
 {
     return c->values[group * c->n_categories + category];
@@ -1167,14 +1167,14 @@ static Span bar_extent(const SvgBarChart *c)
     s.lo -= s.lo < 0 ? room : 0;
     return s;
 }
-#line 9176 "attention.nw"
+
 /* Category labels too wide for their slot are tilted by 40 degrees. */
 static int tilted(const SvgBarChart *c, double slot)
 {
     return widest_label(c->categories, c->n_categories, TICK_SIZE) >
            0.9 * slot;
 }
-#line 9189 "attention.nw"
+
 static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
 {
     Frame f = {0};
@@ -1194,7 +1194,7 @@ static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
     f.y = (Axis){f.y_ticks.lo, f.y_ticks.hi, 0, plot_bottom(&f), f.plot.y};
     return f;
 }
-#line 9214 "attention.nw"
+
 static void draw_value_label(Text *t, const SvgBarChart *c, double x, double y,
                              double v)
 {
@@ -1205,7 +1205,7 @@ static void draw_value_label(Text *t, const SvgBarChart *c, double x, double y,
     put_text(t, x, v >= 0 ? y - 4 : y + size + 2,
              (Font){.size = size, .anchor = "middle"}, buf);
 }
-#line 9232 "attention.nw"
+
 static void draw_bars(Text *t, const Frame *f, const SvgBarChart *c)
 {
     double slot = f->plot.w / c->n_categories, bar = 0.8 * slot / c->n_groups;
@@ -1225,7 +1225,7 @@ static void draw_bars(Text *t, const Frame *f, const SvgBarChart *c)
         }
     put_line(t, f->plot.x, zero, plot_right(f), zero, AXIS);
 }
-#line 9254 "attention.nw"
+
 static void draw_categories(Text *t, const Frame *f, const SvgBarChart *c,
                             int tilt)
 {
@@ -1240,7 +1240,7 @@ static void draw_categories(Text *t, const Frame *f, const SvgBarChart *c,
                  label_at(c->categories, i, buf));
     }
 }
-#line 9277 "attention.nw"
+
 /* Several groups need a legend; each group is one colour. */
 static void draw_bar_legend(Text *t, const SvgBarChart *c, double x, double y)
 {
@@ -1262,7 +1262,7 @@ static double bar_legend_width(const SvgBarChart *c)
         w = fmax(w, SWATCH + 6 + text_width(c->groups[g], TICK_SIZE));
     return w > 0 ? w + 2 * LEGEND_PAD + 8 : 0;
 }
-#line 9305 "attention.nw"
+
 void svg_bar_chart(Text *t, const SvgBarChart *c, double width, double height)
 {
     svg_begin(t, width, height);
@@ -1282,3 +1282,5 @@ void svg_bar_chart(Text *t, const SvgBarChart *c, double width, double height)
     }
     svg_end(t);
 }
+
+

@@ -1,17 +1,15 @@
-#line 7200 "attention.nw"
 /* svg.h: figures as SVG text in memory, no I/O (tangled; edit attention.nw) */
 #ifndef SVG_H
 #define SVG_H
 
 #include <stddef.h>
 
-#line 7312 "attention.nw"
 #if defined(__GNUC__)
 #define SVG_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #else
 #define SVG_PRINTF_LIKE(f, a)
 #endif
-#line 7296 "attention.nw"
+
 /* A growable text; start from Text t = {0}. Out of memory sets failed. */
 typedef struct {
     char *data;
@@ -20,7 +18,7 @@ typedef struct {
 } Text;
 void text_printf(Text *t, const char *fmt, ...) SVG_PRINTF_LIKE(2, 3);
 void text_free(Text *t);
-#line 7478 "attention.nw"
+
 /* Axis ticks: values and their labels, covering lo..hi. */
 enum { SVG_MAX_TICKS = 24, SVG_LABEL_LEN = 24 };
 typedef struct {
@@ -34,10 +32,10 @@ typedef struct {
 SvgTicks svg_nice_ticks(double lo, double hi, int target, int loose);
 /* Ticks at powers of ten, with 2 and 5 between them over short ranges. */
 SvgTicks svg_log_ticks(double lo, double hi, int loose);
-#line 7690 "attention.nw"
+
 /* Okabe-Ito colours, safe for colour-blind readers; i wraps around. */
 const char *svg_palette(int i);
-#line 8155 "attention.nw"
+
 typedef struct {
     const char *label;
     const float *x, *y; /* n points; a NaN breaks the line */
@@ -52,7 +50,7 @@ typedef struct {
     double at;
     const char *label;
 } SvgGuide;
-#line 8175 "attention.nw"
+
 typedef enum {
     SVG_LEGEND_RIGHT, /* outside the plot (the default) */
     SVG_LEGEND_BELOW, /* outside the plot */
@@ -63,7 +61,7 @@ typedef enum {
     SVG_LEGEND_BOTTOM_LEFT,
     SVG_LEGEND_NONE
 } SvgLegendPlace;
-#line 8195 "attention.nw"
+
 typedef struct {
     const char *title, *x_label, *y_label; /* each may be NULL */
     const SvgSeries *series;
@@ -81,14 +79,14 @@ void svg_line_chart(Text *t, const SvgLinePanel *panel, double width,
    (none if panels[0].legend is SVG_LEGEND_NONE); title may be NULL. */
 void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
                      const char *title, double width, double height);
-#line 8702 "attention.nw"
+
 typedef enum { SVG_SEQUENTIAL, SVG_DIVERGING } SvgColorMap;
 typedef struct {
     SvgColorMap map;   /* viridis-like, or blue-white-red about 0 */
     double lo, hi;     /* fixed if lo < hi, else fitted to the data */
     const char *label; /* title of the colour bar, may be NULL */
 } SvgColorScale;
-#line 8721 "attention.nw"
+
 typedef struct {
     const char *title, *x_label, *y_label;
     int rows, cols;
@@ -106,7 +104,7 @@ void svg_heatmap(Text *t, const SvgHeatmap *map, SvgColorScale scale,
 void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
                   const char *title, SvgColorScale scale, double width,
                   double height);
-#line 9124 "attention.nw"
+
 typedef struct {
     const char *title, *x_label, *y_label;
     int n_categories, n_groups;
@@ -119,7 +117,7 @@ typedef struct {
 
 void svg_bar_chart(Text *t, const SvgBarChart *chart, double width,
                    double height);
-#line 9336 "attention.nw"
+
 typedef struct {
     double x, y, w, h;
 } SvgRect;
@@ -139,5 +137,5 @@ void svg_color_bar(Text *t, SvgRect box, SvgColorScale fitted);
 /* The colour for u in 0..1 as "#rrggbb". */
 void svg_color(SvgColorMap map, double u, char out[8]);
 
-#line 7215 "attention.nw"
+
 #endif

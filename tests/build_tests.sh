@@ -14,12 +14,15 @@ scratch_copy() {
     echo "$dir"
 }
 
-# tangled/ is committed: it must be exactly what notangle makes of attention.nw.
+# tangled/ is committed: it must be exactly what notangle (plain, without
+# #line directives) makes of attention.nw, and it must read as C written by
+# hand: no #line, and every function separated from the one before by a
+# blank line.
 tangle_is_fresh() {
     status=0
     roots=$(noroots $NW | sed 's/^<<\(.*\)>>$/\1/')
     for root in $roots; do
-        if ! notangle -L -R"$root" $NW | cmp -s - "tangled/$root"; then
+        if ! notangle -R"$root" $NW | cmp -s - "tangled/$root"; then
             echo "tangled/$root differs from a fresh tangle of $NW (run make tangle)"
             status=1
         fi
@@ -28,28 +31,35 @@ tangle_is_fresh() {
         name=${file#tangled/}
         echo "$roots" | grep -qx "$name" || { echo "$file is not a root of $NW"; status=1; }
     done
-    [ $status = 0 ] && echo "tangled/ equals a fresh tangle of: $(echo $roots)"
+    if grep -l '^#line' tangled/*; then echo "#line directives in tangled/"; status=1; fi
+    # a function's opening line at the margin must follow a blank line or a comment
+    awk 'FNR == 1 { prev = "" }
+         /^[A-Za-z].*\($/ || /^[A-Za-z][^;]*\)$/ {
+             if (getline next_line > 0 && next_line == "{" && prev != "" && prev !~ /\*\/$/ && prev !~ /^\/\*/)
+                 { print FILENAME ": no blank line before: " $0; bad = 1 }
+             prev = next_line; next }
+         { prev = $0 } END { exit bad }' tangled/*.c || status=1
+    [ $status = 0 ] && echo "tangled/ equals a fresh plain tangle of: $(echo $roots)"
     return $status
 }
 
 # Editing a prose paragraph re-tangles through cpif: no tangled file, object
-# file or program changes, so nothing is recompiled and no experiment reruns;
-# of the book's parts (one per chapter, see book/nwsplit.awk) only the edited
-# one goes through pandoc again, and if its output is the same (a space
-# added), no book is remade.  Checked by file times, on a copy of the built
-# tree (cp -p keeps the times, so the copy starts up to date).
+# file or program changes, so nothing is recompiled and no experiment reruns
+# (the results directory is untouched); the weave remakes the woven Markdown
+# and, from it, the LaTeX document and the two books.  Checked by file times,
+# on a copy of the built tree (cp -p keeps the times, so the copy starts up
+# to date).
 prose_edit_recompiles_nothing() {
     B=${B:-build}; san=0; [ "$B" = build-san ] && san=1
-    [ -f $B/book/split.stamp ] || { echo "$B/book not built (run make)"; return 1; }
+    [ -f $B/attention.md ] || { echo "$B/attention.md not built (run make)"; return 1; }
     dir=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX") || return 1
     cp -Rp $NW Makefile tangled tests book $B "$dir"/ || return 1
     (cd "$dir" && make -s SANITIZE=$san >/dev/null 2>&1) || { echo "build failed"; rm -rf "$dir"; return 1; }
     status=0
-    # edit_and_check SED-EXPRESSION WHAT EXPECTED-CHANGED-FILES BOOKS-REMADE(yes/no)
+    # edit_and_check SED-EXPRESSION WHAT EXPECTED-CHANGED-FILES
     edit_and_check() {
-        watched="tangled $B/*.o $B/attention $B/code.sig $B/model.ckpt $B/results.stamp \
-                 $B/part-*.stamp $B/results $B/results/fig $B/book/p*.md $B/book/p*.html \
-                 $B/book/p*.tex $B/attention.tex $B/attention.fmt book/attention.html book/attention.pdf"
+        watched="tangled $B/*.o $B/attention $B/model.ckpt $B/results $B/results/fig \
+                 $B/attention.md $B/attention.tex book/attention.html book/attention.pdf"
         (cd "$dir" && ls -l --time-style=+%s.%N $watched) > "$dir/before.txt"
         sleep 1
         sed "$1" "$dir/$NW" > "$dir/nw.tmp" && mv "$dir/nw.tmp" "$dir/$NW"
@@ -63,19 +73,21 @@ prose_edit_recompiles_nothing() {
             printf '%s\n' "$log" | grep -v '^ ' | cut -c1-100 | sed 's/^/    /'
         fi
     }
+    weave="book/attention.html book/attention.pdf $B/attention.md $B/attention.tex "
     # the first prose line after the title block, edited within its line
-    edit_and_check '/^This book is a program/s/$/ /' "a space added to the preface" \
-        "$B/book/p00.md "
-    edit_and_check 's/^This book is a program\./This book is one program./' "a word changed in the preface" \
-        "book/attention.html book/attention.pdf $B/book/p00.html $B/book/p00.md $B/book/p00.tex "
+    edit_and_check '/^This book is a program/s/$/ /' "a space added to the preface" "$weave"
+    edit_and_check 's/^This book is a program\./This book is one program./' \
+        "a word changed in the preface" "$weave"
     rm -rf "$dir"
     return $status
 }
 
-# An edit to the code of one part of the experiments reruns that part and
-# nothing else: not the training of the book's model, not the other parts.
-# The test edits chapters 2 to 5's experiments, the part that runs in a
-# fraction of a second, in a copy of the finished build (times kept).
+# An edit to the code of one topic of the experiments reruns that topic and
+# nothing else: not the training of the book's model, not the other topics.
+# The test edits the routing proofs, a topic that runs in a fraction of a
+# second, in a copy of the finished build (times kept).  An edit that only
+# moves code (a blank line added in a chunk of the core) recompiles the
+# program, so that its line numbers stay right, but reruns nothing.
 experiment_edit_reruns_its_part() {
     B=${B:-build}
     san=0; [ "$B" = build-san ] && san=1
@@ -83,26 +95,37 @@ experiment_edit_reruns_its_part() {
     cp -Rp $NW Makefile tangled tests book "$B" "$dir"/ || { rm -rf "$dir"; return 1; }
     (cd "$dir" && make -s SANITIZE=$san $B/results.stamp >/dev/null 2>&1) \
         || { echo "the copied build is not complete"; rm -rf "$dir"; return 1; }
-    stamps="$B/model.ckpt $B/part-1-5.stamp $B/part-6-7.stamp $B/part-8-10.stamp"
-    before=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps)
-    sleep 1
-    # a comment after the first line of code of chapters 2 to 5's experiments
-    awk 'done != 1 && prev ~ /^<<experiments and figures of chapters 2 to 5>>=$/ {
-             $0 = $0 " /* edited */"; done = 1 } { prev = $0; print }' \
-        "$dir/$NW" > "$dir/nw.tmp" && mv "$dir/nw.tmp" "$dir/$NW"
-    log=$(cd "$dir" && make SANITIZE=$san $B/results.stamp 2>&1) \
-        || { echo "$log"; rm -rf "$dir"; return 1; }
-    after=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps)
+    stamps="$B/model.ckpt $(cd "$dir" && ls $B/topic-*.stamp | tr '\n' ' ')"
+    status=0
+    # edit_and_check AWK-PROGRAM WHAT STAMPS-EXPECTED-TO-CHANGE
+    edit_and_check() {
+        before=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps $B/attention)
+        sleep 1
+        awk "$1" "$dir/$NW" > "$dir/nw.tmp" && mv "$dir/nw.tmp" "$dir/$NW"
+        log=$(cd "$dir" && make SANITIZE=$san $B/results.stamp 2>&1) \
+            || { echo "$log"; status=1; return; }
+        after=$(cd "$dir" && ls -l --time-style=+%s.%N $stamps $B/attention)
+        echo "after $2, make ran:"
+        echo "$log" | grep -E 'attention (train|figures)|-c .*\.c' \
+            | sed 's/.* -c \([^ ]*\) .*/compiled \1/; s/^/    /'
+        for s in $stamps; do
+            old=$(echo "$before" | grep " $s\$"); new=$(echo "$after" | grep " $s\$")
+            if echo " $3 " | grep -q " $s "; then
+                [ "$old" != "$new" ] || { echo "FAIL: $s was not remade"; status=1; }
+            else
+                [ "$old" = "$new" ] || { echo "FAIL: $s was remade"; status=1; }
+            fi
+        done
+    }
+    # a comment after the first line of code of the routing proofs
+    edit_and_check 'done != 1 && prev ~ /^<<the routing proofs>>=$/ {
+                        $0 = $0 " /* edited */"; done = 1 } { prev = $0; print }' \
+        "an edit to the routing proofs' code" "$B/topic-routing.stamp"
+    # a blank line before the first chunk of the core: its code moves down
+    edit_and_check 'done != 1 && /^<<the task>>=$/ { print ""; done = 1 } { print }' \
+        "a blank line that moves the core's code" ""
     rm -rf "$dir"
-    echo "after an edit to chapter 2-5's experiment code, make ran:"
-    echo "$log" | grep -E 'attention (train|figures)' | sed 's/^/    /'
-    for s in $stamps; do
-        old=$(echo "$before" | grep " $s\$"); new=$(echo "$after" | grep " $s\$")
-        case $s in
-            */part-1-5.stamp) [ "$old" != "$new" ] || { echo "part 1-5 did not rerun"; return 1; } ;;
-            *) [ "$old" = "$new" ] || { echo "$s was remade"; return 1; } ;;
-        esac
-    done
+    return $status
 }
 
 # A type error put into a chunk makes the compiler name attention.nw and the
@@ -175,7 +198,7 @@ html_links_resolve() {
 # Every placeholder of attention.nw got a value: none survives into the books.
 no_placeholder_survives() {
     status=0
-    for f in book/attention.html ${B:-build}/attention.tex ${B:-build}/book/p*.tex; do
+    for f in book/attention.html ${B:-build}/attention.tex; do
         [ -f "$f" ] || { echo "$f not built"; return 1; }
         if grep -o '{{[A-Za-z0-9_:]*}}' "$f" | head -3 | grep .; then status=1; fi
     done
@@ -256,7 +279,7 @@ cli_errors() {
     check 2 "'7' is not a whole number from 0 to 6" $A trace -m $M 7*8= --pos 7
     check 2 "exactly one sequence" $A trace -m $M 7*8= 3*2=
     check 2 "missing -o DIR" $A figures -m $M
-    check 2 "no part named 'nine'" $A figures -m $M -o $work/out --part nine
+    check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=
     check 1 "cannot read $work/dir.ckpt: Is a directory" $A ask -m $work/dir.ckpt 7*8=
     check 1 "too short to be a checkpoint (0 bytes)" $A ask -m $work/empty.ckpt 7*8=
@@ -312,7 +335,7 @@ deterministic_outputs() {
     for run in 1 2; do
         mkdir $work/$run
         $B/attention train -o $work/$run/m.ckpt > /dev/null &&
-        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part 1-5 \
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen \
             || { echo "run $run failed"; rm -rf $work; return 1; }
     done
     n=$(find $work/1 -type f | wc -l)
@@ -329,10 +352,13 @@ deterministic_outputs() {
 # with the command given, its objects next to PROGRAM.
 compile_copy() {
     program=$1; shift
-    for f in core svg main; do
-        "$@" -c tangled/$f.c -o ${program%/*}/$f.o || return 1
+    objects=""
+    for f in tangled/*.c; do
+        o=${program%/*}/$(basename $f .c).o
+        "$@" -c $f -o $o || return 1
+        objects="$objects $o"
     done
-    cc -o $program ${program%/*}/core.o ${program%/*}/svg.o ${program%/*}/main.o -lm
+    cc -o $program $objects -lm
 }
 
 optimisation_changes_no_bit() {
@@ -370,6 +396,88 @@ valgrind_clean() {
     if [ $got != 0 ] || [ $got2 != 0 ]; then echo "$out"; echo "$out2"; return 1; fi
     echo "$out" | grep -E "ERROR SUMMARY|in use at exit" | sed 's/^==[0-9]*== /  train: /'
     echo "$out2" | grep -E "ERROR SUMMARY|in use at exit" | sed 's/^==[0-9]*== /  ask: /'
+}
+
+# The chapters and their topics come from one map, tests/chapters.awk: a
+# chapter is a numbered "# " heading and its topic the heading's {#id}.
+# make check (tests/check.sh) takes a chapter by number or by topic, or a
+# group, refuses anything else with exit status 2 and a list of the valid
+# ones, and refuses a test tagged with no topic or group.  Checked with a
+# stand-in for a test binary: a script that lists two tests, one in the
+# first chapter (failing) and one in the group "whole" (passing).
+chapters_by_topic() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    awk -f tests/chapters.awk $NW > $work/map || return 1
+    status=0
+    fail() { echo "FAIL: $*"; status=1; }
+    # lines numbered 1, 2, ..., each a heading "# title {#topic}" of $NW, in order
+    awk -F'\t' 'NF != 3 || $1 != NR || $2 !~ /^[a-z][a-z0-9-]*$/ || $3 == "" { exit 1 }' $work/map ||
+        fail "a line of the map is not number, topic, title: $(cat $work/map)"
+    awk -F'\t' '{ print "# " $3 " {#" $2 "}" }' $work/map > $work/headings
+    grep -xFf $work/headings $NW | cmp -s - $work/headings ||
+        fail "the map's chapters are not headings of $NW, in order: $(cat $work/map)"
+    [ "$(wc -l < $work/map)" -ge 2 ] || fail "fewer than two chapters: $(cat $work/map)"
+    first=1 past=$(($(wc -l < $work/map) + 1))
+    topic=$(awk -F'\t' 'NR == 1 { print $2 }' $work/map)
+    second=$(awk -F'\t' 'NR == 2 { print $2 }' $work/map)
+    title=$(awk -F'\t' 'NR == 1 { print $3 }' $work/map)
+    # a heading without a topic, or a topic given twice, is refused
+    retopic() {     # the first chapter's heading with {#topic} replaced by $1
+        awk -v h="# $title {#$topic}" -v new="# $title$1" '$0 == h { $0 = new } { print }' $NW
+    }
+    retopic "" > $work/no-topic.nw
+    out=$(awk -f tests/chapters.awk $work/no-topic.nw 2>&1) && fail "a chapter without a topic was accepted"
+    echo "$out" | grep -q "chapter 1 ($title) has no topic" || fail "message: $out"
+    retopic " {#$second}" > $work/twice.nw
+    out=$(awk -f tests/chapters.awk $work/twice.nw 2>&1) && fail "a topic given twice was accepted"
+    echo "$out" | grep -q "topic '$second' is also chapter 1's" || fail "message: $out"
+    echo "refused: a chapter without a topic, a topic given twice"
+    # the stand-in: with --list, its tests; with CHAPTER set, what tests/chapters.c prints
+    echo "$topic" > $work/topic
+    cat > $work/fake <<'FAKE'
+#!/bin/sh
+topic=$(cat "${0%/*}/topic")
+t=$(printf '\t')
+case "$1:$CHAPTER" in
+--list:*) echo "$topic${t}some_function${t}test_one"; echo "whole${t}main${t}test_two" ;;
+*:$topic) echo "chapter-failure$t$topic${t}fake${t}test_one$t<<a chunk>>, some_function"
+          echo "chapter-result$t$topic${t}fake${t}1${t}1"; exit 1 ;;
+*:whole)  echo "chapter-result${t}whole${t}fake${t}1${t}0" ;;
+esac
+FAKE
+    chmod +x $work/fake
+    for c in $first $topic; do
+        out=$(CHAPTER=$c sh tests/check.sh $work/fake 2>&1); got=$?
+        line=$(echo "$out" | grep "^chapter $first  *$topic  *$title  *FAILED (1 of 1 test)$")
+        [ $got = 1 ] && [ -n "$line" ] && echo "$out" | grep -q "^      test_one (fake): checks <<a chunk>>" ||
+            fail "CHAPTER=$c: status $got, output: $out"
+    done
+    echo "CHAPTER=$first and CHAPTER=$topic: $line"
+    out=$(CHAPTER=whole sh tests/check.sh $work/fake 2>&1) || fail "CHAPTER=whole: $out"
+    echo "$out" | grep -q "^group  *whole .* passed (1 test)$" || fail "CHAPTER=whole: $out"
+    for c in $past no-such-topic 0 "$first $topic"; do
+        out=$(CHAPTER=$c sh tests/check.sh $work/fake 2>&1); got=$?
+        listed=$(echo "$out" | grep -c "^  CHAPTER=[0-9]* *or CHAPTER=")
+        if [ $got != 2 ] || [ "$listed" != $((past - 1)) ] ||
+           ! echo "$out" | grep -q "CHAPTER=build, CHAPTER=whole, CHAPTER=course"; then
+            fail "CHAPTER='$c': status $got, output: $out"
+        fi
+    done
+    echo "CHAPTER=$past, no-such-topic, 0, '$first $topic': exit 2, listing the $((past - 1)) chapters and 3 groups"
+    # all: one line per chapter, then the group, each within 100 columns
+    out=$(CHAPTER= sh tests/check.sh $work/fake 2>&1)
+    summary=$(echo "$out" | sed -n '/^=* by chapter$/,$p')
+    [ "$(echo "$summary" | grep -c '^chapter [0-9]')" = $((past - 1)) ] || fail "not one line per chapter: $out"
+    wide=$(echo "$summary" | awk 'length > 100')
+    [ -z "$wide" ] || fail "lines over 100 columns: $wide"
+    echo "$summary" | sed 's/^/    /'
+    # a test tagged with no chapter's topic is refused
+    echo "no-such-topic" > $work/topic
+    out=$(sh tests/check.sh $work/fake 2>&1) && fail "a test tagged no-such-topic was accepted: $out"
+    echo "$out" | grep -q "test_one is tagged 'no-such-topic'" || fail "message: $out"
+    echo "refused: $(echo "$out" | head -1)"
+    return $status
 }
 
 # Course mode.  `make student` writes the student edition, which tangles,
@@ -439,20 +547,38 @@ course_mode() {
     done
     # chapter by chapter, the edition's tests fail exactly in the chapters
     # that have an exercise (a property of the grouping: not rerun with the
-    # sanitizers, to keep the second half of make check short)
+    # sanitizers, to keep the second half of make check short).  Each runs
+    # as a student types it, by number (make check CHAPTER=n), and the
+    # chapters are compared by topic (tests/chapters.awk)
     [ "$B" = build-san ] || {
     tests=$(cd $edition && make -s list-tests)
     (cd $edition && make -s tests > $work/log 2>&1) || { cat $work/log; return 1; }
-    want=$(cut -d'|' -f2 $work/exercises | sort -n -u | tr '\n' ' ')
+    awk -f tests/chapters.awk $NW > $work/chapters || return 1    # number, topic, title
+    topic_of() { awk -F'\t' -v c="$1" '$1 == c { print $2 }' $work/chapters; }
+    want=$(cut -d'|' -f2 $work/exercises | sort -n -u | while read c; do topic_of $c; done | tr '\n' ' ')
     got=""
-    for c in $(awk '/^# / && !/\{-\}[ \t]*$/ { print ++c }' $NW); do
-        (cd $edition && CHAPTER=$c sh tests/check.sh $tests > $work/log 2>&1) || got="$got$c "
+    for c in $(cut -f1 $work/chapters); do
+        (cd $edition && CHAPTER=$c sh tests/check.sh $tests > $work/log-$c 2>&1) || got="$got$(topic_of $c) "
+        grep -q "^chapter $c  *$(topic_of $c) " $work/log-$c ||
+            { echo "CHAPTER=$c printed no line for chapter $c, $(topic_of $c):"; tail -3 $work/log-$c; status=1; }
     done
     if [ "$got" != "$want" ]; then
-        echo "the student edition fails in chapters $got; expected the chapters with exercises: $want"; status=1
+        echo "the student edition fails in $got; expected the chapters with exercises: $want"; status=1
     else
-        echo "the student edition's tests fail in chapters $got(those with exercises) and pass in the others"
+        echo "the student edition's tests fail in $got(the chapters with exercises) and pass in the others"
     fi
+    # the chapter a stub names, make check CHAPTER=n, runs that exercise's tests, and they fail
+    stubs=ok
+    for e in $(seq 1 $n); do
+        c=$(sed -n "s/^ *\/\* TODO, exercise $e (make check CHAPTER=\([0-9]*\))\.\$/\1/p" $edition/$NW)
+        [ -n "$c" ] && [ -f $work/log-$c ] || { echo "exercise $e: its stub names no chapter ('$c')"; stubs=; continue; }
+        for t in $(tests_of $e); do
+            grep -q "^      $t (exercises): checks" $work/log-$c ||
+                { echo "exercise $e's stub says CHAPTER=$c, which does not fail its test $t"; stubs=; }
+        done
+    done
+    if [ -n "$stubs" ]; then echo "each stub's make check CHAPTER=n runs its exercise's tests, failing"
+    else status=1; fi
     }
     # a type error in a stub names the student's attention.nw and its line
     line=$(grep -n '^    /\* TODO, exercise 1 ' $edition/$NW | head -1 | cut -d: -f1)

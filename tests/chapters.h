@@ -1,9 +1,12 @@
 /* chapters.h: the tests grouped by the chapter of attention.nw whose code
-   they check.  Every test binary lists its tests in a table of
-   ChapterTest and hands it to run_chapter_tests, which runs one cmocka
-   group per chapter (only the chapter in the environment variable
-   CHAPTER, if it is set) and names, for each failing test, the chapter
-   and the chunk of attention.nw that defines what it checks.
+   they check.  A test names its chapter by the chapter's topic, the
+   identifier of its heading ("# The forward pass {#forward-pass}"), never
+   by its number, which changes when chapters move; tests/chapters.awk
+   lists the chapters with their numbers and topics.  Every test binary
+   lists its tests in a table of ChapterTest and hands it to
+   run_chapter_tests, which runs one cmocka group per topic (only the one
+   in the environment variable CHAPTER, if it is set) and names, for each
+   failing test, the chunk of attention.nw that defines what it checks.
    tests/check.sh runs every binary chapter by chapter and prints one line
    per chapter. */
 #ifndef CHAPTERS_H
@@ -16,14 +19,14 @@
 #include <cmocka.h>
 
 typedef struct {
-    const char *chapter;     /* "1" to "10", or a group: build, program, whole, course */
+    const char *topic;       /* a chapter's topic, or a group: build, whole, course */
     const char *checks;      /* the function or chunk of attention.nw it checks */
     struct CMUnitTest test;
 } ChapterTest;
 
-#define CHAPTER_TEST(chapter, checks, f) { chapter, checks, cmocka_unit_test(f) }
+#define CHAPTER_TEST(topic, checks, f) { topic, checks, cmocka_unit_test(f) }
 
-/* argv[1] == "--list": print "chapter<TAB>checks<TAB>test" per test */
+/* argv[1] == "--list": print "topic<TAB>checks<TAB>test" per test */
 int run_chapter_tests(int argc, char **argv, const char *suite,
                       const ChapterTest *tests, size_t n,
                       CMFixtureFunction setup, CMFixtureFunction teardown);

@@ -4,45 +4,66 @@
 #
 #   sh tests/check.sh build/test_core build/test_gpt ...
 #
-# With CHAPTER=n in the environment, only chapter n's tests run.  Each
-# binary lists its tests with --list (chapter, what it checks, name); for
-# each chapter every binary with tests in it runs with CHAPTER set, and
-# reports "chapter-result" and "chapter-failure" lines (tests/chapters.c).
-# Besides the chapters 1 to 10 there are four groups: build (the literate
-# build and the book), whole (tests that run the whole model, or the
-# program on it: they pass when every exercise is solved), course (the
-# student edition) and, in no chapter, nothing else.
+# Tests are tagged with the topic of their chapter (tests/chapters.h), the
+# word in the chapter's heading, "# The forward pass {#forward-pass}"; the
+# chapters, their numbers and topics come from tests/chapters.awk.  With
+# CHAPTER in the environment only that chapter runs, named by its number
+# (CHAPTER=5) or its topic (CHAPTER=forward-pass); an unknown one exits 2.
+# Each binary lists its tests with --list (topic, what it checks, name);
+# for each chapter every binary with tests in it runs with CHAPTER set to
+# the topic, and reports "chapter-result" and "chapter-failure" lines
+# (tests/chapters.c).  Besides the chapters there are three groups: build
+# (the literate build and the book), whole (tests that run the whole
+# model, or the program on it: they pass when every exercise is solved)
+# and course (the student edition).  A test tagged with anything else
+# is an error.
 set -u
 NW=attention.nw
+groups="build whole course"
 summary=$(mktemp "${TMPDIR:-/tmp}/attention-check.XXXXXX") || exit 1
-trap 'rm -f "$summary" "$summary.list" "$summary.out"' EXIT
+trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out"' EXIT
 
+# the chapters: number TAB topic TAB title
+awk -f tests/chapters.awk $NW > "$summary.map" || exit 1
+topics=$(cut -f2 "$summary.map")
 : > "$summary.list"
 for t in "$@"; do
     "$t" --list | sed "s|^|$t	|" >> "$summary.list" || { echo "$t --list failed"; exit 1; }
 done
-# chapters in order: 1 to 10, then the named groups
-order() { awk -F'\t' '{ print $2 }' | sort -u |
-          awk '/^[0-9]+$/ { print $0 "\t" $0; next }
-               { k = index("build whole course ", $0 " "); print (k ? 100 + k : 999) "\t" $0 }' |
-          sort -n | cut -f2; }
-# every chapter of the book, and the groups that have tests
-book_chapters=$(awk '/^# / && !/\{-\}[ \t]*$/ { print ++c }' $NW)
-chapters=$({ printf -- '-\t%s\n' $book_chapters; cat "$summary.list"; } | order)
+unknown=$(awk -F'\t' -v known="$(echo $topics $groups)" '
+    BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+    !($2 in ok) { printf "%s: test %s is tagged '\''%s'\'', no chapter'\''s topic or group\n", $1, $4, $2 }' \
+    "$summary.list")
+for g in $groups; do
+    echo "$topics" | grep -qx "$g" && unknown="a chapter's topic is also a group: $g"
+done
+[ -z "$unknown" ] || { echo "$unknown"; echo "(the topics are: $(echo $topics); the groups: $groups)"; exit 1; }
+
+# the chapters, then the groups that have tests; CHAPTER=n is chapter n's topic
+chapters="$topics $(for g in $groups; do cut -f2 "$summary.list" | grep -qx "$g" && echo "$g"; done)"
 if [ -n "${CHAPTER:-}" ]; then
-    echo "$chapters" | grep -qx "$CHAPTER" ||
-        { echo "make check: no chapter or group '$CHAPTER' (there are: $(echo $chapters))"; exit 2; }
-    chapters=$CHAPTER
+    chapters=$(awk -F'\t' -v c="$CHAPTER" '$1 == c || $2 == c { print $2 }' "$summary.map")
+    for g in $groups; do [ "$CHAPTER" = "$g" ] && chapters=$g; done
+    [ -n "$chapters" ] || {
+        echo "make check: no chapter or group '$CHAPTER'; the chapters are:"
+        awk -F'\t' '{ printf "  CHAPTER=%-3s or CHAPTER=%-14s %s\n", $1, $2, $3 }' "$summary.map"
+        echo "and the groups: $(echo $groups | sed 's/^/CHAPTER=/; s/ /, CHAPTER=/g')"
+        exit 2; }
 fi
 
+# the label and title of a chapter or group
+label() { n=$(awk -F'\t' -v c="$1" '$2 == c { print $1 }' "$summary.map")
+          if [ -n "$n" ]; then echo "chapter $n"; else echo group; fi; }
 title() {
     case $1 in
-        [0-9]*) awk -v n="$1" '/^# / && !/\{-\}[ \t]*$/ && ++c == n { sub(/^# /, ""); print; exit }' $NW ;;
         build)  echo "the literate build and the book" ;;
-        whole)  echo "the whole model and the program (needs every exercise)" ;;
+        whole)  echo "the whole model and the program (every exercise)" ;;
         course) echo "course mode: the student edition" ;;
-        *)      echo "$1" ;;
+        *)      awk -F'\t' -v c="$1" '$2 == c { print $3 }' "$summary.map" ;;
     esac
+}
+summarise() {   # chapter, verdict, notes: the summary's line, within 100 columns
+    printf '%-10s %-13s %-48.48s %s%s\n' "$(label "$1")" "$1" "$(title "$1")" "$2" "${3:-}" >> "$summary"
 }
 
 status=0
@@ -50,8 +71,7 @@ status=0
 for chapter in $chapters; do
     total=0 failed=0 notes=""
     if ! awk -F'\t' -v c="$chapter" '$2 == c { found = 1 } END { exit !found }' "$summary.list"; then
-        printf '%-12s %-58.58s %s\n' "chapter $chapter" "$(title "$chapter")" \
-            "no tests of its own" >> "$summary"
+        summarise "$chapter" "no tests of its own"
         continue
     fi
     for t in $(awk -F'\t' -v c="$chapter" '$2 == c { print $1 }' "$summary.list" | uniq); do
@@ -63,7 +83,7 @@ for chapter in $chapters; do
             n=$(awk -F'\t' -v c="$chapter" -v t="$t" '$1 == t && $2 == c' "$summary.list" | wc -l)
             total=$((total + n)); failed=$((failed + n))
             notes="$notes
-      $t stopped (exit status $code) before it finished chapter $chapter"
+      $t stopped (exit status $code) before it finished $chapter"
             continue
         fi
         total=$((total + $(echo "$line" | cut -f4)))
@@ -74,8 +94,7 @@ for chapter in $chapters; do
     noun=tests; [ $total = 1 ] && noun=test
     if [ $failed = 0 ]; then verdict="passed ($total $noun)"
     else verdict="FAILED ($failed of $total $noun)"; status=1; fi
-    label=$chapter; case $chapter in [0-9]*) label="chapter $chapter";; esac
-    printf '%-12s %-58.58s %s%s\n' "$label" "$(title "$chapter")" "$verdict" "$notes" >> "$summary"
+    summarise "$chapter" "$verdict" "$notes"
 done
 echo
 echo "==================================================================== by chapter"

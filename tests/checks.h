@@ -4,7 +4,7 @@
 #define CHECKS_H
 
 #include <stdio.h>
-#include "attention.h"
+#include "core.h"
 
 /* finite differences against backward for one table */
 typedef struct { double worst_relative, worst_absolute; int checked; } GradcheckResult;

@@ -1,4 +1,4 @@
-/* tests/test_ablation.c: cmocka tests of chapters 6 and 7: the ablation
+/* tests/test_ablation.c: cmocka tests of routing and ablations: the ablation
    switches and the search of the second proof.  Built twice, like
    test_gpt.c: real = float, and real = double for the gradient checks. */
 #include <setjmp.h>
@@ -120,7 +120,7 @@ static void batch(Gpt *g, int backward)
     int problems[N_PROBLEMS];
     all_problems(problems);
     memset(g->model.p.grads, 0, g->model.p.n_params * sizeof(real));
-    /* A training pass leaves out the seventh row (chapter 4); the pass
+    /* A training pass leaves out the seventh row (see training); the pass
        without gradients that follows keeps the activations of all seven,
        so that every comparison below sees the same rows. */
     if (backward)
@@ -258,15 +258,16 @@ static void test_gradcheck_with_switches(void **state)
 }
 #endif
 
-/* the chapter of each test, and the function or chunk it checks; the
-   switches of chapter 7 are checked on the whole model, so their tests
-   need every exercise: group "whole" */
+/* the chapter of each test, by its topic (tests/chapters.awk), and the
+   function or chunk it checks; the switches of the ablations chapter are
+   checked on the whole model, so their tests need every exercise: group
+   "whole" */
 static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "positions", test_no_position_swaps_alike),
     CHAPTER_TEST("whole", "attention_forward", test_no_mask_sees_later_tokens),
     CHAPTER_TEST("whole", "block_residual", test_switches_off_change_nothing),
     CHAPTER_TEST("whole", "block_layernorm", test_each_switch_changes_its_part),
-    CHAPTER_TEST("6", "most_changed_pair", test_swap_search),
+    CHAPTER_TEST("routing", "most_changed_pair", test_swap_search),
 #ifdef ATTENTION_DOUBLE
     CHAPTER_TEST("whole", "block_layernorm_backward", test_gradcheck_with_switches),
 #endif

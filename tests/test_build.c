@@ -34,6 +34,7 @@ static void test_nan_stops_training(void **s) { (void)s; run("nan_stops_training
 static void test_deterministic_outputs(void **s) { (void)s; run("deterministic_outputs"); }
 static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
+static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
 static void test_course_mode(void **s) { (void)s; run("course_mode"); }
 
 /* the literate build, the program's command line, the whole model
@@ -55,6 +56,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "training_fault", test_nan_stops_training),
     CHAPTER_TEST("whole", "main", test_deterministic_outputs),
     CHAPTER_TEST("whole", "main", test_valgrind_clean),
+    CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
 };
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attention.h"
+#include "core.h"
 
 /* ---------------------------------------------------------------- the task */
 
@@ -330,25 +330,26 @@ static void test_training_is_deterministic(void **state)
 }
 #endif
 
-/* the chapter of each test, and the function or chunk it checks */
+/* the chapter of each test, by its topic (tests/chapters.awk), and the
+   function or chunk it checks */
 static const ChapterTest tests[] = {
-    CHAPTER_TEST("1", "the task", test_vocabulary_round_trip),
-    CHAPTER_TEST("1", "problem_tokens", test_problem_strings),
-    CHAPTER_TEST("1", "params_alloc", test_params_layout),
-    CHAPTER_TEST("1", "mlp_init", test_mlp_has_four_tables),
-    CHAPTER_TEST("1", "matmul_forward", test_matmul_small),
-    CHAPTER_TEST("1", "gelu_forward", test_gelu_values),
-    CHAPTER_TEST("1", "exp_lanes", test_exp_lanes),
-    CHAPTER_TEST("1", "normal_cdf", test_normal_cdf),
-    CHAPTER_TEST("1", "normal_pdf", test_normal_pdf),
-    CHAPTER_TEST("1", "crossentropy_forward", test_softmax_crossentropy),
-    CHAPTER_TEST("1", "rng_normal", test_rng_is_deterministic_and_uniform),
-    CHAPTER_TEST("1", "adam_step", test_adam_first_step),
+    CHAPTER_TEST("perceptron", "the task", test_vocabulary_round_trip),
+    CHAPTER_TEST("perceptron", "problem_tokens", test_problem_strings),
+    CHAPTER_TEST("perceptron", "params_alloc", test_params_layout),
+    CHAPTER_TEST("perceptron", "mlp_init", test_mlp_has_four_tables),
+    CHAPTER_TEST("perceptron", "matmul_forward", test_matmul_small),
+    CHAPTER_TEST("perceptron", "gelu_forward", test_gelu_values),
+    CHAPTER_TEST("perceptron", "exp_lanes", test_exp_lanes),
+    CHAPTER_TEST("perceptron", "normal_cdf", test_normal_cdf),
+    CHAPTER_TEST("perceptron", "normal_pdf", test_normal_pdf),
+    CHAPTER_TEST("perceptron", "crossentropy_forward", test_softmax_crossentropy),
+    CHAPTER_TEST("perceptron", "rng_normal", test_rng_is_deterministic_and_uniform),
+    CHAPTER_TEST("perceptron", "adam_step", test_adam_first_step),
 #ifdef ATTENTION_DOUBLE
-    CHAPTER_TEST("1", "mlp_backward", test_mlp_gradient_check),
+    CHAPTER_TEST("perceptron", "mlp_backward", test_mlp_gradient_check),
 #else
-    CHAPTER_TEST("1", "train", test_mlp_reaches_perfect_score),
-    CHAPTER_TEST("1", "train", test_training_is_deterministic),
+    CHAPTER_TEST("perceptron", "train", test_mlp_reaches_perfect_score),
+    CHAPTER_TEST("perceptron", "train", test_training_is_deterministic),
 #endif
 };
 

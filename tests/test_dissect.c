@@ -1,4 +1,4 @@
-/* tests/test_dissect.c: cmocka tests of chapters 8 and 9: the number of
+/* tests/test_dissect.c: cmocka tests of heads and ffn: the number of
    heads, the switch that removes GELU, the neuron search and the
    eigen-solver.  Built twice, like test_gpt.c: real = float, and
    real = double for the gradient check without GELU. */
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "checks.h"
+#include "dissect.h"
 
 static int all[N_PROBLEMS];
 
@@ -310,21 +311,22 @@ static void test_eigen_of_a_covariance(void **state)
     check_eigen(cov, HIDDEN, values, vectors, 1e-9);
 }
 
-/* the chapter of each test, and the function or chunk it checks; tests
-   that train or run the whole model need every exercise: group "whole" */
+/* the chapter of each test, by its topic (tests/chapters.awk), and the
+   function or chunk it checks; tests that train or run the whole model
+   need every exercise: group "whole" */
 static const ChapterTest tests[] = {
-    CHAPTER_TEST("8", "gpt_create", test_four_heads_is_the_specimen),
+    CHAPTER_TEST("heads", "gpt_create", test_four_heads_is_the_specimen),
     CHAPTER_TEST("whole", "attention_forward", test_other_head_counts),
-    CHAPTER_TEST("9", "gpt_ffn_as_one_map", test_no_gelu_collapse),
+    CHAPTER_TEST("ffn", "gpt_ffn_as_one_map", test_no_gelu_collapse),
     CHAPTER_TEST("whole", "bend_forward", test_no_gelu_switch),
 #ifdef ATTENTION_DOUBLE
     CHAPTER_TEST("whole", "bend_backward", test_no_gelu_gradcheck),
 #endif
-    CHAPTER_TEST("9", "best_separating_column", test_neuron_search_is_the_maximiser),
-    CHAPTER_TEST("9", "symmetric_eigen", test_eigen_diagonal),
-    CHAPTER_TEST("9", "symmetric_eigen", test_eigen_rotated_diagonal),
-    CHAPTER_TEST("9", "symmetric_eigen", test_eigen_repeated),
-    CHAPTER_TEST("9", "symmetric_eigen", test_eigen_of_a_covariance),
+    CHAPTER_TEST("ffn", "best_separating_column", test_neuron_search_is_the_maximiser),
+    CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_diagonal),
+    CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_rotated_diagonal),
+    CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_repeated),
+    CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_of_a_covariance),
 };
 
 int main(int argc, char **argv)

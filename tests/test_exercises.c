@@ -11,6 +11,7 @@
    double only: the comparisons are then exact to about 1e-12. */
 #include "chapters.h"
 #include "core.c"
+#include "dissect.c"
 
 #include <stdio.h>
 
@@ -43,7 +44,7 @@ static void expect_close(const char *what, const real *got, const double *want,
 #define H 1e-5
 #define DIFF_TOL 1e-7
 
-/* ---------------------------------------------------------------- chapter 1 */
+/* ---------------------------------------------------------------- perceptron */
 
 static double gelu_here(double z) { return z * 0.5 * (1 + erf(z / sqrt(2.0))); }
 
@@ -96,7 +97,7 @@ static void test_adam_steps(void **state)
     params_free(&p);
 }
 
-/* ---------------------------------------------------------------- chapter 3 */
+/* ---------------------------------------------------------------- embedding */
 
 /* each row is the picked token's row plus the position's row; with no
    position table, the token's row alone */
@@ -121,7 +122,7 @@ static void test_embed_forward(void **state)
     }
 }
 
-/* ---------------------------------------------------------------- chapter 4 */
+/* ---------------------------------------------------------------- training */
 
 /* LayerNorm of one row, from its definition: out, mean and 1/sd */
 static void layernorm_here(double *out, double *mean, double *rstd, const double *x,
@@ -219,7 +220,7 @@ static void test_layernorm_backward(void **state)
     expect_close("d_gain", d_gain, want_gain, LN_C, DIFF_TOL);
 }
 
-/* ---------------------------------------------------------------- chapter 5 */
+/* ---------------------------------------------------------------- forward-pass */
 
 enum { AT_T = 5, AT_C = 8, AT_HEAD = 4 };
 
@@ -320,7 +321,7 @@ static void test_attention_softmax_backward(void **state)
     expect_close("d_score", d_score, want, AT_T, DIFF_TOL);
 }
 
-/* ---------------------------------------------------------------- chapter 9 */
+/* ---------------------------------------------------------------- ffn */
 
 /* One rotation in the plane (p, q): it zeroes a[p][q] and a[q][p], leaves
    every other row and column alone, keeps a symmetric, turns the
@@ -370,17 +371,18 @@ static void test_rotate(void **state)
     }
 }
 
-/* the chapter of each exercise's tests, and the function of the exercise */
+/* the chapter of each exercise's tests, by its topic (tests/chapters.awk),
+   and the function of the exercise */
 static const ChapterTest tests[] = {
-    CHAPTER_TEST("1", "gelu_backward", test_gelu_backward),
-    CHAPTER_TEST("1", "adam_step", test_adam_steps),
-    CHAPTER_TEST("3", "embed_forward", test_embed_forward),
-    CHAPTER_TEST("4", "layernorm_forward", test_layernorm_forward),
-    CHAPTER_TEST("4", "layernorm_backward", test_layernorm_backward),
-    CHAPTER_TEST("5", "attention_scores", test_attention_scores),
-    CHAPTER_TEST("5", "attention_softmax", test_attention_softmax),
-    CHAPTER_TEST("5", "attention_softmax_backward", test_attention_softmax_backward),
-    CHAPTER_TEST("9", "rotate", test_rotate),
+    CHAPTER_TEST("perceptron", "gelu_backward", test_gelu_backward),
+    CHAPTER_TEST("perceptron", "adam_step", test_adam_steps),
+    CHAPTER_TEST("embedding", "embed_forward", test_embed_forward),
+    CHAPTER_TEST("training", "layernorm_forward", test_layernorm_forward),
+    CHAPTER_TEST("training", "layernorm_backward", test_layernorm_backward),
+    CHAPTER_TEST("forward-pass", "attention_scores", test_attention_scores),
+    CHAPTER_TEST("forward-pass", "attention_softmax", test_attention_softmax),
+    CHAPTER_TEST("forward-pass", "attention_softmax_backward", test_attention_softmax_backward),
+    CHAPTER_TEST("ffn", "rotate", test_rotate),
 };
 
 int main(int argc, char **argv)

@@ -1,4 +1,4 @@
-/* tests/test_gpt.c: cmocka tests of the transformer of chapters 3-5, run
+/* tests/test_gpt.c: cmocka tests of the transformer, run
    from the top of the repository (make check).  Built twice, like
    test_core.c: real = float, and real = double for the gradient check. */
 #include <setjmp.h>
@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "checks.h"
+#include "checkpoint.h"
 
 static int setup(void **state)
 {
@@ -247,11 +248,11 @@ static void test_nan_stops_training(void **state)
 }
 
 
-/* The one-pass grading of chapter 4 (teacher forcing, all hundred problems
-   in one batch) gives the same verdicts as writing every answer token by
-   token, at every evaluation of a training run, from 0 to 100 correct;
-   also with positions or LayerNorm switched off.  Without the mask the
-   shortcut does not hold, and the model declines it. */
+/* The one-pass grading of the training chapter (teacher forcing, all
+   hundred problems in one batch) gives the same verdicts as writing every
+   answer token by token, at every evaluation of a training run, from 0
+   to 100 correct; also with positions or LayerNorm switched off.  Without
+   the mask the shortcut does not hold, and the model declines it. */
 typedef struct {
     Gpt *g;
     int compared, mixed;
@@ -297,7 +298,7 @@ static void test_grade_equals_writing_answers(void **state)
 
 #ifndef ATTENTION_DOUBLE
 /* From the default seed the transformer reaches 100/100 with the training
-   loop of chapter 1, and a checkpoint of it answers all 100 problems. */
+   loop of the perceptron, and a checkpoint of it answers all 100 problems. */
 static void test_trains_to_perfect_score(void **state)
 {
     (void)state;
@@ -322,11 +323,12 @@ static void test_trains_to_perfect_score(void **state)
 }
 #endif
 
-/* the chapter of each test, and the function or chunk it checks; tests of
-   the whole forward or backward pass need every exercise: group "whole" */
+/* the chapter of each test, by its topic (tests/chapters.awk), and the
+   function or chunk it checks; tests of the whole forward or backward
+   pass need every exercise: group "whole" */
 static const ChapterTest tests[] = {
-    CHAPTER_TEST("4", "gpt_create", test_fourteen_tables),
-    CHAPTER_TEST("4", "gpt_init_params", test_deterministic_init),
+    CHAPTER_TEST("training", "gpt_create", test_fourteen_tables),
+    CHAPTER_TEST("training", "gpt_init_params", test_deterministic_init),
     CHAPTER_TEST("whole", "gpt_forms_agree", test_classic_equals_production),
     CHAPTER_TEST("whole", "gpt_forward", test_batch_equals_single),
     CHAPTER_TEST("whole", "attention_forward", test_causal_mask),
@@ -334,9 +336,9 @@ static const ChapterTest tests[] = {
 #ifdef ATTENTION_DOUBLE
     CHAPTER_TEST("whole", "gpt_backward", test_gradcheck),
 #endif
-    CHAPTER_TEST("4", "checkpoint_encode", test_checkpoint_round_trip),
-    CHAPTER_TEST("4", "checkpoint_decode", test_checkpoint_defects),
-    CHAPTER_TEST("1", "first_nonfinite_table", test_nan_stops_training),
+    CHAPTER_TEST("training", "checkpoint_encode", test_checkpoint_round_trip),
+    CHAPTER_TEST("training", "checkpoint_decode", test_checkpoint_defects),
+    CHAPTER_TEST("perceptron", "first_nonfinite_table", test_nan_stops_training),
     CHAPTER_TEST("whole", "gpt_grade", test_grade_equals_writing_answers),
 #ifndef ATTENTION_DOUBLE
     CHAPTER_TEST("whole", "train", test_trains_to_perfect_score),

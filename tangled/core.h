@@ -1,23 +1,23 @@
-#line 54 "attention.nw"
-/* attention.h: the core of attention.nw (tangled; edit attention.nw) */
-#ifndef ATTENTION_H
-#define ATTENTION_H
+/* core.h: the model core of attention.nw: data, layers, the two models,
+   training, Adam, generation; no I/O (tangled; edit attention.nw) */
+#ifndef CORE_H
+#define CORE_H
 #include <stddef.h>
 #include <stdint.h>
-#line 107 "attention.nw"
+
 #ifdef ATTENTION_DOUBLE
 typedef double real;
 #else
 typedef float real;
 #endif
-#line 3948 "attention.nw"
+
 typedef struct { uint64_t state; } Rng;
 void     rng_seed(Rng *rng, uint64_t seed);
 uint64_t rng_next(Rng *rng);
 double   rng_uniform(Rng *rng);
 int      rng_below(Rng *rng, int n);
 real     rng_normal(Rng *rng);
-#line 132 "attention.nw"
+
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
 const char *tokens_parse(const char *text, size_t n, int tokens[SEQ_LEN],
                          int *length, size_t *where);
@@ -27,7 +27,7 @@ int  problem_tokens(int p, int tokens[SEQ_LEN]);
 int  problem_answer(int p, char answer[8]);
 int  token_of_char(int c);
 char char_of_token(int token);
-#line 287 "attention.nw"
+
 enum { MAX_TABLES = 16 };
 typedef struct { const char *name; int rows, cols; } TableSpec;
 typedef struct {
@@ -40,7 +40,7 @@ typedef struct {
 } Params;
 int  params_alloc(Params *p, const TableSpec *specs, int n_tables);
 void params_free(Params *p);
-#line 651 "attention.nw"
+
 void matmul_forward(real *restrict out, const real *restrict in,
                     const real *restrict weight, const real *restrict bias,
                     int n, int c_in, int c_out);
@@ -59,7 +59,7 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
 void crossentropy_backward(real *d_logits, const real *probs,
                            const int *targets, real scale, int n, int n_classes);
 int  argmax(const real *x, int n);
-#line 684 "attention.nw"
+
 typedef struct Model Model;
 struct Model {
     Params p;
@@ -69,9 +69,9 @@ struct Model {
 };
 int score(Model *m, unsigned char solved[N_PROBLEMS]);
 real loss_on_all_problems(Model *m);
-#line 750 "attention.nw"
+
 enum { MAX_BATCH = 128 };
-#line 984 "attention.nw"
+
 typedef struct {
     int step;
     real loss;                          /* of this step's batch */
@@ -95,10 +95,10 @@ void adam_step(Params *p, int t, const TrainConfig *cfg);
 int  first_nonfinite_table(const Params *p);
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity);
-#line 260 "attention.nw"
+
 enum { MLP_IN = 2 * N_DIGITS, MLP_HIDDEN = 64, MLP_SLOTS = 3,
        MLP_OUT = MLP_SLOTS * VOCAB };
-#line 754 "attention.nw"
+
 typedef struct {
     Model model;
     real x[MAX_BATCH * MLP_IN];          /* onehot(a) ++ onehot(b) */
@@ -113,27 +113,27 @@ typedef struct {
 } Mlp;
 int  mlp_init(Mlp *mlp, uint64_t seed);
 void mlp_free(Mlp *mlp);
-#line 1258 "attention.nw"
+
 enum { WIDTH = 32 };                /* numbers describing one position */
-#line 1341 "attention.nw"
+
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C);
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C);
-#line 1402 "attention.nw"
+
 enum { N_HEADS = 4, HIDDEN = 64, MAX_HEADS = 8 };
-#line 1412 "attention.nw"
+
 enum { TOK_EMB, POS_EMB, LN1_GAIN, WQ, WK, WV, WO, LN2_GAIN,
        W1, B1, W2, B2, LNF_GAIN, W_OUT, N_GPT_TABLES };
 extern const TableSpec gpt_tables[N_GPT_TABLES];
-#line 1454 "attention.nw"
+
 typedef struct {
     real *x, *ln1, *ln1_mean, *ln1_rstd;            /* embedding, LN 1 */
     real *q, *k, *v, *scores, *weights, *heads, *attn, *x2;  /* attention */
     real *ln2, *ln2_mean, *ln2_rstd, *pre_gelu, *hidden, *ffn, *x3;  /* FFN */
     real *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;     /* output */
 } Activations;
-#line 1470 "attention.nw"
+
 typedef struct {
     int no_position;        /* no position vectors: x = token vector only */
     int no_mask;            /* no causal mask: every row reads every row */
@@ -141,7 +141,7 @@ typedef struct {
     int no_layernorm;       /* the three LayerNorms pass rows through */
     int no_gelu;            /* the FFN's bend is the identity */
 } Ablation;
-#line 1480 "attention.nw"
+
 typedef struct {
     Model model;            /* first member: a Gpt * is a Model * */
     Ablation ablate;        /* all zero: the book's model */
@@ -158,7 +158,7 @@ void gpt_init_params(Gpt *g, uint64_t seed);
 void gpt_forward(Gpt *g, const int *tokens, int B, int T);
 real gpt_loss(Gpt *g, const int *targets, int B, int T);
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T);
-#line 2020 "attention.nw"
+
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C);
 void layernorm_backward(real *restrict d_in, real *restrict d_gain,
@@ -167,10 +167,10 @@ void layernorm_backward(real *restrict d_in, real *restrict d_gain,
                         const real *restrict rstd, int N, int C);
 void residual_forward(real *out, const real *a, const real *b, int N);
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
-#line 2039 "attention.nw"
+
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
-#line 2422 "attention.nw"
+
 typedef struct {
     int T, n_heads, tokens[SEQ_LEN];
     real x[SEQ_LEN][WIDTH], ln1[SEQ_LEN][WIDTH];
@@ -184,7 +184,7 @@ typedef struct {
 } Trace;
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
 int  gpt_forms_agree(Gpt *g, int p);
-#line 2875 "attention.nw"
+
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal);
@@ -192,27 +192,13 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         real *d_weights, const real *d_out, const real *q,
                         const real *k, const real *v, const real *weights,
                         int B, int T, int C, int n_heads, int causal);
-#line 3050 "attention.nw"
+
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4]);
 real swap_change(Gpt *g, int a, int b);
 int  most_changed_pair(Gpt *g, int *a, int *b, real *change);
-#line 3569 "attention.nw"
+
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift);
-#line 9380 "attention.nw"
+
 double gpt_train_flops(int B, int T);
-#line 2212 "attention.nw"
-enum { CHECKPOINT_VERSION = 1 };
-size_t checkpoint_size(const Params *p);
-void checkpoint_encode(unsigned char *out, const Params *p, int n_heads);
-const char *checkpoint_decode(Params *p, int n_heads,
-                              const unsigned char *in, size_t length,
-                              char *why, size_t why_size);
-#line 3638 "attention.nw"
-double separation(const real *x, int stride, const unsigned char *has, int n);
-int    best_separating_column(const real *x, int n, int width,
-                              const unsigned char *has, double *measure);
-#line 3741 "attention.nw"
-void centred_covariance(double *cov, const real *x, int n, int d);
-int  symmetric_eigen(double *a, int n, double *values, double *vectors);
-#line 68 "attention.nw"
+
 #endif

@@ -1,0 +1,431 @@
+/* exp_ablations.c: the four parts switched off, one at a time
+   (tangled; edit attention.nw) */
+#include "experiments.h"
+#include "files.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Trials Trials;
+static int claims_about_the_ablations(const Trials *trials, Gpt *g);
+static int numbers_and_figures_of_the_ablations(const char *dir, const char *fig, Text *numbers,
+                                            Trials *trials, Gpt *g);
+
+enum { N_VARIANTS = 5 };
+typedef struct { const char *name, *label; Ablation off; } Variant;
+static const Variant variants[N_VARIANTS] = {
+    {"full", "book's model", {0, 0, 0, 0, 0}},
+    {"no_position", "no position vectors", {1, 0, 0, 0, 0}},
+    {"no_mask", "no causal mask", {0, 1, 0, 0, 0}},
+    {"no_residual", "no residual", {0, 0, 1, 0, 0}},
+    {"no_layernorm", "no LayerNorm", {0, 0, 0, 1, 0}},
+};
+struct Trials {
+    Run run[N_SEEDS];
+    double loss[N_SEEDS];           /* on all 100 problems, at the end */
+    Gpt *first;                     /* the model of the first seed, kept */
+};
+
+static int train_variant(Trials *trials, int s, const Variant *v, uint64_t seed)
+{
+    TrainConfig cfg = train_defaults();
+    cfg.seed = seed;
+    Gpt *g = train_transformer(&trials->run[s], &cfg, N_HEADS, v->off);
+    if (g == NULL)
+        return -1;
+    trials->loss[s] = (double)loss_on_all_problems(&g->model);
+    if (s == 0)
+        trials->first = g;
+    else
+        delete_transformer(g);
+    return 0;
+}
+
+static int run_trials(Trials trials[N_VARIANTS], const char *model, Gpt *book)
+{
+    if (load_training_log(model, &trials[0].run[0]) != 0)
+        return -1;
+    trials[0].loss[0] = (double)loss_on_all_problems(&book->model);
+    uint64_t seed = trials[0].run[0].cfg.seed;
+    for (int v = 0; v < N_VARIANTS; v++)
+        for (int s = v == 0; s < N_SEEDS; s++)
+            if (train_variant(&trials[v], s, &variants[v], seed + (uint64_t)s) != 0)
+                return -1;
+    return 0;
+}
+
+static int final_score(const Run *run)
+{
+    return run->log[run->result.n_records - 1].correct;
+}
+
+static const char *first_perfect_text(const Run *run, char buf[16])
+{
+    if (run->result.first_perfect < 0)
+        return "never";
+    snprintf(buf, 16, "%d", run->result.first_perfect);
+    return buf;
+}
+
+static int table_of_trials(const char *dir, const Trials trials[N_VARIANTS])
+{
+    Text md = {0};
+    char buf[16];
+    text_printf(&md, "| model | seed | first 100/100 at step | final score | final loss |\n"
+                     "|:--|--:|--:|--:|--:|\n");
+    for (int v = 0; v < N_VARIANTS; v++)
+        for (int s = 0; s < N_SEEDS; s++) {
+            const Run *run = &trials[v].run[s];
+            text_printf(&md, "| %s | %llu | %s | %d | %.4f |\n", s == 0 ? variants[v].label : "",
+                        (unsigned long long)run->cfg.seed, first_perfect_text(run, buf),
+                        final_score(run), trials[v].loss[s]);
+        }
+    return save_text(dir, "ablations.md", &md);
+}
+
+static void numbers_of_trials(Text *out, const Trials *trials, const char *name)
+{
+    int score_lo = N_PROBLEMS, score_hi = 0, first_lo = MAX_STEPS, first_hi = -1, never = 0;
+    double loss_lo = INFINITY, loss_hi = 0;
+    char key[64];
+    for (int s = 0; s < N_SEEDS; s++) {
+        const Run *run = &trials->run[s];
+        int score = final_score(run), first = run->result.first_perfect;
+        score_lo = score < score_lo ? score : score_lo;
+        score_hi = score > score_hi ? score : score_hi;
+        loss_lo = fmin(loss_lo, trials->loss[s]);
+        loss_hi = fmax(loss_hi, trials->loss[s]);
+        never += first < 0;
+        first_lo = first >= 0 && first < first_lo ? first : first_lo;
+        first_hi = first > first_hi ? first : first_hi;
+    }
+    #define RANGE(suffix, ...) (snprintf(key, sizeof key, "%s_%s", name, suffix), \
+                                number(out, key, __VA_ARGS__))
+    RANGE("score_lo", "%d", score_lo);
+    RANGE("score_hi", "%d", score_hi);
+    RANGE("loss_lo", "%.4f", loss_lo);
+    RANGE("loss_hi", "%.4f", loss_hi);
+    RANGE("first_lo", "%d", never == N_SEEDS ? -1 : first_lo);
+    RANGE("first_hi", "%d", first_hi);
+    RANGE("never", "%d", never);
+    #undef RANGE
+}
+
+static int figure_trials(const char *fig, const char *file, const Trials *book,
+                         const Trials *off, const char *label, int with_floor)
+{
+    static float step[2 * N_SEEDS][MAX_RECORDS], loss[2 * N_SEEDS][MAX_RECORDS],
+        correct[2 * N_SEEDS][MAX_RECORDS];
+    static char labels[2 * N_SEEDS][64];
+    SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
+    double per_sequence, floor = loss_floor(&per_sequence);
+    char floor_label[64];
+    Text svg = {0};
+    for (int m = 0; m < 2; m++)
+        for (int s = 0; s < N_SEEDS; s++) {
+            int i = m * N_SEEDS + s;
+            const Run *run = &(m ? off : book)->run[s];
+            curves_of(run, step[i], loss[i], correct[i]);
+            if (s == 0)     /* the colour names the model, the dashes the later seeds */
+                snprintf(labels[i], sizeof labels[i], "%s", m ? label : "book's model");
+            else
+                snprintf(labels[i], sizeof labels[i], "seed %llu", (unsigned long long)run->cfg.seed);
+            losses[i] = (SvgSeries){labels[i], step[i], loss[i], run->result.n_records,
+                                    s > 0, svg_palette(m)};
+            scores[i] = losses[i];
+            scores[i].y = correct[i];
+        }
+    snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
+    SvgLinePanel panels[2] = {
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
+         .n_series = 2 * N_SEEDS, .log_y = 1, .h_line = {with_floor, floor, floor_label},
+         .legend = SVG_LEGEND_BELOW},
+        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = scores,
+         .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE},
+    };
+    svg_line_charts(&svg, panels, 2, NULL, 760, 380);
+    return save_text(fig, file, &svg);
+}
+
+static int swapped_alike(Gpt *g, int a, int b, double *logit_gap)
+{
+    static real scores[MAX_HEADS][4], logits[VOCAB];
+    int tokens[SEQ_LEN], T = 4, t = 3, same = 1;
+    static const int exchanged[4] = {2, 1, 0, 3};
+    problem_tokens(10 * a + b, tokens);
+    gpt_forward(g, tokens, 1, T);
+    for (int head = 0; head < g->n_heads; head++)
+        memcpy(scores[head], g->act.scores + (head * T + t) * T, 4 * sizeof(real));
+    memcpy(logits, g->act.logits + t * VOCAB, sizeof logits);
+    problem_tokens(10 * b + a, tokens);
+    gpt_forward(g, tokens, 1, T);
+    for (int head = 0; head < g->n_heads; head++)
+        for (int u = 0; u < 4; u++)
+            same &= !memcmp(&scores[head][exchanged[u]],
+                            g->act.scores + (head * T + t) * T + u, sizeof(real));
+    *logit_gap = 0;
+    for (int i = 0; i < VOCAB; i++)
+        *logit_gap = fmax(*logit_gap, fabs((double)logits[i] - (double)g->act.logits[t * VOCAB + i]));
+    return same;
+}
+
+static int count_swapped_alike(Gpt *g, double *widest, int *same_answers)
+{
+    int alike = 0;
+    double gap;
+    char x[8], y[8];
+    *widest = 0;
+    *same_answers = 0;
+    for (int a = 0; a < N_DIGITS; a++)
+        for (int b = a + 1; b < N_DIGITS; b++) {
+            alike += swapped_alike(g, a, b, &gap);
+            *widest = fmax(*widest, gap);
+            g->model.answer(&g->model, 10 * a + b, x);
+            g->model.answer(&g->model, 10 * b + a, y);
+            *same_answers += strcmp(x, y) == 0;
+        }
+    return alike;
+}
+
+static void numbers_of_swaps(Text *out, Gpt *g, const char *name)
+{
+    int same_answers = 0;
+    double widest = 0;
+    char key[64];
+    int alike = count_swapped_alike(g, &widest, &same_answers);
+    snprintf(key, sizeof key, "%s_swaps_alike", name);
+    number(out, key, "%d", alike);
+    snprintf(key, sizeof key, "%s_swap_gap", name);
+    number(out, key, "%.1e", widest);
+    snprintf(key, sizeof key, "%s_swap_answers", name);
+    number(out, key, "%d", same_answers);
+}
+
+static double length_of(const real *x, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += (double)x[i] * (double)x[i];
+    return sqrt(sum);
+}
+
+static int gradient_lane(Text *out, const char *dir, uint64_t seed)
+{
+    int all[N_PROBLEMS];
+    double cosines[2], tokens[2];
+    Text md = {0};
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    text_printf(&md, "| | at the top, $\\partial y$ | at the bottom, $\\partial x$ "
+                     "| cosine of $\\partial x$ and $\\partial y$ | token table "
+                     "| position table |\n|:--|--:|--:|--:|--:|--:|\n");
+    for (int off = 0; off < 2; off++) {
+        Gpt *g = new_transformer(seed);
+        if (g == NULL)
+            return text_free(&md), -1;
+        g->ablate.no_residual = off;
+        memset(g->model.p.grads, 0, g->model.p.n_params * sizeof(real));
+        g->model.batch_loss(&g->model, all, N_PROBLEMS, 1);
+        size_t cells = (size_t)g->B * g->T * WIDTH;     /* the rows of that pass */
+        double top = length_of(g->grad.x3, cells), bottom = length_of(g->grad.x, cells);
+        double tok = length_of(g->model.p.grad[TOK_EMB], VOCAB * WIDTH);
+        double pos = length_of(g->model.p.grad[POS_EMB], SEQ_LEN * WIDTH);
+        double along = cosine(g->grad.x, g->grad.x3, (int)cells);
+        text_printf(&md, "| %s | %.4f | %.4f | %.2f | %.4f | %.4f |\n", off ? "without the residual"
+                    : "with the residual", top, bottom, along, tok, pos);
+        number(out, off ? "lane_off_cosine" : "lane_on_cosine", "%.2f", along);
+        cosines[off] = along;
+        tokens[off] = tok;
+        number(out, off ? "lane_off_bottom" : "lane_on_bottom", "%.4f", bottom);
+        number(out, off ? "lane_off_top" : "lane_on_top", "%.4f", top);
+        number(out, off ? "lane_off_tok" : "lane_on_tok", "%.4f", tok);
+        number(out, off ? "lane_off_ratio" : "lane_on_ratio", "%.2f", bottom / top);
+        delete_transformer(g);
+    }
+    if (!(cosines[0] > cosines[1] && tokens[1] > tokens[0] / 2 && tokens[1] < 2 * tokens[0]))
+        return text_free(&md), fail("the chapter 'Four parts, each for a reason' says "
+                                    "the residual turns the bottom gradient "
+                                    "towards the top one, and the token table gets about as "
+                                    "much gradient without it: revise the text");
+    return save_text(dir, "gradient_lane.md", &md);
+}
+
+enum { N_SCALES = 5 };
+static const float scales[N_SCALES] = {0.5f, 1, 2.828427f, 8, 32};
+
+static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
+{
+    static const char *const groups[N_SCALES] =
+        {"x 1/2", "x 1 (the model)", "x sqrt 8 (no division)", "x 8", "x 32"};
+    static const char *const positions[4] = {"7", "*", "8", "="};
+    float values[N_SCALES * 4];
+    Trace *tr = malloc(sizeof *tr);
+    int tokens[SEQ_LEN], t = 3, head = 0;
+    Text svg = {0};
+    if (tr == NULL)
+        return fail("out of memory");
+    problem_tokens(7 * 10 + 8, tokens);
+    gpt_trace(g, tokens, 4, tr);
+    float largest[MAX_HEADS];
+    for (int h = 0; h < tr->n_heads; h++) {
+        largest[h] = 0;
+        for (int u = 0; u <= t; u++)
+            largest[h] = fmaxf(largest[h], (float)tr->weights[h][t][u]);
+        if (largest[h] < largest[head])
+            head = h;
+    }
+    number(numbers, "scale_head", "%d", head);
+    for (int k = 0; k < N_SCALES; k++) {
+        double max = -INFINITY, sum = 0, top = 0;
+        for (int u = 0; u <= t; u++)
+            max = fmax(max, scales[k] * (double)tr->scores[head][t][u]);
+        for (int u = 0; u <= t; u++)
+            sum += exp(scales[k] * (double)tr->scores[head][t][u] - max);
+        for (int u = 0; u <= t; u++) {
+            values[k * 4 + u] = (float)(exp(scales[k] * (double)tr->scores[head][t][u] - max) / sum);
+            top = fmax(top, values[k * 4 + u]);
+        }
+        char name[32];
+        snprintf(name, sizeof name, "scale_top_%d", k);
+        number(numbers, name, "%.2f", top);
+    }
+    SvgBarChart chart = {NULL, "position read", "weight", 4, N_SCALES, positions,
+                         groups, values, NULL, 0, 1};
+    svg_bar_chart(&svg, &chart, 760, 340);
+    free(tr);
+    return save_text(fig, "softmax_scale.svg", &svg);
+}
+
+static double saturation(Gpt *g, double *widest_score)
+{
+    int rows = 0, saturated = 0, T = SEQ_LEN;
+    double widest = 0;
+    loss_on_all_problems(&g->model);
+    for (int b = 0; b < N_PROBLEMS; b++)
+        for (int head = 0; head < g->n_heads; head++)
+            for (int t = 1; t < T; t++) {
+                int cell = ((b * g->n_heads + head) * T + t) * T;
+                double top = 0;
+                for (int u = 0; u <= t; u++) {
+                    widest = fmax(widest, fabs((double)g->act.scores[cell + u]));
+                    top = fmax(top, (double)g->act.weights[cell + u]);
+                }
+                rows++;
+                saturated += top > 0.99;
+            }
+    *widest_score = widest;
+    return 100.0 * saturated / rows;
+}
+
+static void numbers_of_saturation(Text *out, Gpt *g, const char *name)
+{
+    double widest, share = saturation(g, &widest);
+    char key[64];
+    snprintf(key, sizeof key, "%s_widest_score", name);
+    number(out, key, "%.1f", widest);
+    snprintf(key, sizeof key, "%s_saturated", name);
+    number(out, key, "%.0f", share);
+}
+
+int ablation_experiments(const char *model, const char *dir, const char *fig, Text *numbers)
+{
+    Gpt *g = load_transformer(model);
+    Trials *trials = calloc(N_VARIANTS, sizeof *trials);
+    int status = g == NULL ? -1 : trials == NULL ? fail("out of memory")
+                                                 : run_trials(trials, model, g);
+    if (status == 0)
+        status = claims_about_the_ablations(trials, g);
+    if (status == 0)
+        status = numbers_and_figures_of_the_ablations(dir, fig, numbers, trials, g);
+    for (int v = 0; trials != NULL && v < N_VARIANTS; v++)
+        delete_transformer(trials[v].first);
+    free(trials);
+    delete_transformer(g);
+    return status;
+}
+
+static int numbers_and_figures_of_the_ablations(const char *dir, const char *fig, Text *numbers,
+                                            Trials *trials, Gpt *g)
+{
+    number(numbers, "ablation_seeds", "%d", N_SEEDS);
+    number(numbers, "ablation_runs", "%d", N_VARIANTS * N_SEEDS - 1);
+    for (int v = 0; v < N_VARIANTS; v++)
+        numbers_of_trials(numbers, &trials[v], variants[v].name);
+    numbers_of_swaps(numbers, g, "full");
+    numbers_of_swaps(numbers, trials[1].first, "no_position");
+    numbers_of_saturation(numbers, g, "full");
+    numbers_of_saturation(numbers, trials[4].first, "no_layernorm");
+    int status = table_of_trials(dir, trials);
+    if (status == 0)
+        status = gradient_lane(numbers, dir, trials[0].run[0].cfg.seed);
+    if (status == 0)
+        status = figure_softmax_scale(fig, numbers, g);
+    for (int v = 1; status == 0 && v < N_VARIANTS; v++) {
+        char file[64];
+        snprintf(file, sizeof file, "%s.svg", variants[v].name);
+        status = figure_trials(fig, file, &trials[0], &trials[v], variants[v].label, v == 2);
+    }
+    return status;
+}
+
+static int all_perfect_once(const Trials *trials)
+{
+    for (int s = 0; s < N_SEEDS; s++)
+        if (trials->run[s].result.first_perfect < 0)
+            return 0;
+    return 1;
+}
+
+static int first_perfect_range(const Trials *trials, int *lo, int *hi)
+{
+    *lo = MAX_STEPS, *hi = -1;
+    for (int s = 0; s < N_SEEDS; s++) {
+        int first = trials->run[s].result.first_perfect;
+        *lo = first < *lo ? first : *lo;
+        *hi = first > *hi ? first : *hi;
+    }
+    return *lo;
+}
+
+static int claims_about_the_ablations(const Trials *trials, Gpt *g)
+{
+    int book_lo, book_hi, lo, hi, same;
+    double gap_book, gap_blind, wide_book, wide_off;
+    first_perfect_range(&trials[0], &book_lo, &book_hi);
+    int alike_book = count_swapped_alike(g, &gap_book, &same);
+    int alike_blind = count_swapped_alike(trials[1].first, &gap_blind, &same);
+    if (alike_blind != 45 || alike_book != 0 || gap_blind > 1e-4 || gap_book < 0.1)
+        return fail("the chapter 'Four parts, each for a reason' says "
+                    "that without position vectors the scores of a*b= and "
+                    "b*a= are the same bits, exchanged, for all 45 pairs and for none with them, "
+                    "and the outputs differ only by rounding: revise the text");
+    first_perfect_range(&trials[1], &lo, &hi);
+    if (!all_perfect_once(&trials[1]) || hi >= book_lo)
+        return fail("the chapter 'Four parts, each for a reason' says "
+                    "the model without position vectors reaches 100/100, "
+                    "sooner than the book's model, for every seed: revise the text");
+    double per_sequence, floor = loss_floor(&per_sequence);
+    for (int s = 0; s < N_SEEDS; s++)
+        if (trials[2].loss[s] >= floor / 10 || final_score(&trials[2].run[s]) >= 10
+            || trials[2].run[s].result.first_perfect >= 0)
+            return fail("the chapter 'Four parts, each for a reason' says "
+                        "that without the mask the loss falls to a tenth of the "
+                        "floor or less while fewer than 10 problems are answered: revise the text");
+    first_perfect_range(&trials[3], &lo, &hi);
+    if (!all_perfect_once(&trials[3]) || hi > book_hi)
+        return fail("the chapter 'Four parts, each for a reason' says "
+                    "the model without the residual reaches 100/100 no later "
+                    "than the book's model: revise the text");
+    first_perfect_range(&trials[4], &lo, &hi);
+    double rare = fmax(saturation(g, &wide_book), saturation(trials[4].first, &wide_off));
+    if (!all_perfect_once(&trials[4]) || lo <= book_hi || wide_off <= wide_book || rare > 20)
+        return fail("the chapter 'Four parts, each for a reason' says "
+                    "the model without LayerNorm reaches 100/100 later than the "
+                    "book's model, with larger scores, saturated rows staying rare (under 20 %%): "
+                    "revise the text");
+    return 0;
+}
+

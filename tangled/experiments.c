@@ -1,0 +1,256 @@
+/* experiments.c: what the experiments share (tangled; edit attention.nw) */
+#define _POSIX_C_SOURCE 200809L
+#include "experiments.h"
+#include "files.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+void number(Text *numbers, const char *name, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    char value[256];
+    vsnprintf(value, sizeof value, format, args);
+    va_end(args);
+    text_printf(numbers, "%s %s\n", name, value);
+}
+
+int decimals_for(double x)
+{
+    return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
+}
+
+Gpt *new_transformer(uint64_t seed)
+{
+    Gpt *g = malloc(sizeof *g);
+    if (g == NULL || gpt_create(g, seed, N_HEADS, MAX_BATCH) != 0) {
+        free(g);
+        fail("out of memory for the transformer");
+        return NULL;
+    }
+    return g;
+}
+
+void delete_transformer(Gpt *g)
+{
+    if (g != NULL)
+        gpt_destroy(g);
+    free(g);
+}
+
+int forms_agree_at_start_up(void)
+{
+    Gpt *g = new_transformer(train_defaults().seed);
+    if (g == NULL)
+        return -1;
+    int agree = gpt_forms_agree(g, 7 * 10 + 8);
+    delete_transformer(g);
+    if (!agree)
+        return fail("the classic and the production form of attention disagree "
+                    "on 7*8=; refusing to run (see the chapter 'The forward pass')");
+    return 0;
+}
+
+Gpt *load_transformer(const char *path)
+{
+    Gpt *g = new_transformer(0);
+    if (g != NULL && load_checkpoint(path, &g->model.p, g->n_heads) != 0) {
+        delete_transformer(g);
+        return NULL;
+    }
+    return g;
+}
+
+int run_mlp(Run *run, size_t *n_params)
+{
+    run->cfg = train_defaults();
+    Mlp *mlp = malloc(sizeof *mlp);
+    if (mlp == NULL || mlp_init(mlp, run->cfg.seed) != 0) {
+        free(mlp);
+        return fail("out of memory for the perceptron");
+    }
+    *n_params = mlp->model.p.n_params;
+    run->result = train(&mlp->model, &run->cfg, run->log, MAX_RECORDS);
+    mlp_free(mlp);
+    free(mlp);
+    return 0;
+}
+
+void numbers_of_training(Text *out, const Run *run, const char *prefix)
+{
+    const TrainConfig *cfg = &run->cfg;
+    int first = run->result.first_perfect;
+    char name[64];
+    #define NUMBER(suffix, ...) \
+        (snprintf(name, sizeof name, "%s_%s", prefix, suffix), number(out, name, __VA_ARGS__))
+    NUMBER("seed", "%llu", (unsigned long long)cfg->seed);
+    NUMBER("steps", "%d", cfg->steps);
+    NUMBER("batch", "%d", cfg->batch);
+    NUMBER("lr", "%g", (double)cfg->lr);
+    NUMBER("eval_every", "%d", cfg->eval_every);
+    NUMBER("first_perfect", "%d", first);
+    NUMBER("problems_seen", "%d", first * cfg->batch);
+    NUMBER("epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
+    #undef NUMBER
+}
+
+void curves_of(const Run *run, float *step, float *loss, float *correct)
+{
+    for (int r = 0; r < run->result.n_records; r++) {
+        step[r] = (float)run->log[r].step;
+        loss[r] = (float)run->log[r].loss;
+        correct[r] = (float)run->log[r].correct;
+    }
+}
+
+const char *const digit_labels[N_DIGITS] =
+    {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+
+double loss_floor(double *targets_per_sequence)
+{
+    int targets = 0;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[SEQ_LEN];
+        targets += problem_tokens(p, tokens) - 1;
+    }
+    *targets_per_sequence = targets / (double)N_PROBLEMS;
+    return N_PROBLEMS * log(10.0) / targets;
+}
+
+double cosine(const real *x, const real *y, int n)
+{
+    double xy = 0, xx = 0, yy = 0;
+    for (int i = 0; i < n; i++) {
+        xy += (double)x[i] * (double)y[i];
+        xx += (double)x[i] * (double)x[i];
+        yy += (double)y[i] * (double)y[i];
+    }
+    return xy / sqrt(xx * yy);
+}
+
+void trace_table_head(Text *md, const Trace *tr, int t,
+                      const char *left, const char *left_rule)
+{
+    text_printf(md, "%s", left);
+    for (int u = 0; u <= t; u++)
+        text_printf(md, " $u = %d$ (`%c`) |", u, char_of_token(tr->tokens[u]));
+    text_printf(md, "\n%s", left_rule);
+    for (int u = 0; u <= t; u++)
+        text_printf(md, "--:|");
+}
+
+Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads, Ablation off)
+{
+    Gpt *g = malloc(sizeof *g);
+    if (g == NULL || gpt_create(g, cfg->seed, n_heads, MAX_BATCH) != 0) {
+        free(g);
+        fail("out of memory for a transformer");
+        return NULL;
+    }
+    g->ablate = off;
+    run->cfg = *cfg;
+    run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
+    return g;
+}
+
+void measure_trained(Trained *t, Gpt *g)
+{
+    t->loss = (double)loss_on_all_problems(&g->model);
+    t->correct = score(&g->model, NULL);
+}
+
+int train_relative(Trained *t, const TrainConfig *book, int seed_index,
+                          int n_heads, int no_gelu)
+{
+    TrainConfig cfg = *book;
+    cfg.seed = book->seed + (uint64_t)seed_index;
+    Gpt *g = train_transformer(&t->run, &cfg, n_heads, (Ablation){.no_gelu = no_gelu});
+    if (g == NULL)
+        return -1;
+    measure_trained(t, g);
+    delete_transformer(g);
+    return 0;
+}
+
+int train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index, int n_heads)
+{
+    if (n_heads == N_HEADS && seed_index == 0) {
+        t->run = *book;
+        measure_trained(t, g);
+        return 0;
+    }
+    return train_relative(t, &book->cfg, seed_index, n_heads, 0);
+}
+
+int steps_to_perfect(const Trained *t)
+{
+    int first = t->run.result.first_perfect;
+    return first > 0 ? first : t->run.cfg.steps;
+}
+
+double mean_steps(const Trained *runs, int n)
+{
+    double sum = 0;
+    for (int s = 0; s < n; s++)
+        sum += steps_to_perfect(&runs[s]);
+    return sum / n;
+}
+
+int save_training_log(const char *checkpoint, const Run *run)
+{
+    char path[4096];
+    Text log = {0};
+    if (snprintf(path, sizeof path, "%s.log", checkpoint) >= (int)sizeof path)
+        return fail("path too long: %s.log", checkpoint);
+    const TrainConfig *c = &run->cfg;
+    text_printf(&log, "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
+                (unsigned long long)c->seed, c->steps, c->batch, (double)c->lr, c->eval_every);
+    text_printf(&log, "# step\tloss\tcorrect\n");
+    for (int r = 0; r < run->result.n_records; r++)
+        text_printf(&log, "%d\t%.9g\t%d\n", run->log[r].step,
+                    (double)run->log[r].loss, run->log[r].correct);
+    if (log.failed)
+        return text_free(&log), fail("out of memory writing %s", path);
+    int status = write_file(path, log.data, log.len);
+    text_free(&log);
+    return status;
+}
+
+int load_training_log(const char *checkpoint, Run *run)
+{
+    char path[4096], line[256];
+    snprintf(path, sizeof path, "%s.log", checkpoint);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
+    unsigned long long seed = 0;
+    double lr = 0;
+    run->cfg = train_defaults();
+    int settings = fgets(line, sizeof line, f) != NULL
+        && sscanf(line, "# seed=%llu steps=%d batch=%d lr=%lf eval_every=%d", &seed,
+                  &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
+    run->cfg.seed = seed;
+    run->cfg.lr = (real)lr;
+    int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
+    while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
+        TrainRecord *r = &run->log[n++];
+        double loss;
+        bad = sscanf(line, "%d\t%lf\t%d", &r->step, &loss, &r->correct) != 3;
+        r->loss = (real)loss;
+    }
+    bad = bad || n == 0 || !feof(f);
+    fclose(f);
+    run->result.n_records = n;
+    run->result.first_perfect = -1;
+    for (int r = n - 1; r >= 0; r--)
+        if (run->log[r].correct == N_PROBLEMS)
+            run->result.first_perfect = run->log[r].step;
+    run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
+    return bad ? fail("%s is not a training log written by attention train", path) : 0;
+}
+

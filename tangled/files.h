@@ -1,0 +1,18 @@
+/* files.h: files written whole or not at all, files read, failures
+   reported (tangled; edit attention.nw) */
+#ifndef FILES_H
+#define FILES_H
+#include "core.h"
+#include "svg.h"                    /* Text */
+
+int fail(const char *format, ...);
+int fail_errno(const char *path, int error);
+int write_file(const char *path, const char *data, size_t length);
+int make_directory(const char *path);
+int save_text(const char *dir, const char *name, Text *text);
+unsigned char *read_file(const char *path, size_t *length, size_t limit);
+int save_checkpoint(const char *path, const Params *p, int n_heads);
+int load_checkpoint(const char *path, Params *p, int n_heads);
+
+
+#endif
