@@ -119,7 +119,7 @@ static int figure_trials(const char *fig, const char *file, const Trials *book,
 {
     static float step[2 * N_SEEDS][MAX_RECORDS], loss[2 * N_SEEDS][MAX_RECORDS],
         correct[2 * N_SEEDS][MAX_RECORDS];
-    static char labels[2 * N_SEEDS][64];
+    static char labels[2 * N_SEEDS][64], colours[2 * N_SEEDS][8];
     SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
     double per_sequence, floor = loss_floor(&per_sequence);
     char floor_label[64];
@@ -129,12 +129,13 @@ static int figure_trials(const char *fig, const char *file, const Trials *book,
             int i = m * N_SEEDS + s;
             const Run *run = &(m ? off : book)->run[s];
             curves_of(run, step[i], loss[i], correct[i]);
-            if (s == 0)     /* the colour names the model, the dashes the later seeds */
+            if (s == 0)     /* colour and pattern name the model, lightness the seed */
                 snprintf(labels[i], sizeof labels[i], "%s", m ? label : "book's model");
             else
                 snprintf(labels[i], sizeof labels[i], "seed %llu", (unsigned long long)run->cfg.seed);
+            svg_tint(colours[i], svg_palette(m), 0.3 * s);
             losses[i] = (SvgSeries){labels[i], step[i], loss[i], run->result.n_records,
-                                    s > 0, svg_palette(m)};
+                                    m, colours[i]};
             scores[i] = losses[i];
             scores[i].y = correct[i];
         }

@@ -254,6 +254,25 @@ const char *svg_palette(int i)
     return okabe_ito[((i % n) + n) % n];
 }
 
+const char *svg_dash_pattern(int i)
+{
+    static const char *const patterns[] = {
+        "", " stroke-dasharray=\"7 4\"", " stroke-dasharray=\"2 3\"",
+        " stroke-dasharray=\"8 3 2 3\"", " stroke-dasharray=\"14 5\""};
+    int n = (int)(sizeof patterns / sizeof patterns[0]);
+    return patterns[((i % n) + n) % n];
+}
+
+void svg_tint(char out[8], const char *colour, double towards_white)
+{
+    unsigned r = 0, g = 0, b = 0;
+    if (colour == NULL || sscanf(colour, "#%2x%2x%2x", &r, &g, &b) != 3)
+        r = g = b = 0;
+    double keep = 1 - fmin(fmax(towards_white, 0), 1);
+    snprintf(out, 8, "#%02X%02X%02X", (unsigned)lround(255 - keep * (255 - r)),
+             (unsigned)lround(255 - keep * (255 - g)), (unsigned)lround(255 - keep * (255 - b)));
+}
+
 typedef struct {
     double r, g, b;
 } Rgb; /* 0..255 each */
@@ -605,7 +624,7 @@ static void draw_series(Text *t, const Frame *f, const SvgSeries *s,
     text_printf(t,
                 "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
                 "stroke-linejoin=\"round\"%s d=\"",
-                color, s->dashed ? " stroke-dasharray=\"7 4\"" : "");
+                color, svg_dash_pattern(s->dash));
     int pen_down = 0;
     for (int i = 0; i < s->n; i++) {
         if (!point_ok(s, i, log_y)) {
@@ -767,7 +786,7 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
                     "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
                     "stroke=\"%s\" stroke-width=\"2\"%s/>\n",
                     px(x).s, px(middle).s, px(x + SWATCH).s, px(middle).s,
-                    color, s->dashed ? " stroke-dasharray=\"7 4\"" : "");
+                    color, svg_dash_pattern(s->dash));
     put_text(t, x + SWATCH + 6, middle + 0.35 * TICK_SIZE,
              (Font){.size = TICK_SIZE}, s->label);
 }

@@ -128,6 +128,25 @@ experiment_edit_reruns_its_part() {
     return $status
 }
 
+# Every line chart of the book can be read on a page printed in grey:
+# series that only hue tells apart are refused (tests/grey.py).  First the
+# check itself must refuse two solid lines in the palette's blue and
+# vermilion, as the ablation figures once drew them.
+line_charts_survive_grey() {
+    B=${B:-build}
+    results=$B/results; [ "${EDITION:-teacher}" = student ] && results=results
+    ls $results/fig/*.svg > /dev/null 2>&1 || { echo "no figures in $results/fig (run make)"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    printf '%s\n' '<svg>' \
+        '<path fill="none" stroke="#0072B2" stroke-width="2" d="M 0 0 L 1 1"/>' \
+        '<path fill="none" stroke="#D55E00" stroke-width="2" d="M 0 1 L 1 0"/>' '</svg>' > $work/hue.svg
+    if python3 tests/grey.py $work/hue.svg > /dev/null; then
+        echo "tests/grey.py passed two lines that only hue tells apart"; rm -rf $work; return 1
+    fi
+    rm -rf $work
+    python3 tests/grey.py $results/fig/*.svg
+}
+
 # A type error put into a chunk makes the compiler name attention.nw and the
 # line of the error.
 compiler_error_names_nw_line() {
