@@ -260,7 +260,7 @@ static const float scales[N_SCALES] = {0.5f, 1, 2.828427f, 8, 32};
 static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
 {
     static const char *const groups[N_SCALES] =
-        {"x 1/2", "x 1 (the model)", "x sqrt 8 (no division)", "x 8", "x 32"};
+        {"\u00d7 1/2", "\u00d7 1 (the model)", "\u00d7 \u221a8 (no division)", "\u00d7 8", "\u00d7 32"};
     static const char *const positions[4] = {"7", "*", "8", "="};
     float values[N_SCALES * 4];
     Trace *tr = malloc(sizeof *tr);
@@ -293,8 +293,14 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
         snprintf(name, sizeof name, "scale_top_%d", k);
         number(numbers, name, "%.2f", top);
     }
+    char shades[N_SCALES][8];   /* one blue, lighter for the smaller factors */
+    const char *colours[N_SCALES];
+    for (int k = 0; k < N_SCALES; k++) {
+        svg_tint(shades[k], svg_palette(0), 0.8 - 0.2 * k);
+        colours[k] = shades[k];
+    }
     SvgBarChart chart = {NULL, "position read", "weight", 4, N_SCALES, positions,
-                         groups, values, NULL, 0, 1};
+                         groups, values, NULL, 0, 1, colours};
     svg_bar_chart(&svg, &chart, 760, 340);
     free(tr);
     return save_text(fig, "softmax_scale.svg", &svg);

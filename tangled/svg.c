@@ -189,6 +189,26 @@ static Num log_label(int m, int e)
     return n;
 }
 
+/* m x 10^e as 10^e or m x 10^e, the exponent in UTF-8 superscript digits */
+static Num power_label(double value)
+{
+    static const char *const raised[10] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
+                                           "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+    int e = (int)floor(log10(value) + 1e-9), m = (int)lround(value / pow(10, e));
+    char exponent[32] = "";
+    snprintf(exponent, sizeof exponent, "%s", e < 0 ? "\u207b" : "");
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", abs(e));
+    for (const char *p = digits; *p; p++)
+        strncat(exponent, raised[*p - '0'], sizeof exponent - strlen(exponent) - 1);
+    Num n;
+    if (m == 1)
+        snprintf(n.s, sizeof n.s, "10%s", exponent);
+    else
+        snprintf(n.s, sizeof n.s, "%d\u00b710%s", m, exponent);
+    return n;
+}
+
 /* Candidate ticks m x 10^e in ascending order, reaching past lo and hi. */
 static SvgTicks log_candidates(double lo, double hi)
 {
@@ -236,8 +256,11 @@ SvgTicks svg_log_ticks(double lo, double hi, int loose)
         while (last >= 0 && all.value[last] > hi * (1 + 1e-9))
             last--;
     }
+    int powers = 0;     /* one notation for the whole axis */
     for (int i = first; i <= last; i++)
-        add_tick(&ticks, all.value[i], all.label[i]);
+        powers |= strchr(all.label[i], 'e') != NULL;
+    for (int i = first; i <= last; i++)
+        add_tick(&ticks, all.value[i], powers ? power_label(all.value[i]).s : all.label[i]);
     if (!loose && ticks.count < 2) /* a short fixed range: plain ticks */
         return svg_nice_ticks(lo, hi, 4, 0);
     ticks.lo = loose ? all.value[first] : lo;
@@ -1029,6 +1052,24 @@ static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
         }
 }
 
+/* A minus sign on each clearly negative cell, in ink its cell makes readable. */
+static void draw_sign_marks(Text *t, const SvgHeatmap *m, const HeatLayout *L,
+                            SvgColorScale s)
+{
+    for (int r = 0; r < m->rows; r++)
+        for (int c = 0; c < m->cols; c++) {
+            double v = m->values[r * m->cols + c];
+            if (!isfinite(v) || v >= 0 || scale_unit(s, v) > 0.4)
+                continue;
+            double x = L->grid.x + (c + 0.5) * L->cell, y = L->grid.y + (r + 0.5) * L->cell;
+            double half = fmax(1.5, 0.18 * L->cell);
+            text_printf(t, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
+                        "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
+                        px(x - half).s, px(y).s, px(x + half).s, px(y).s,
+                        ink_on(color_at(s.map, scale_unit(s, v))));
+        }
+}
+
 static void draw_heat_labels(Text *t, const SvgHeatmap *m, const HeatLayout *L)
 {
     char buf[16];
@@ -1057,6 +1098,8 @@ void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *m,
         return;
     HeatLayout L = heat_layout(box, m);
     draw_cells(t, m, &L, fitted);
+    if (fitted.map == SVG_DIVERGING && number_size(m, L.cell) == 0)
+        draw_sign_marks(t, m, &L, fitted);
     draw_numbers(t, m, &L, fitted);
     draw_heat_labels(t, m, &L);
     if (m->frame_last_row)
@@ -1067,7 +1110,11 @@ void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *m,
 
 static SvgTicks bar_ticks(SvgColorScale s, double height)
 {
-    return svg_nice_ticks(s.lo, s.hi, (int)lround(height / 70), 0);
+    int want = (int)lround(height / 70);
+    SvgTicks ticks = svg_nice_ticks(s.lo, s.hi, want, 0);
+    for (int more = 1; ticks.count < 3 && more <= 6; more++)   /* a short bar */
+        ticks = svg_nice_ticks(s.lo, s.hi, want + more, 0);
+    return ticks;
 }
 
 double svg_color_bar_width(SvgColorScale s)
@@ -1238,7 +1285,8 @@ static void draw_bars(Text *t, const Frame *f, const SvgBarChart *c)
             double y =
                 fmax(f->plot.y, fmin(plot_bottom(f), axis_map(&f->y, v)));
             put_rect(t, (SvgRect){x, fmin(y, zero), bar, fabs(zero - y)},
-                     svg_palette(g), "stroke=\"white\" stroke-width=\"1\"");
+                     c->colours ? c->colours[g] : svg_palette(g),
+                     "stroke=\"white\" stroke-width=\"1\"");
             if (c->value_format)
                 draw_value_label(t, c, x + bar / 2, y, v);
         }
@@ -1268,8 +1316,10 @@ static void draw_bar_legend(Text *t, const SvgBarChart *c, double x, double y)
         t->failed = 1;
         return;
     }
-    for (int g = 0; g < c->n_groups; g++)
+    for (int g = 0; g < c->n_groups; g++) {
         items[g].label = c->groups[g];
+        items[g].color = c->colours ? c->colours[g] : NULL;
+    }
     legend_items(t, x, y, items, c->n_groups, 0, 1);
     free(items);
 }

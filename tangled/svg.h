@@ -119,6 +119,7 @@ typedef struct {
     const float *values;           /* n_groups x n_categories */
     const char *value_format;      /* e.g. "%.1f"; NULL: no labels */
     double y_min, y_max;           /* fixed if y_min < y_max */
+    const char *const *colours;    /* n_groups colours, or NULL: the palette */
 } SvgBarChart;
 
 void svg_bar_chart(Text *t, const SvgBarChart *chart, double width,
