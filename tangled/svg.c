@@ -14,6 +14,7 @@ enum {
     TICK_SIZE = 13,  /* font size of tick labels, legends, cell numbers */
     LABEL_SIZE = 14, /* of axis titles */
     TITLE_SIZE = 15, /* of panel and figure titles */
+    TITLE_ABOVE = 8, /* space above a panel's title, apart from the panel above */
     TICK_LEN = 5,
     MARGIN = 10,     /* around the whole figure */
     SWATCH = 24,     /* the sample of a line in a legend */
@@ -570,7 +571,7 @@ static void draw_titles(Text *t, const Frame *f, double box_top,
                         const char *y_label)
 {
     double middle_x = f->plot.x + f->plot.w / 2;
-    put_text(t, middle_x, box_top + TITLE_SIZE,
+    put_text(t, middle_x, box_top + TITLE_ABOVE + TITLE_SIZE,
              (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1}, title);
     put_text(t, middle_x, plot_bottom(f) + f->below + 4 + LABEL_SIZE,
              (Font){.size = LABEL_SIZE, .anchor = "middle"}, x_label);
@@ -627,7 +628,7 @@ static Frame line_frame(SvgRect box, const SvgLinePanel *p)
     const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
     double left = left_margin(&f.y_ticks, p->y_label);
     double right = text_width(last_x, TICK_SIZE) / 2 + 2;
-    double top = p->title ? TITLE_SIZE + 14 : TICK_SIZE;
+    double top = p->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
     f.below = TICK_LEN + TICK_SIZE;
     double bottom = f.below + 4 + (p->x_label ? LABEL_SIZE + 8 : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
@@ -874,7 +875,7 @@ void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
 /* The plot's top edge in its box, where an outside legend lines up. */
 static double plot_top(const SvgLinePanel *p)
 {
-    return p->title ? TITLE_SIZE + 14 : TICK_SIZE;
+    return p->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
 }
 
 void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
@@ -1003,7 +1004,7 @@ static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
     L.row_label_w = widest_label(m->row_labels, m->rows, TICK_SIZE);
     double left = L.left =
         L.row_label_w + 6 + (m->y_label ? LABEL_SIZE + 8 : 0);
-    double top = m->title ? TITLE_SIZE + 10 : 0;
+    double top = m->title ? TITLE_ABOVE + TITLE_SIZE + 10 : 0;
     double bottom = TICK_SIZE + 8 + (m->x_label ? LABEL_SIZE + 8 : 0);
     L.cell = fmin((box.w - left) / m->cols, (box.h - top - bottom) / m->rows);
     L.cell = fmax(L.cell, 1);
@@ -1252,7 +1253,7 @@ static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
     if (*tilt) /* the first label hangs left of its bar */
         left =
             fmax(left, 0.77 * widest - 0.5 * (box.w - left) / c->n_categories);
-    double top = c->title ? TITLE_SIZE + 14 : TICK_SIZE;
+    double top = c->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
     double bottom = f.below + 4 + (c->x_label ? LABEL_SIZE + 8 : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - 4,
                        box.h - top - bottom};
