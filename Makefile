@@ -87,7 +87,7 @@ NEEDS := notangle:noweb pandoc:pandoc pdflatex:texlive-latex-base \
   /usr/share/texlive/texmf-dist/tex/latex/upquote/upquote.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/fonts/type1/urw/palatino/uplr8a.pfb:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern \
-  rsvg-convert:librsvg2-bin /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
+  rsvg-convert:librsvg2-bin pdftotext:poppler-utils /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
   /usr/include/cmocka.h:libcmocka-dev cc:gcc awk:mawk python3:python3 \
   clang:clang valgrind:valgrind \
   /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a:libclang-rt-14-dev

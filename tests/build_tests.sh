@@ -147,6 +147,28 @@ line_charts_survive_grey() {
     python3 tests/grey.py $results/fig/*.svg
 }
 
+# Figures are numbered by chapter in both books, and the text's "Figure
+# C.N" names a caption that exists: in the PDF (pdftotext), captions read
+# "Figure C.N:"; in the HTML they start with "Figure C.N." and every
+# reference is a link to its figure (checked by checklinks).
+figure_references_agree() {
+    [ -f book/attention.pdf ] && [ -f book/attention.html ] || { echo "books not built (run make)"; return 1; }
+    command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
+    text=$(pdftotext book/attention.pdf - | tr "\n\f" "  ")
+    captions=$(echo "$text" | grep -ao 'Figure [0-9]*\.[0-9]*:' | tr -d ':' | sort -u)
+    mentions=$(echo "$text" | grep -ao 'Figure [0-9][0-9.]*[^:0-9.]' | sed 's/.$//; s/\.*$//' | sort -u)
+    [ -n "$captions" ] || { echo "no numbered caption in the PDF"; return 1; }
+    status=0
+    for m in $(echo "$mentions" | sed 's/Figure //'); do
+        echo "$captions" | grep -qx "Figure $m" || { echo "the PDF's text names Figure $m, which has no caption"; status=1; }
+    done
+    html=$(grep -o '<figcaption[^>]*><strong>Figure [0-9]*\.[0-9]*\.' book/attention.html \
+           | sed 's/.*Figure \([0-9.]*\)\./Figure \1/' | sort -u)
+    [ "$html" = "$captions" ] || { echo "HTML captions [$(echo $html)] differ from the PDF's [$(echo $captions)]"; status=1; }
+    [ $status = 0 ] && echo "$(echo "$captions" | wc -l) figures, numbered alike in both books; the text names $(echo "$mentions" | grep -c .) of them, each an existing caption"
+    return $status
+}
+
 # A type error put into a chunk makes the compiler name attention.nw and the
 # line of the error.
 compiler_error_names_nw_line() {
