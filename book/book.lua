@@ -172,6 +172,28 @@ local function figure_reference(el)
   return pandoc.Link({pandoc.Str("Figure"), pandoc.Space(), pandoc.Str(number)}, "#" .. id)
 end
 
+-- LaTeX: inline code holding ^ is written here, because pandoc writes ^ as
+-- \^{}, a circumflex accent, which prints and copies as a lone accent.
+local function latex_code_with_caret(el)
+  if not is_latex or not el.text:find("^", 1, true) then return nil end
+  local special = {["\\"] = "\\textbackslash{}", ["{"] = "\\{", ["}"] = "\\}",
+                   ["^"] = "\\textasciicircum{}", ["~"] = "\\textasciitilde{}",
+                   ["_"] = "\\_", ["#"] = "\\#", ["$"] = "\\$", ["%"] = "\\%",
+                   ["&"] = "\\&", ["-"] = "-{}"}
+  return pandoc.RawInline("latex", "\\texttt{" .. el.text:gsub("[\\{}^~_#$%%&-]", special) .. "}")
+end
+
+-- LaTeX: a ^ in prose likewise, as the character
+local function latex_str_with_caret(el)
+  if not is_latex or not el.text:find("^", 1, true) then return nil end
+  local out = pandoc.List()
+  for part, caret in el.text:gmatch("([^^]*)(%^?)") do
+    if part ~= "" then out:insert(pandoc.Str(part)) end
+    if caret ~= "" then out:insert(pandoc.RawInline("latex", "\\textasciicircum{}")) end
+  end
+  return out
+end
+
 local function check_missing()
   if #missing > 0 then
     local where = numbers_path and ("numbers file " .. numbers_path)
@@ -244,6 +266,7 @@ return {
   { Pandoc = function(doc)
       check_missing()
       number_figures(doc.blocks)
-      return doc:walk({ Cite = figure_reference })
+      return doc:walk({ Cite = figure_reference, Code = latex_code_with_caret,
+                        Str = latex_str_with_caret })
     end },
 }

@@ -169,6 +169,18 @@ figure_references_agree() {
     return $status
 }
 
+# C's ^ prints, and copies from the PDF, as ^, not as a lone circumflex
+# accent (pandoc writes it \^{}; the preamble and book.lua make it the
+# character): the PDF's text holds no U+02C6.
+pdf_carets_are_carets() {
+    [ -f book/attention.pdf ] || { echo "book/attention.pdf not built (run make)"; return 1; }
+    command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
+    accents=$(pdftotext book/attention.pdf - | grep -c "$(printf '\313\206')")
+    carets=$(pdftotext book/attention.pdf - | grep -c '\^')
+    [ "$accents" = 0 ] || { echo "$accents lines of the PDF hold a circumflex accent for ^"; return 1; }
+    echo "the PDF's text has ^ on $carets lines and no lone circumflex"
+}
+
 # A type error put into a chunk makes the compiler name attention.nw and the
 # line of the error.
 compiler_error_names_nw_line() {

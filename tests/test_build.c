@@ -28,6 +28,7 @@ static void test_missing_number_fails(void **s) { (void)s; run("missing_number_f
 static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve"); }
 static void test_line_charts_survive_grey(void **s) { (void)s; run("line_charts_survive_grey"); }
 static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
+static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
 static void test_ask_answers_all_100(void **s) { (void)s; run("ask_answers_all_100"); }
 static void test_cli_errors(void **s) { (void)s; run("cli_errors"); }
@@ -53,6 +54,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/checklinks", test_html_links_resolve),
     CHAPTER_TEST("build", "svg_dash_pattern", test_line_charts_survive_grey),
     CHAPTER_TEST("build", "book/book.lua", test_figure_references_agree),
+    CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_carets_are_carets),
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),
