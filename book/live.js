@@ -254,6 +254,41 @@
     run();
   }
 
+  // ---------------------------------------------------------------- one character at a time
+  // The module traces the sequence typed so far and draws every head's
+  // weights, the last row framed; it returns the token it would write next.
+  function growWidget(box) {
+    const text = el('input', { type: 'text', value: '7*8=56', size: '8', 'aria-label': 'sequence', class: 'live-sequence' });
+    const less = el('button', { type: 'button', class: 'live-less' }, '‹ one less');
+    const more = el('button', { type: 'button', class: 'live-more' }, 'one more ›');
+    const where = el('div', { class: 'live-status', role: 'status' });
+    const chart = el('div', { class: 'live-chart live-square' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'sequence ', text), less, more),
+               where, chart);
+    let n = 4;
+    function run() {
+      n = Math.max(1, Math.min(n, text.value.length));
+      const shown = text.value.slice(0, n);
+      const next = book.x.weights(book.put(shown));
+      if (next < 0) {
+        where.textContent = book.text();
+        where.classList.add('live-error');
+        chart.replaceChildren();
+        return;
+      }
+      where.classList.remove('live-error');
+      chart.innerHTML = book.text();
+      where.textContent = "'" + shown + "' (" + n + ' of ' + text.value.length + ' characters), ' +
+        model.owner + ": the last row chooses '" + String.fromCharCode(next) + "'";
+      box.dataset.next = String.fromCharCode(next);
+    }
+    less.addEventListener('click', () => { n = Math.max(1, n - 1); run(); });
+    more.addEventListener('click', () => { n += 1; run(); });
+    text.addEventListener('input', () => { n = text.value.length; run(); });
+    model.changed.push(run);
+    run();
+  }
+
   // ---------------------------------------------------------------- start
   async function start() {
     module = await WebAssembly.compile(decode('live-module'));
@@ -263,6 +298,7 @@
     useModel(decode('live-model'), model.owner);
     widgets('train').forEach(trainWidget);
     widgets('stepper').forEach(stepperWidget);
+    widgets('grow').forEach(growWidget);
     document.documentElement.dataset.live = 'ready';
   }
   start().catch((error) => {

@@ -4,6 +4,7 @@
 #include "checkpoint.h"
 #include "svg.h"
 #include <errno.h>
+#include <math.h>                   /* NAN: a masked cell of a heatmap */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,21 +169,28 @@ void attention_step(int line, const char *name, int t, int u, int i, double valu
                     (web.block - 1) / web.T, t, u, i, value, value);
 }
 
-WEB_EXPORT(step) int web_step(int length, int pos)
+static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
 {
-    int tokens[SEQ_LEN], T = 0;
     size_t where = 0;
     const char *text = (const char *)web.input;
     clear_output();
     if (length < 0 || length > WEB_INPUT)
         length = 0;
-    const char *defect = tokens_parse(text, (size_t)length, tokens, &T, &where);
+    const char *defect = tokens_parse(text, (size_t)length, tokens, T, &where);
     if (defect != NULL && strcmp(defect, "holds a character that is not a token") == 0)
         return text_printf(&web.output, "'%.*s': the character at position %zu is not a "
                            "token (the tokens are 0-9 * = ;)", length, text, where), 2;
     if (defect != NULL)
         return text_printf(&web.output, "'%.*s' %s: a sequence has 1 to %d tokens",
                            length > 40 ? 40 : length, text, defect, SEQ_LEN), 2;
+    return 0;
+}
+
+WEB_EXPORT(step) int web_step(int length, int pos)
+{
+    int tokens[SEQ_LEN], T = 0;
+    if (read_sequence(length, tokens, &T) != 0)
+        return 2;
     web.T = T;
     web.pos = pos < 0 || pos >= T ? T - 1 : pos;
     web.block = 0;
@@ -190,5 +198,33 @@ WEB_EXPORT(step) int web_step(int length, int pos)
     gpt_forward(&web.g, tokens, 1, T);
     attention_stepping = 0;
     return 0;
+}
+
+WEB_EXPORT(weights) int web_weights(int length)
+{
+    static Trace tr;
+    static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
+    static char titles[MAX_HEADS][16], labels[SEQ_LEN][2];
+    static const char *names[SEQ_LEN];
+    SvgHeatmap maps[MAX_HEADS];
+    int tokens[SEQ_LEN], T = 0;
+    if (read_sequence(length, tokens, &T) != 0)
+        return -1;
+    gpt_trace(&web.g, tokens, T, &tr);
+    for (int t = 0; t < T; t++) {
+        labels[t][0] = char_of_token(tokens[t]);
+        names[t] = labels[t];
+    }
+    for (int head = 0; head < tr.n_heads; head++) {
+        for (int t = 0; t < T; t++)
+            for (int u = 0; u < T; u++)
+                values[head][t * T + u] = u > t ? NAN : (float)tr.weights[head][t][u];
+        snprintf(titles[head], sizeof titles[head], "head %d", head);
+        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)", T, T,
+                                  values[head], names, names, "%.2f", 1};
+    }
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
+    svg_heatmaps(&web.output, maps, tr.n_heads, 2, NULL, scale, 640, 600);
+    return char_of_token(argmax(tr.logits[T - 1], VOCAB));
 }
 

@@ -47,6 +47,7 @@ async function main() {
 
     await train(page, downloads);
     await stepper(page);
+    await grow(page);
     await screenshots(page);
     for (const e of errors) check(false, e);
     check(errors.length === 0, 'no console error and no uncaught exception');
@@ -198,13 +199,33 @@ async function stepper(page) {
   check(row.at < back.at && row.v.u !== back.v.u, 'the row back goes to the previous u');
 }
 
+// ------------------------------------------------------------------ one character at a time
+async function grow(page) {
+  const box = 'div.live[data-widget="grow"]';
+  const answer = execFileSync(program, ['ask', '-m', model, '7*8='], { encoding: 'utf8' }).trim();
+  await page.$eval(box + ' input.live-sequence', (e) => { e.value = '7*8=56'; e.dispatchEvent(new Event('input')); });
+  const written = [];
+  for (let n = 0; n < 2; n++) await page.$eval(box + ' button.live-less', (b) => b.click());
+  for (let n = 0; n < 3; n++) {
+    const now = await page.$eval(box, (b) => [b.dataset.next, b.querySelectorAll('.live-chart svg').length]);
+    written.push(now[0]);
+    await page.$eval(box + ' button.live-more', (b) => b.click());
+  }
+  check('7*8=' + written.join('') === answer, 'growing 7*8= one character at a time, the last rows choose ' +
+        written.join('') + ', as attention ask answers ' + answer);
+  await page.$eval(box + ' input.live-sequence', (e) => { e.value = '7*8=;;;;'; e.dispatchEvent(new Event('input')); });
+  const long = await page.$eval(box + ' .live-status', (e) => e.textContent);
+  check(long === cli_message(['trace', '7*8=;;;;']), 'a sequence of 8 is refused with attention trace\'s message');
+  await page.$eval(box + ' input.live-sequence', (e) => { e.value = '7*8=5'; e.dispatchEvent(new Event('input')); });
+}
+
 // ------------------------------------------------------------------ look at it
 async function screenshots(page) {
   for (const width of [1280, 400]) {
     await page.setViewport({ width, height: 900 });
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     check(wide <= 0, 'at ' + width + ' px the page does not scroll sideways (' + wide + ' px too wide)');
-    for (const name of ['train', 'stepper']) {
+    for (const name of ['train', 'stepper', 'grow']) {
       const el = await page.$('div.live[data-widget="' + name + '"]');
       await el.scrollIntoView();
       const file = path.join(work, 'live-' + name + '-' + width + '.png');
