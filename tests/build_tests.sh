@@ -599,6 +599,9 @@ course_mode() {
 # The screenshots are left in $B/live/.
 live_book() {
     b=${B:-build}
+    if [ "${EDITION:-teacher}" = student ]; then
+        echo "skipped: the student edition's book is the static page"; exit 77
+    fi
     if [ ! -d node_modules/puppeteer-core ]; then
         echo "node_modules/puppeteer-core is missing: run npm ci (make check does)"; return 1
     fi
