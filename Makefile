@@ -57,7 +57,9 @@ TOPICS  := perceptron specimen routing ablations heads ffn speed
 CORE    := core.c checkpoint.c dissect.c
 C_ROOTS := $(CORE) svg.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
 H_ROOTS := core.h checkpoint.h dissect.h svg.h files.h experiments.h
-ROOTS   := $(H_ROOTS) $(C_ROOTS)
+# web.c: the live book's module (section "the live book" below)
+WEB_ROOTS := web.c
+ROOTS   := $(H_ROOTS) $(C_ROOTS) $(WEB_ROOTS)
 TANGLED := $(addprefix tangled/,$(ROOTS))
 SRC     := $(B)/src
 MAPPED  := $(addprefix $(SRC)/,$(ROOTS))
@@ -147,7 +149,7 @@ MODEL   := $(B)/model.ckpt
 # only moves code changes the #line directives of build/src/ (so the
 # program is recompiled: its debug lines must be right) but no file of
 # tangled/, so nothing reruns; an edit to one topic reruns that topic.
-COMMON := $(filter-out tangled/exp_%.c,$(TANGLED))
+COMMON := $(filter-out tangled/exp_%.c $(WEB_ROOTS:%=tangled/%),$(TANGLED))
 $(MODEL): $(COMMON) | $(PROGRAM)
 	$(PROGRAM) train -o $@ > $(B)/train.out
 # Each topic is a target of its own, so that make -j runs them side by
@@ -196,14 +198,14 @@ WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
 WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk
 
 # HTML: one self-contained page (math as MathML, figures embedded as SVG),
-# every in-page link checked by book/checklinks.
-book/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
+# every in-page link checked by book/checklinks.  This is the static page;
+# book/attention.html is its live edition (section "the live book").
+$(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
 	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 --mathml \
 	  --highlight-style=pygments --css=book/weave.css --resource-path=$(RESULTS) \
 	  -o $(B)/attention.pandoc.html
 	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.pandoc.html > $(B)/attention.html
 	python3 book/checklinks $(B)/attention.html
-	cp $(B)/attention.html $@
 
 # LaTeX: pandoc's own template and highlighting, with the styles of
 # book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.
@@ -230,6 +232,46 @@ book/attention.pdf: $(B)/attention.tex
 	cp $(B)/attention.pdf $@
 
 book: book/attention.html book/attention.pdf
+
+# ---------------------------------------------------------------- the live book
+# book/attention.html is $(B)/attention.html with, before </body>, the
+# module compiled from the core and web.c, the book's model (both in
+# base64: a page opened from file:// may not fetch them), book/live.css and
+# book/live.js: still one file.  The module is compiled by Debian's clang
+# for wasm32-wasi against wasi-libc, with the program's warnings and
+# strictness, the stepper's hook on (ATTENTION_STEPPER) and SIMD; it is
+# linked as a reactor (no main) without -O: with binaryen installed, clang
+# would run wasm-opt at link time, and that fails on SIMD.  The browser
+# test (tests/live_test.js) drives Debian's chromium with puppeteer-core,
+# installed by npm ci from the committed package-lock.json.
+NEEDS += /usr/lib/wasm32-wasi/libc.a:wasi-libc wasm-ld:lld wasm-ld-14:lld-14 \
+  /usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a:libclang-rt-14-dev-wasm32 \
+  chromium:chromium node:nodejs npm:npm
+WASM_CC    := clang --target=wasm32-wasi
+WASM_FLAGS := $(WARN) $(STRICT) -O3 -msimd128 -DATTENTION_STEPPER
+WASM_ROOTS := core.c checkpoint.c svg.c web.c
+$(B)/web/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) | deps
+	@mkdir -p $(B)/web
+	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@
+$(B)/web.wasm: $(WASM_ROOTS:%.c=$(B)/web/%.o)
+	$(WASM_CC) -mexec-model=reactor -Wl,--strip-all -o $@ $^ -lm
+ifeq ($(EDITION),student)
+book/attention.html: $(B)/attention.html
+	cp $< $@
+else
+book/attention.html: $(B)/attention.html $(B)/web.wasm $(MODEL) book/live.js book/live.css
+	{ sed '/^<\/body>/,$$d' $<; \
+	  printf '<style>\n'; cat book/live.css; printf '</style>\n'; \
+	  printf '<script type="application/octet-stream" id="live-module">'; base64 -w0 $(B)/web.wasm; \
+	  printf '</script>\n<script type="application/octet-stream" id="live-model">'; base64 -w0 $(MODEL); \
+	  printf '</script>\n<script>\n'; cat book/live.js; printf '</script>\n'; \
+	  sed -n '/^<\/body>/,$$p' $<; } > $@.tmp
+	grep -q 'id="live-module"' $@.tmp && mv $@.tmp $@
+endif
+# the browser test's driver
+node_modules/.package-lock.json: package.json package-lock.json | deps
+	npm ci --no-audit --no-fund --loglevel=error
+check: node_modules/.package-lock.json
 
 # ---------------------------------------------------------------- tests
 # Every test binary runs its tests chapter by chapter (tests/chapters.c).

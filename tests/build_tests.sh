@@ -643,4 +643,23 @@ course_mode() {
     return $status
 }
 
+# The live edition of the book in Debian's chromium, headless, from file://
+# (tests/live_test.js, driven by puppeteer-core, which make check installs
+# with npm ci): it trains seed 1 in the page and compares the downloaded
+# checkpoint with attention train's, byte for byte; walks the stepper
+# through 7*8= and compares its numbers with attention trace; checks the
+# messages for bad input, the console, and the width at 1280 and 400 px.
+# The screenshots are left in $B/live/.
+live_book() {
+    b=${B:-build}
+    if [ "${EDITION:-teacher}" = student ]; then
+        echo "skipped: the student edition's book is the static page"; exit 77
+    fi
+    if [ ! -d node_modules/puppeteer-core ]; then
+        echo "node_modules/puppeteer-core is missing: run npm ci (make check does)"; return 1
+    fi
+    grep -q 'id="live-module"' book/attention.html || { echo "book/attention.html is not the live edition"; return 1; }
+    node tests/live_test.js book/attention.html "$b/attention" "$b/model.ckpt" "$b/live"
+}
+
 "$@"

@@ -39,6 +39,7 @@ static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
 static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
 static void test_course_mode(void **s) { (void)s; run("course_mode"); }
+static void test_live_book(void **s) { (void)s; run("live_book"); }
 
 /* the literate build, the program's command line, the whole model
    trained, and the course mode: groups of their own */
@@ -64,6 +65,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "main", test_valgrind_clean),
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
+    CHAPTER_TEST("build", "book/live.js", test_live_book),
 };
 
 int main(int argc, char **argv)
