@@ -309,8 +309,11 @@ endif
 # ---------------------------------------------------------------- course mode
 # make student writes the student edition to STUDENT_DIR: attention.nw with
 # every exercise's chunk stubbed (course/student.awk), this Makefile set to
-# EDITION = student, tangled/, tests/, book/ (the weave's tools) and the
-# teacher's numbers, tables and figures in results/.  SOLVED=3,5 leaves
+# EDITION = student, tangled/, tests/, book/ (the weave's tools), the
+# teacher's numbers, tables and figures in results/, course/student.awk
+# (make check EXERCISE=k lists the exercises with it) and course/README.md
+# as its README, the table of exercises put in from the edition's own
+# attention.nw, so that its line numbers are the student's.  SOLVED=3,5 leaves
 # exercises 3 and 5 solved (the course-mode test uses it).
 STUDENT_DIR ?= $(B)/student
 SOLVED ?=
@@ -325,7 +328,15 @@ student: $(NW) course/student.awk $(B)/results.stamp | deps
 	sed 's/^EDITION ?= teacher$$/EDITION := student/' Makefile > $(STUDENT_DIR)/Makefile
 	grep -q '^EDITION := student$$' $(STUDENT_DIR)/Makefile
 	cp -R tests LICENSE $(STUDENT_DIR)/
-	cp course/README.md $(STUDENT_DIR)/README.md
+	mkdir -p $(STUDENT_DIR)/course && cp course/student.awk $(STUDENT_DIR)/course/
+	awk -f course/student.awk -v list=1 $(STUDENT_DIR)/$(NW) | awk -F'|' -v OFS=' | ' \
+	  '{ print "| " $$1, $$2, $$3, "`" $$4 "`", $$5, "`make check EXERCISE=" $$1 "` |" }' \
+	  > $(STUDENT_DIR)/exercises.tmp
+	awk -v table=$(STUDENT_DIR)/exercises.tmp '/^<!-- the exercises -->$$/ { \
+	    while ((getline row < table) > 0) print row; next } { print }' \
+	  course/README.md > $(STUDENT_DIR)/README.md
+	rm $(STUDENT_DIR)/exercises.tmp
+	grep -q 'make check EXERCISE=1`' $(STUDENT_DIR)/README.md
 	cp $(BOOK_TOOLS) $(STUDENT_DIR)/book/
 	cp -R $(RESULTS)/. $(STUDENT_DIR)/results/
 	rm -f $(STUDENT_DIR)/results/numbers-*.txt
