@@ -376,7 +376,7 @@ static void test_layernorm_backward(void **state)
 
 /* ---------------------------------------------------------------- forward-pass */
 
-enum { AT_T = 5, AT_C = 8, AT_HEAD = 4 };
+enum { AT_T = 5, AT_C = 16, AT_HEAD = 8 };     /* the book's d_head: sqrt(8) is not exact */
 
 /* The classic form's scores of one head (steps 4 to 6 of the chapter,
    with its own functions): S, T by T, row t the scores of row t. */
