@@ -47,7 +47,6 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "tangled/", test_tangle_is_fresh),
     CHAPTER_TEST("build", "Makefile", test_prose_edit_recompiles_nothing),
     CHAPTER_TEST("build", "Makefile", test_experiment_edit_reruns_its_part),
-    CHAPTER_TEST("build", "Makefile", test_optimisation_changes_no_bit),
     CHAPTER_TEST("build", "Makefile", test_compiler_error_names_nw_line),
     CHAPTER_TEST("build", "Makefile", test_stray_root_fails),
     CHAPTER_TEST("build", "Makefile", test_undefined_chunk_fails),
@@ -63,6 +62,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "training_fault", test_nan_stops_training),
     CHAPTER_TEST("whole", "main", test_deterministic_outputs),
     CHAPTER_TEST("whole", "main", test_valgrind_clean),
+    CHAPTER_TEST("whole", "Makefile", test_optimisation_changes_no_bit),  /* it trains */
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
     CHAPTER_TEST("build", "book/live.js", test_live_book),
