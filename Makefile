@@ -276,10 +276,13 @@ book/attention.html: $(B)/attention.html $(B)/web.wasm $(MODEL) book/live.js boo
 	  sed -n '/^<\/body>/,$$p' $<; } > $@.tmp
 	grep -q 'id="live-module"' $@.tmp && mv $@.tmp $@
 endif
-# the browser test's driver
+# the browser test's driver (the student edition has no live book and no
+# browser test)
+ifneq ($(EDITION),student)
 node_modules/.package-lock.json: package.json package-lock.json | deps
 	npm ci --no-audit --no-fund --loglevel=error
 check: node_modules/.package-lock.json
+endif
 
 # ---------------------------------------------------------------- tests
 # Every test binary runs its tests chapter by chapter (tests/chapters.c).
