@@ -57,7 +57,9 @@ TOPICS  := perceptron specimen routing ablations heads ffn speed
 CORE    := core.c checkpoint.c dissect.c
 C_ROOTS := $(CORE) svg.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
 H_ROOTS := core.h checkpoint.h dissect.h svg.h files.h experiments.h
-ROOTS   := $(H_ROOTS) $(C_ROOTS)
+# web.c: the live book's module (section "the live book" below)
+WEB_ROOTS := web.c
+ROOTS   := $(H_ROOTS) $(C_ROOTS) $(WEB_ROOTS)
 TANGLED := $(addprefix tangled/,$(ROOTS))
 SRC     := $(B)/src
 MAPPED  := $(addprefix $(SRC)/,$(ROOTS))
@@ -77,7 +79,7 @@ BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
 MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 .DELETE_ON_ERROR:
 
-all: book
+all: program book
 
 # ---------------------------------------------------------------- dependencies
 # Each entry is "command-or-file:debian-package".  Missing ones are installed
@@ -87,7 +89,7 @@ NEEDS := notangle:noweb pandoc:pandoc pdflatex:texlive-latex-base \
   /usr/share/texlive/texmf-dist/tex/latex/upquote/upquote.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/fonts/type1/urw/palatino/uplr8a.pfb:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern \
-  rsvg-convert:librsvg2-bin /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
+  rsvg-convert:librsvg2-bin pdftotext:poppler-utils /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
   /usr/include/cmocka.h:libcmocka-dev cc:gcc awk:mawk python3:python3 \
   clang:clang valgrind:valgrind \
   /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a:libclang-rt-14-dev
@@ -115,13 +117,21 @@ $(B)/tangle.stamp: $(NW) | deps
 	 if [ "$$roots" != "$$want" ]; then \
 	   echo "$(NW): roots are [$$roots], expected [$$want]" >&2; \
 	   echo "(a misspelt chunk name is a new root)" >&2; exit 1; fi
-	@for root in $(ROOTS); do \
-	   notangle -R"$$root" $(NW) > $(B)/tangle.tmp || exit 1; \
-	   cpif tangled/$$root < $(B)/tangle.tmp || exit 1; \
-	   notangle -L -R"$$root" $(NW) > $(B)/tangle.tmp || exit 1; \
-	   cpif $(SRC)/$$root < $(B)/tangle.tmp || exit 1; \
-	 done; rm -f $(B)/tangle.tmp
+	@$(TANGLE_ALL)
 	@touch $@
+# notangle is noweb's markup piped into nt; the book is marked up once (and
+# once keeping tabs, as notangle -L does) and nt run per root: the same
+# files, in a quarter of the time, which is most of the edit-to-verdict
+# loop of make check EXERCISE=k.  A file is written only when it changes
+# (what cpif does, without its four processes per file).
+TANGLE_ALL = m=$(B)/tangle.markup; \
+	$(NOWEB_LIB)/markup $(NW) > $$m.plain && $(NOWEB_LIB)/markup -t $(NW) > $$m.tabs || exit 1; \
+	for root in $(ROOTS); do \
+	  $(NOWEB_LIB)/nt -R"$$root" < $$m.plain > $$m.out || exit 1; \
+	  cmp -s $$m.out tangled/$$root || cp $$m.out tangled/$$root || exit 1; \
+	  $(NOWEB_LIB)/nt -t -L -R"$$root" < $$m.tabs > $$m.out || exit 1; \
+	  cmp -s $$m.out $(SRC)/$$root || cp $$m.out $(SRC)/$$root || exit 1; \
+	done; rm -f $$m.plain $$m.tabs $$m.out
 
 # ---------------------------------------------------------------- compile
 program: $(PROGRAM)
@@ -147,7 +157,7 @@ MODEL   := $(B)/model.ckpt
 # only moves code changes the #line directives of build/src/ (so the
 # program is recompiled: its debug lines must be right) but no file of
 # tangled/, so nothing reruns; an edit to one topic reruns that topic.
-COMMON := $(filter-out tangled/exp_%.c,$(TANGLED))
+COMMON := $(filter-out tangled/exp_%.c $(WEB_ROOTS:%=tangled/%),$(TANGLED))
 $(MODEL): $(COMMON) | $(PROGRAM)
 	$(PROGRAM) train -o $@ > $(B)/train.out
 # Each topic is a target of its own, so that make -j runs them side by
@@ -196,14 +206,14 @@ WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
 WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk
 
 # HTML: one self-contained page (math as MathML, figures embedded as SVG),
-# every in-page link checked by book/checklinks.
-book/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
+# every in-page link checked by book/checklinks.  This is the static page;
+# book/attention.html is its live edition (section "the live book").
+$(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
 	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 --mathml \
 	  --highlight-style=pygments --css=book/weave.css --resource-path=$(RESULTS) \
 	  -o $(B)/attention.pandoc.html
 	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.pandoc.html > $(B)/attention.html
 	python3 book/checklinks $(B)/attention.html
-	cp $(B)/attention.html $@
 
 # LaTeX: pandoc's own template and highlighting, with the styles of
 # book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.
@@ -230,6 +240,49 @@ book/attention.pdf: $(B)/attention.tex
 	cp $(B)/attention.pdf $@
 
 book: book/attention.html book/attention.pdf
+
+# ---------------------------------------------------------------- the live book
+# book/attention.html is $(B)/attention.html with, before </body>, the
+# module compiled from the core and web.c, the book's model (both in
+# base64: a page opened from file:// may not fetch them), book/live.css and
+# book/live.js: still one file.  The module is compiled by Debian's clang
+# for wasm32-wasi against wasi-libc, with the program's warnings and
+# strictness, the stepper's hook on (ATTENTION_STEPPER) and SIMD; it is
+# linked as a reactor (no main) without -O: with binaryen installed, clang
+# would run wasm-opt at link time, and that fails on SIMD.  The browser
+# test (tests/live_test.js) drives Debian's chromium with puppeteer-core,
+# installed by npm ci from the committed package-lock.json.
+NEEDS += /usr/lib/wasm32-wasi/libc.a:wasi-libc wasm-ld:lld wasm-ld-14:lld-14 \
+  /usr/lib/llvm-14/lib/clang/14.0.6/lib/wasi/libclang_rt.builtins-wasm32.a:libclang-rt-14-dev-wasm32 \
+  chromium:chromium node:nodejs npm:npm
+WASM_CC    := clang --target=wasm32-wasi
+WASM_FLAGS := $(WARN) $(STRICT) -O3 -msimd128 -DATTENTION_STEPPER
+WASM_ROOTS := core.c checkpoint.c svg.c web.c
+$(B)/web/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) | deps
+	@mkdir -p $(B)/web
+	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@
+$(B)/web.wasm: $(WASM_ROOTS:%.c=$(B)/web/%.o)
+	$(WASM_CC) -mexec-model=reactor -Wl,--strip-all -o $@ $^ -lm
+ifeq ($(EDITION),student)
+book/attention.html: $(B)/attention.html
+	cp $< $@
+else
+book/attention.html: $(B)/attention.html $(B)/web.wasm $(MODEL) book/live.js book/live.css
+	{ sed '/^<\/body>/,$$d' $<; \
+	  printf '<style>\n'; cat book/live.css; printf '</style>\n'; \
+	  printf '<script type="application/octet-stream" id="live-module">'; base64 -w0 $(B)/web.wasm; \
+	  printf '</script>\n<script type="application/octet-stream" id="live-model">'; base64 -w0 $(MODEL); \
+	  printf '</script>\n<script>\n'; cat book/live.js; printf '</script>\n'; \
+	  sed -n '/^<\/body>/,$$p' $<; } > $@.tmp
+	grep -q 'id="live-module"' $@.tmp && mv $@.tmp $@
+endif
+# the browser test's driver (the student edition has no live book and no
+# browser test)
+ifneq ($(EDITION),student)
+node_modules/.package-lock.json: package.json package-lock.json | deps
+	npm ci --no-audit --no-fund --loglevel=error
+check: node_modules/.package-lock.json
+endif
 
 # ---------------------------------------------------------------- tests
 # Every test binary runs its tests chapter by chapter (tests/chapters.c).
@@ -259,24 +312,53 @@ TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt 
          $(B)/test_dissect $(B)/test_dissect_double $(B)/test_build
 # One line per chapter at the end; make check CHAPTER=5 runs chapter 5 only
 # (or CHAPTER=forward-pass, its topic: tests/chapters.awk lists them; or a
-# group: build, whole, course).
+# group: build, whole, course), and make check EXERCISE=7 the tests of
+# exercise 7 only (course/student.awk lists the exercises).
 CHAPTER ?=
-export CHAPTER
+EXERCISE ?=
+export CHAPTER EXERCISE
 tests: $(TESTS)
 list-tests:
 	@echo $(TESTS)
+# The loop of a chapter or an exercise is quick and quiet: it builds only
+# the test binaries that hold its tests, without a line per command, and
+# neither runs the experiments nor weaves the book (make does).  The
+# binaries of a chapter are those whose source tags a test with its topic;
+# an unknown chapter gets one binary, so that tests/check.sh can list the
+# chapters.  A group (build, whole, course), and make check alone, test the
+# program and the book as make leaves them, so they depend on all.
+GROUPS := build whole course
+QUICK := $(if $(EXERCISE)$(filter-out $(GROUPS),$(CHAPTER)),yes)
+ifneq ($(EXERCISE),)
+CHECK_TESTS := $(B)/test_exercises
+else ifeq ($(QUICK),yes)
+CHECK_TOPIC := $(shell awk -f tests/chapters.awk $(NW) 2>/dev/null | \
+  awk -F'\t' -v c='$(CHAPTER)' '$$1 == c || $$2 == c { print $$2 }')
+TAGGED := CHAPTER_TEST("$(CHECK_TOPIC)",
+CHECK_SOURCES := $(if $(CHECK_TOPIC),$(shell grep -lF '$(TAGGED)' tests/test_*.c))
+CHECK_TESTS := $(if $(CHECK_TOPIC),$(filter $(foreach f,$(CHECK_SOURCES:tests/%.c=$(B)/%),$(f) $(f)_double),$(TESTS)),$(B)/test_exercises)
+endif
+ifeq ($(QUICK),yes)
+MAKEFLAGS += --silent
+check: $(CHECK_TESTS)
+	+@sh tests/check.sh $(CHECK_TESTS)
+else
 check: $(TESTS) all
 ifeq ($(EDITION),student)
 	@case "$(CHAPTER)" in ""|whole) $(MAKE) -s $(MODEL) > /dev/null 2>&1 || \
 	  echo "make check: the program did not train a model; the group 'whole' will fail";; esac
 endif
 	+@sh tests/check.sh $(TESTS)
+endif
 
 # ---------------------------------------------------------------- course mode
 # make student writes the student edition to STUDENT_DIR: attention.nw with
 # every exercise's chunk stubbed (course/student.awk), this Makefile set to
-# EDITION = student, tangled/, tests/, book/ (the weave's tools) and the
-# teacher's numbers, tables and figures in results/.  SOLVED=3,5 leaves
+# EDITION = student, tangled/, tests/, book/ (the weave's tools), the
+# teacher's numbers, tables and figures in results/, course/student.awk
+# (make check EXERCISE=k lists the exercises with it) and course/README.md
+# as its README, the table of exercises put in from the edition's own
+# attention.nw, so that its line numbers are the student's.  SOLVED=3,5 leaves
 # exercises 3 and 5 solved (the course-mode test uses it).
 STUDENT_DIR ?= $(B)/student
 SOLVED ?=
@@ -291,7 +373,15 @@ student: $(NW) course/student.awk $(B)/results.stamp | deps
 	sed 's/^EDITION ?= teacher$$/EDITION := student/' Makefile > $(STUDENT_DIR)/Makefile
 	grep -q '^EDITION := student$$' $(STUDENT_DIR)/Makefile
 	cp -R tests LICENSE $(STUDENT_DIR)/
-	cp course/README.md $(STUDENT_DIR)/README.md
+	mkdir -p $(STUDENT_DIR)/course && cp course/student.awk $(STUDENT_DIR)/course/
+	awk -f course/student.awk -v list=1 $(STUDENT_DIR)/$(NW) | awk -F'|' -v OFS=' | ' \
+	  '{ print "| " $$1, $$2, $$3, "`" $$4 "`", $$5, "`make check EXERCISE=" $$1 "` |" }' \
+	  > $(STUDENT_DIR)/exercises.tmp
+	awk -v table=$(STUDENT_DIR)/exercises.tmp '/^<!-- the exercises -->$$/ { \
+	    while ((getline row < table) > 0) print row; next } { print }' \
+	  course/README.md > $(STUDENT_DIR)/README.md
+	rm $(STUDENT_DIR)/exercises.tmp
+	grep -q 'make check EXERCISE=1`' $(STUDENT_DIR)/README.md
 	cp $(BOOK_TOOLS) $(STUDENT_DIR)/book/
 	cp -R $(RESULTS)/. $(STUDENT_DIR)/results/
 	rm -f $(STUDENT_DIR)/results/numbers-*.txt

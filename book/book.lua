@@ -14,6 +14,11 @@
 --    Chunk names are protected: nwpandoc.awk breaks "{{" with an empty
 --    span and marks their inline code with class nwname.
 --  * The chunk-use map written by nwpandoc.awk (class nwusemap) is dropped.
+--  * Figures are numbered by chapter, "Figure C.N", as LaTeX numbers its
+--    captions; in HTML the caption starts with its number.  A reference
+--    @fig:NAME in the text (pandoc reads it as a citation) becomes
+--    "Figure C.N" (a link in HTML, \ref in LaTeX), so that text and
+--    caption agree; a reference to no figure fails the build.
 --  * An exercise (a div of class "exercise", see course/student.awk) is
 --    numbered in order through the book, "Exercise N." put before its statement; in LaTeX
 --    it becomes the environment nwexercise (weave-preamble.tex).
@@ -130,6 +135,65 @@ local function latex_wrap(el, macro)
   return el
 end
 
+-- Figures: an implicit figure is a paragraph of one image whose title
+-- starts with "fig:" (pandoc 2.17).  Chapters are level-1 headings
+-- without the class unnumbered.
+local figure_number = {}  -- identifier -> "C.N"
+
+local function number_figures(blocks)
+  local chapter, n = 0, 0
+  local function visit(list)
+    for _, b in ipairs(list) do
+      if b.t == "Header" and b.level == 1 and not has_class(b, "unnumbered") then
+        chapter, n = chapter + 1, 0
+      elseif b.t == "Para" and #b.content == 1 and b.content[1].t == "Image"
+             and b.content[1].title:match("^fig:") then
+        n = n + 1
+        local img, number = b.content[1], chapter .. "." .. n
+        if img.identifier ~= "" then figure_number[img.identifier] = number end
+        if not is_latex then
+          img.caption:insert(1, pandoc.Space())
+          img.caption:insert(1, pandoc.Strong({pandoc.Str("Figure " .. number .. ".")}))
+        end
+      elseif b.t == "Div" then
+        visit(b.content)
+      end
+    end
+  end
+  visit(blocks)
+end
+
+local function figure_reference(el)
+  local id = el.citations[1].id
+  if not id:match("^fig:") then return nil end
+  local number = figure_number[id]
+  if not number then fail("a reference to no figure: @" .. id) end
+  if is_latex then return pandoc.RawInline("latex", "Figure~\\ref{" .. id .. "}") end
+  return pandoc.Link({pandoc.Str("Figure"), pandoc.Space(), pandoc.Str(number)}, "#" .. id)
+end
+
+-- LaTeX: inline code holding ^ is written here, because pandoc writes ^ as
+-- \^{}, a circumflex accent, which prints and copies as a lone accent.
+local function latex_code_with_caret(el)
+  if not is_latex or not el.text:find("^", 1, true) then return nil end
+  local special = {["\\"] = "\\textbackslash{}", ["{"] = "\\{", ["}"] = "\\}",
+                   ["^"] = "\\textasciicircum{}", ["~"] = "\\textasciitilde{}",
+                   ["_"] = "\\_", ["#"] = "\\#", ["$"] = "\\$", ["%"] = "\\%",
+                   ["&"] = "\\&", ["-"] = "-{}"}
+  return pandoc.RawInline("latex", "\\texttt{" .. el.text:gsub("[\\{}^~_#$%%&-]", special) .. "}")
+end
+
+-- LaTeX: a ^ in prose likewise, as the character
+local function latex_str_with_caret(el)
+  if not is_latex or not el.text:find("^", 1, true) then return nil end
+  local out = pandoc.List()
+  for part, caret in el.text:gmatch("([^^]*)(%^?)") do
+    if part ~= "" then out:insert(pandoc.Str(part)) end
+    if caret ~= "" then out:insert(pandoc.RawInline("latex", "\\textasciicircum{}")) end
+  end
+  return out
+end
+
 local function check_missing()
   if #missing > 0 then
     local where = numbers_path and ("numbers file " .. numbers_path)
@@ -199,5 +263,10 @@ return {
       end
     end,
   },
-  { Pandoc = function(doc) check_missing() end },
+  { Pandoc = function(doc)
+      check_missing()
+      number_figures(doc.blocks)
+      return doc:walk({ Cite = figure_reference, Code = latex_code_with_caret,
+                        Str = latex_str_with_caret })
+    end },
 }

@@ -25,7 +25,7 @@
 #   number|chapter|title|functions (space-separated)|line of its first chunk
 #
 # The chapter of an exercise is its chapter's number, which the stub's
-# TODO gives as `make check CHAPTER=n`; what a chapter is, and which line
+# TODO gives as `CHAPTER=n`, beside `make check EXERCISE=e`; what a chapter is, and which line
 # starts each, comes from tests/chapters.awk (run from the top of the
 # repository, as the Makefile does).
 
@@ -88,6 +88,10 @@ function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, para
             if (!is_void) emit("    return 0;")
             emit("}")
         } else if (l ~ /^[ \t]*<<.*>>[ \t]*$/) {
+            # the stub uses the chunk at the function's level; where the
+            # solution uses it deeper (in a loop), the stub says to move it
+            if (match(l, /^ */) && RLENGTH > 4)
+                emit("    /* TODO: use the chunk below inside your loop, where its variables are, not here */")
             u = l; sub(/^[ \t]*/, "    ", u); emit(u)
         }
     }
@@ -96,7 +100,7 @@ function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, para
 function todo(e, full,   k, m, lines) {
     if (!full) { emit("    /* TODO (exercise " e "): see above. */"); return }
     m = split(statement[e], lines, "\n")
-    emit("    /* TODO, exercise " e " (make check CHAPTER=" ex_chapter[e] ").")
+    emit("    /* TODO, exercise " e " (make check EXERCISE=" e "; its chapter: CHAPTER=" ex_chapter[e] ").")
     for (k = 1; k <= m; k++)
         emit("       " plain(lines[k]) (k == m ? " */" : ""))
 }

@@ -904,15 +904,27 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
 }
 
+#ifdef ATTENTION_STEPPER
+extern int attention_stepping;      /* set only while the stepper runs */
+void attention_step(int line, const char *name, int t, int u, int i, double value);
+#define STEP(t, u, i, value) (attention_stepping \
+    ? attention_step(__LINE__ - 1, #value, t, u, i, value) : (void)0)
+#else
+#define STEP(t, u, i, value) ((void)0)
+#endif
+
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
     real root = sqrt((real)d_head);
     for (int u = 0; u <= t; u++) {
         real dot = 0;
-        for (int i = 0; i < d_head; i++)
+        for (int i = 0; i < d_head; i++) {
             dot += q_t[i] * k[u * C + i];
+            STEP(t, u, i, dot);
+        }
         score[u] = dot / root;
+        STEP(t, u, -1, score[u]);
     }
     for (int u = t + 1; u < T; u++)
         score[u] = -INFINITY;
@@ -921,15 +933,20 @@ static void attention_scores(real *score, const real *q_t, const real *k,
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
-    for (int u = 0; u <= t; u++)
-        if (score[u] > max)
-            max = score[u];
+    for (int u = 0; u <= t; u++) {
+        max = score[u] > max ? score[u] : max;
+        STEP(t, u, -1, max);
+    }
     for (int u = 0; u <= t; u++) {
         weight[u] = exp(score[u] - max);
+        STEP(t, u, -1, weight[u]);
         sum += weight[u];
+        STEP(t, u, -1, sum);
     }
-    for (int u = 0; u <= t; u++)
+    for (int u = 0; u <= t; u++) {
         weight[u] = weight[u] / sum;
+        STEP(t, u, -1, weight[u]);
+    }
     for (int u = t + 1; u < T; u++)
         weight[u] = 0;
 }
@@ -940,8 +957,10 @@ static void attention_mix(real *restrict o_t, const real *restrict weight,
     for (int i = 0; i < d_head; i++)
         o_t[i] = 0;
     for (int u = 0; u <= t; u++)
-        for (int i = 0; i < d_head; i++)
+        for (int i = 0; i < d_head; i++) {
             o_t[i] += weight[u] * v[u * C + i];
+            STEP(t, u, i, o_t[i]);
+        }
 }
 
 void attention_forward(real *out, real *scores, real *weights,

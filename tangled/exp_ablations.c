@@ -119,7 +119,7 @@ static int figure_trials(const char *fig, const char *file, const Trials *book,
 {
     static float step[2 * N_SEEDS][MAX_RECORDS], loss[2 * N_SEEDS][MAX_RECORDS],
         correct[2 * N_SEEDS][MAX_RECORDS];
-    static char labels[2 * N_SEEDS][64];
+    static char labels[2 * N_SEEDS][64], colours[2 * N_SEEDS][8];
     SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
     double per_sequence, floor = loss_floor(&per_sequence);
     char floor_label[64];
@@ -129,12 +129,13 @@ static int figure_trials(const char *fig, const char *file, const Trials *book,
             int i = m * N_SEEDS + s;
             const Run *run = &(m ? off : book)->run[s];
             curves_of(run, step[i], loss[i], correct[i]);
-            if (s == 0)     /* the colour names the model, the dashes the later seeds */
+            if (s == 0)     /* colour and pattern name the model, lightness the seed */
                 snprintf(labels[i], sizeof labels[i], "%s", m ? label : "book's model");
             else
                 snprintf(labels[i], sizeof labels[i], "seed %llu", (unsigned long long)run->cfg.seed);
+            svg_tint(colours[i], svg_palette(m), 0.3 * s);
             losses[i] = (SvgSeries){labels[i], step[i], loss[i], run->result.n_records,
-                                    s > 0, svg_palette(m)};
+                                    m, colours[i]};
             scores[i] = losses[i];
             scores[i].y = correct[i];
         }
@@ -259,7 +260,7 @@ static const float scales[N_SCALES] = {0.5f, 1, 2.828427f, 8, 32};
 static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
 {
     static const char *const groups[N_SCALES] =
-        {"x 1/2", "x 1 (the model)", "x sqrt 8 (no division)", "x 8", "x 32"};
+        {"\u00d7 1/2", "\u00d7 1 (the model)", "\u00d7 \u221a8 (no division)", "\u00d7 8", "\u00d7 32"};
     static const char *const positions[4] = {"7", "*", "8", "="};
     float values[N_SCALES * 4];
     Trace *tr = malloc(sizeof *tr);
@@ -292,8 +293,14 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
         snprintf(name, sizeof name, "scale_top_%d", k);
         number(numbers, name, "%.2f", top);
     }
+    char shades[N_SCALES][8];   /* one blue, lighter for the smaller factors */
+    const char *colours[N_SCALES];
+    for (int k = 0; k < N_SCALES; k++) {
+        svg_tint(shades[k], svg_palette(0), 0.8 - 0.2 * k);
+        colours[k] = shades[k];
+    }
     SvgBarChart chart = {NULL, "position read", "weight", 4, N_SCALES, positions,
-                         groups, values, NULL, 0, 1};
+                         groups, values, NULL, 0, 1, colours};
     svg_bar_chart(&svg, &chart, 760, 340);
     free(tr);
     return save_text(fig, "softmax_scale.svg", &svg);

@@ -275,10 +275,10 @@ static int figure_scree(const char *fig, const double *share, int count,
     SvgSeries totals[2] = {{"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
                            {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
     SvgLinePanel panels[2] = {
-        {.title = "Share of the variance", .x_label = "direction", .y_label = "share",
+        {.title = "Share of the variance", .x_label = "direction, largest first", .y_label = "share",
          .series = shares, .n_series = 2, .log_y = 1, .x_min = 0, .x_max = HIDDEN,
          .legend = SVG_LEGEND_BELOW},
-        {.title = "Running total", .x_label = "directions", .y_label = "share",
+        {.title = "Running total", .x_label = "number of directions", .y_label = "share",
          .series = totals, .n_series = 2, .x_min = 0, .x_max = HIDDEN, .y_min = 0, .y_max = 1,
          .h_line = {1, 0.9, "90 %"}, .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
     svg_line_charts(&svg, panels, 2, NULL, 760, 340);

@@ -14,6 +14,7 @@ enum {
     TICK_SIZE = 13,  /* font size of tick labels, legends, cell numbers */
     LABEL_SIZE = 14, /* of axis titles */
     TITLE_SIZE = 15, /* of panel and figure titles */
+    TITLE_ABOVE = 8, /* space above a panel's title, apart from the panel above */
     TICK_LEN = 5,
     MARGIN = 10,     /* around the whole figure */
     SWATCH = 24,     /* the sample of a line in a legend */
@@ -189,6 +190,26 @@ static Num log_label(int m, int e)
     return n;
 }
 
+/* m x 10^e as 10^e or m x 10^e, the exponent in UTF-8 superscript digits */
+static Num power_label(double value)
+{
+    static const char *const raised[10] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
+                                           "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+    int e = (int)floor(log10(value) + 1e-9), m = (int)lround(value / pow(10, e));
+    char exponent[32] = "";
+    snprintf(exponent, sizeof exponent, "%s", e < 0 ? "\u207b" : "");
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", abs(e));
+    for (const char *p = digits; *p; p++)
+        strncat(exponent, raised[*p - '0'], sizeof exponent - strlen(exponent) - 1);
+    Num n;
+    if (m == 1)
+        snprintf(n.s, sizeof n.s, "10%s", exponent);
+    else
+        snprintf(n.s, sizeof n.s, "%d\u00b710%s", m, exponent);
+    return n;
+}
+
 /* Candidate ticks m x 10^e in ascending order, reaching past lo and hi. */
 static SvgTicks log_candidates(double lo, double hi)
 {
@@ -236,8 +257,11 @@ SvgTicks svg_log_ticks(double lo, double hi, int loose)
         while (last >= 0 && all.value[last] > hi * (1 + 1e-9))
             last--;
     }
+    int powers = 0;     /* one notation for the whole axis */
     for (int i = first; i <= last; i++)
-        add_tick(&ticks, all.value[i], all.label[i]);
+        powers |= strchr(all.label[i], 'e') != NULL;
+    for (int i = first; i <= last; i++)
+        add_tick(&ticks, all.value[i], powers ? power_label(all.value[i]).s : all.label[i]);
     if (!loose && ticks.count < 2) /* a short fixed range: plain ticks */
         return svg_nice_ticks(lo, hi, 4, 0);
     ticks.lo = loose ? all.value[first] : lo;
@@ -252,6 +276,25 @@ const char *svg_palette(int i)
                                             "#000000", "#F0E442"};
     int n = (int)(sizeof okabe_ito / sizeof okabe_ito[0]);
     return okabe_ito[((i % n) + n) % n];
+}
+
+const char *svg_dash_pattern(int i)
+{
+    static const char *const patterns[] = {
+        "", " stroke-dasharray=\"7 4\"", " stroke-dasharray=\"2 3\"",
+        " stroke-dasharray=\"8 3 2 3\"", " stroke-dasharray=\"14 5\""};
+    int n = (int)(sizeof patterns / sizeof patterns[0]);
+    return patterns[((i % n) + n) % n];
+}
+
+void svg_tint(char out[8], const char *colour, double towards_white)
+{
+    unsigned r = 0, g = 0, b = 0;
+    if (colour == NULL || sscanf(colour, "#%2x%2x%2x", &r, &g, &b) != 3)
+        r = g = b = 0;
+    double keep = 1 - fmin(fmax(towards_white, 0), 1);
+    snprintf(out, 8, "#%02X%02X%02X", (unsigned)lround(255 - keep * (255 - r)),
+             (unsigned)lround(255 - keep * (255 - g)), (unsigned)lround(255 - keep * (255 - b)));
 }
 
 typedef struct {
@@ -528,7 +571,7 @@ static void draw_titles(Text *t, const Frame *f, double box_top,
                         const char *y_label)
 {
     double middle_x = f->plot.x + f->plot.w / 2;
-    put_text(t, middle_x, box_top + TITLE_SIZE,
+    put_text(t, middle_x, box_top + TITLE_ABOVE + TITLE_SIZE,
              (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1}, title);
     put_text(t, middle_x, plot_bottom(f) + f->below + 4 + LABEL_SIZE,
              (Font){.size = LABEL_SIZE, .anchor = "middle"}, x_label);
@@ -585,7 +628,7 @@ static Frame line_frame(SvgRect box, const SvgLinePanel *p)
     const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
     double left = left_margin(&f.y_ticks, p->y_label);
     double right = text_width(last_x, TICK_SIZE) / 2 + 2;
-    double top = p->title ? TITLE_SIZE + 14 : TICK_SIZE;
+    double top = p->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
     f.below = TICK_LEN + TICK_SIZE;
     double bottom = f.below + 4 + (p->x_label ? LABEL_SIZE + 8 : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
@@ -605,7 +648,7 @@ static void draw_series(Text *t, const Frame *f, const SvgSeries *s,
     text_printf(t,
                 "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
                 "stroke-linejoin=\"round\"%s d=\"",
-                color, s->dashed ? " stroke-dasharray=\"7 4\"" : "");
+                color, svg_dash_pattern(s->dash));
     int pen_down = 0;
     for (int i = 0; i < s->n; i++) {
         if (!point_ok(s, i, log_y)) {
@@ -767,7 +810,7 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
                     "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
                     "stroke=\"%s\" stroke-width=\"2\"%s/>\n",
                     px(x).s, px(middle).s, px(x + SWATCH).s, px(middle).s,
-                    color, s->dashed ? " stroke-dasharray=\"7 4\"" : "");
+                    color, svg_dash_pattern(s->dash));
     put_text(t, x + SWATCH + 6, middle + 0.35 * TICK_SIZE,
              (Font){.size = TICK_SIZE}, s->label);
 }
@@ -832,7 +875,7 @@ void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
 /* The plot's top edge in its box, where an outside legend lines up. */
 static double plot_top(const SvgLinePanel *p)
 {
-    return p->title ? TITLE_SIZE + 14 : TICK_SIZE;
+    return p->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
 }
 
 void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
@@ -961,7 +1004,7 @@ static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
     L.row_label_w = widest_label(m->row_labels, m->rows, TICK_SIZE);
     double left = L.left =
         L.row_label_w + 6 + (m->y_label ? LABEL_SIZE + 8 : 0);
-    double top = m->title ? TITLE_SIZE + 10 : 0;
+    double top = m->title ? TITLE_ABOVE + TITLE_SIZE + 10 : 0;
     double bottom = TICK_SIZE + 8 + (m->x_label ? LABEL_SIZE + 8 : 0);
     L.cell = fmin((box.w - left) / m->cols, (box.h - top - bottom) / m->rows);
     L.cell = fmax(L.cell, 1);
@@ -1010,6 +1053,24 @@ static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
         }
 }
 
+/* A minus sign on each clearly negative cell, in ink its cell makes readable. */
+static void draw_sign_marks(Text *t, const SvgHeatmap *m, const HeatLayout *L,
+                            SvgColorScale s)
+{
+    for (int r = 0; r < m->rows; r++)
+        for (int c = 0; c < m->cols; c++) {
+            double v = m->values[r * m->cols + c];
+            if (!isfinite(v) || v >= 0 || scale_unit(s, v) > 0.4)
+                continue;
+            double x = L->grid.x + (c + 0.5) * L->cell, y = L->grid.y + (r + 0.5) * L->cell;
+            double half = fmax(1.5, 0.18 * L->cell);
+            text_printf(t, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
+                        "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
+                        px(x - half).s, px(y).s, px(x + half).s, px(y).s,
+                        ink_on(color_at(s.map, scale_unit(s, v))));
+        }
+}
+
 static void draw_heat_labels(Text *t, const SvgHeatmap *m, const HeatLayout *L)
 {
     char buf[16];
@@ -1038,6 +1099,8 @@ void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *m,
         return;
     HeatLayout L = heat_layout(box, m);
     draw_cells(t, m, &L, fitted);
+    if (fitted.map == SVG_DIVERGING && number_size(m, L.cell) == 0)
+        draw_sign_marks(t, m, &L, fitted);
     draw_numbers(t, m, &L, fitted);
     draw_heat_labels(t, m, &L);
     if (m->frame_last_row)
@@ -1048,7 +1111,11 @@ void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *m,
 
 static SvgTicks bar_ticks(SvgColorScale s, double height)
 {
-    return svg_nice_ticks(s.lo, s.hi, (int)lround(height / 70), 0);
+    int want = (int)lround(height / 70);
+    SvgTicks ticks = svg_nice_ticks(s.lo, s.hi, want, 0);
+    for (int more = 1; ticks.count < 3 && more <= 6; more++)   /* a short bar */
+        ticks = svg_nice_ticks(s.lo, s.hi, want + more, 0);
+    return ticks;
 }
 
 double svg_color_bar_width(SvgColorScale s)
@@ -1186,7 +1253,7 @@ static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
     if (*tilt) /* the first label hangs left of its bar */
         left =
             fmax(left, 0.77 * widest - 0.5 * (box.w - left) / c->n_categories);
-    double top = c->title ? TITLE_SIZE + 14 : TICK_SIZE;
+    double top = c->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
     double bottom = f.below + 4 + (c->x_label ? LABEL_SIZE + 8 : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - 4,
                        box.h - top - bottom};
@@ -1219,7 +1286,8 @@ static void draw_bars(Text *t, const Frame *f, const SvgBarChart *c)
             double y =
                 fmax(f->plot.y, fmin(plot_bottom(f), axis_map(&f->y, v)));
             put_rect(t, (SvgRect){x, fmin(y, zero), bar, fabs(zero - y)},
-                     svg_palette(g), "stroke=\"white\" stroke-width=\"1\"");
+                     c->colours ? c->colours[g] : svg_palette(g),
+                     "stroke=\"white\" stroke-width=\"1\"");
             if (c->value_format)
                 draw_value_label(t, c, x + bar / 2, y, v);
         }
@@ -1249,8 +1317,10 @@ static void draw_bar_legend(Text *t, const SvgBarChart *c, double x, double y)
         t->failed = 1;
         return;
     }
-    for (int g = 0; g < c->n_groups; g++)
+    for (int g = 0; g < c->n_groups; g++) {
         items[g].label = c->groups[g];
+        items[g].color = c->colours ? c->colours[g] : NULL;
+    }
     legend_items(t, x, y, items, c->n_groups, 0, 1);
     free(items);
 }

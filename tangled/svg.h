@@ -35,12 +35,18 @@ SvgTicks svg_log_ticks(double lo, double hi, int loose);
 
 /* Okabe-Ito colours, safe for colour-blind readers; i wraps around. */
 const char *svg_palette(int i);
+/* The SVG attribute of line pattern i: 0 solid, 1 dashed, 2 dotted,
+   3 dash-dot, 4 long dashes; i wraps around. */
+const char *svg_dash_pattern(int i);
+/* colour #rrggbb moved the share towards_white (0 to 1) of the way to
+   white, written into out as #rrggbb */
+void svg_tint(char out[8], const char *colour, double towards_white);
 
 typedef struct {
     const char *label;
     const float *x, *y; /* n points; a NaN breaks the line */
     int n;
-    int dashed;
+    int dash;          /* the line's pattern: svg_dash_pattern(dash) */
     const char *color; /* NULL: svg_palette(index of the series) */
 } SvgSeries;
 
@@ -113,6 +119,7 @@ typedef struct {
     const float *values;           /* n_groups x n_categories */
     const char *value_format;      /* e.g. "%.1f"; NULL: no labels */
     double y_min, y_max;           /* fixed if y_min < y_max */
+    const char *const *colours;    /* n_groups colours, or NULL: the palette */
 } SvgBarChart;
 
 void svg_bar_chart(Text *t, const SvgBarChart *chart, double width,

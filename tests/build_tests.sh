@@ -48,12 +48,13 @@ tangle_is_fresh() {
 # (the results directory is untouched); the weave remakes the woven Markdown
 # and, from it, the LaTeX document and the two books.  Checked by file times,
 # on a copy of the built tree (cp -p keeps the times, so the copy starts up
-# to date).
+# to date).  The student edition's copy takes its shipped results/ along.
 prose_edit_recompiles_nothing() {
     B=${B:-build}; san=0; [ "$B" = build-san ] && san=1
     [ -f $B/attention.md ] || { echo "$B/attention.md not built (run make)"; return 1; }
     dir=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX") || return 1
-    cp -Rp $NW Makefile tangled tests book $B "$dir"/ || return 1
+    shipped=""; [ "${EDITION:-teacher}" = student ] && shipped=results
+    cp -Rp $NW Makefile tangled tests book $B $shipped "$dir"/ || return 1
     (cd "$dir" && make -s SANITIZE=$san >/dev/null 2>&1) || { echo "build failed"; rm -rf "$dir"; return 1; }
     status=0
     # edit_and_check SED-EXPRESSION WHAT EXPECTED-CHANGED-FILES
@@ -89,6 +90,8 @@ prose_edit_recompiles_nothing() {
 # moves code (a blank line added in a chunk of the core) recompiles the
 # program, so that its line numbers stay right, but reruns nothing.
 experiment_edit_reruns_its_part() {
+    [ "${EDITION:-teacher}" = student ] &&
+        { echo "skipped: the student edition runs no experiment (its results/ are shipped)"; return 77; }
     B=${B:-build}
     san=0; [ "$B" = build-san ] && san=1
     dir=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX") || return 1
@@ -126,6 +129,59 @@ experiment_edit_reruns_its_part() {
         "a blank line that moves the core's code" ""
     rm -rf "$dir"
     return $status
+}
+
+# Every line chart of the book can be read on a page printed in grey:
+# series that only hue tells apart are refused (tests/grey.py).  First the
+# check itself must refuse two solid lines in the palette's blue and
+# vermilion, as the ablation figures once drew them.
+line_charts_survive_grey() {
+    B=${B:-build}
+    results=$B/results; [ "${EDITION:-teacher}" = student ] && results=results
+    ls $results/fig/*.svg > /dev/null 2>&1 || { echo "no figures in $results/fig (run make)"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    printf '%s\n' '<svg>' \
+        '<path fill="none" stroke="#0072B2" stroke-width="2" d="M 0 0 L 1 1"/>' \
+        '<path fill="none" stroke="#D55E00" stroke-width="2" d="M 0 1 L 1 0"/>' '</svg>' > $work/hue.svg
+    if python3 tests/grey.py $work/hue.svg > /dev/null; then
+        echo "tests/grey.py passed two lines that only hue tells apart"; rm -rf $work; return 1
+    fi
+    rm -rf $work
+    python3 tests/grey.py $results/fig/*.svg
+}
+
+# Figures are numbered by chapter in both books, and the text's "Figure
+# C.N" names a caption that exists: in the PDF (pdftotext), captions read
+# "Figure C.N:"; in the HTML they start with "Figure C.N." and every
+# reference is a link to its figure (checked by checklinks).
+figure_references_agree() {
+    [ -f book/attention.pdf ] && [ -f book/attention.html ] || { echo "books not built (run make)"; return 1; }
+    command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
+    text=$(pdftotext book/attention.pdf - | tr "\n\f" "  ")
+    captions=$(echo "$text" | grep -ao 'Figure [0-9]*\.[0-9]*:' | tr -d ':' | sort -u)
+    mentions=$(echo "$text" | grep -ao 'Figure [0-9][0-9.]*[^:0-9.]' | sed 's/.$//; s/\.*$//' | sort -u)
+    [ -n "$captions" ] || { echo "no numbered caption in the PDF"; return 1; }
+    status=0
+    for m in $(echo "$mentions" | sed 's/Figure //'); do
+        echo "$captions" | grep -qx "Figure $m" || { echo "the PDF's text names Figure $m, which has no caption"; status=1; }
+    done
+    html=$(grep -o '<figcaption[^>]*><strong>Figure [0-9]*\.[0-9]*\.' book/attention.html \
+           | sed 's/.*Figure \([0-9.]*\)\./Figure \1/' | sort -u)
+    [ "$html" = "$captions" ] || { echo "HTML captions [$(echo $html)] differ from the PDF's [$(echo $captions)]"; status=1; }
+    [ $status = 0 ] && echo "$(echo "$captions" | wc -l) figures, numbered alike in both books; the text names $(echo "$mentions" | grep -c .) of them, each an existing caption"
+    return $status
+}
+
+# C's ^ prints, and copies from the PDF, as ^, not as a lone circumflex
+# accent (pandoc writes it \^{}; the preamble and book.lua make it the
+# character): the PDF's text holds no U+02C6.
+pdf_carets_are_carets() {
+    [ -f book/attention.pdf ] || { echo "book/attention.pdf not built (run make)"; return 1; }
+    command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
+    accents=$(pdftotext book/attention.pdf - | grep -c "$(printf '\313\206')")
+    carets=$(pdftotext book/attention.pdf - | grep -c '\^')
+    [ "$accents" = 0 ] || { echo "$accents lines of the PDF hold a circumflex accent for ^"; return 1; }
+    echo "the PDF's text has ^ on $carets lines and no lone circumflex"
 }
 
 # A type error put into a chunk makes the compiler name attention.nw and the
@@ -532,9 +588,17 @@ course_mode() {
         [ -n "$mine" ] || { echo "exercise $e has no test of its own"; status=1; continue; }
         one=$work/one-$e    # the edition's Makefile and tests, exercise e solved
         mkdir -p $one
-        cp $edition/Makefile $one/ && ln -s $edition/tests $one/tests
+        cp $edition/Makefile $one/ && ln -s $edition/tests $one/tests && ln -s $edition/course $one/course
         awk -f course/student.awk -v solved=$e $NW > $one/$NW
-        (cd $one && make -s $B/test_exercises > $work/log 2>&1) || { cat $work/log; status=1; continue; }
+        # make check EXERCISE=e, as the student types it: it passes, prints no
+        # build command and weaves no book
+        (cd $one && make check EXERCISE=$e > $work/log 2>&1) ||
+            { echo "exercise $e solved alone: make check EXERCISE=$e failed:"; cat $work/log; status=1; continue; }
+        grep -q "^exercise $e .* passed (" $work/log || { echo "make check EXERCISE=$e:"; cat $work/log; status=1; }
+        if grep -E "^(cc|gcc|clang|awk|notangle|pandoc) " $work/log; then
+            echo "make check EXERCISE=$e printed build commands"; status=1; fi
+        [ ! -e $one/book/attention.html ] && [ ! -e $one/$B/attention.md ] ||
+            { echo "make check EXERCISE=$e wove the book"; status=1; }
         got=$(failing $one $B/test_exercises)
         want=$(echo "$all_tests" | grep -vxF "$mine")
         if [ "$got" != "$want" ]; then
@@ -558,7 +622,7 @@ course_mode() {
     want=$(cut -d'|' -f2 $work/exercises | sort -n -u | while read c; do topic_of $c; done | tr '\n' ' ')
     got=""
     for c in $(cut -f1 $work/chapters); do
-        (cd $edition && CHAPTER=$c sh tests/check.sh $tests > $work/log-$c 2>&1) || got="$got$(topic_of $c) "
+        (cd $edition && make check CHAPTER=$c > $work/log-$c 2>&1) || got="$got$(topic_of $c) "
         grep -q "^chapter $c  *$(topic_of $c) " $work/log-$c ||
             { echo "CHAPTER=$c printed no line for chapter $c, $(topic_of $c):"; tail -3 $work/log-$c; status=1; }
     done
@@ -570,7 +634,7 @@ course_mode() {
     # the chapter a stub names, make check CHAPTER=n, runs that exercise's tests, and they fail
     stubs=ok
     for e in $(seq 1 $n); do
-        c=$(sed -n "s/^ *\/\* TODO, exercise $e (make check CHAPTER=\([0-9]*\))\.\$/\1/p" $edition/$NW)
+        c=$(sed -n "s/^ *\/\* TODO, exercise $e (make check EXERCISE=$e; its chapter: CHAPTER=\([0-9]*\))\.\$/\1/p" $edition/$NW)
         [ -n "$c" ] && [ -f $work/log-$c ] || { echo "exercise $e: its stub names no chapter ('$c')"; stubs=; continue; }
         for t in $(tests_of $e); do
             grep -q "^      $t (exercises): checks" $work/log-$c ||
@@ -579,6 +643,51 @@ course_mode() {
     done
     if [ -n "$stubs" ]; then echo "each stub's make check CHAPTER=n runs its exercise's tests, failing"
     else status=1; fi
+    # each stub fails make check EXERCISE=e with the case it tried and the
+    # line of the check that failed: a line of tests/test_exercises.c that
+    # calls expect_close or expect_that, not the helpers' own lines
+    cases=ok
+    for e in $(seq 1 $n); do
+        (cd $edition && make check EXERCISE=$e > $work/log 2>&1) &&
+            { echo "make check EXERCISE=$e passed on a stub"; cases=; continue; }
+        at=$(sed -n 's/.*LINE.*tests\/test_exercises\.c:\([0-9]*\):.*/\1/p' $work/log | head -1)
+        grep -q '^the smallest case that fails:$' $work/log && [ -n "$at" ] &&
+        sed -n "${at}p" tests/test_exercises.c | grep -q 'expect_\(close\|that\)(' || {
+            echo "make check EXERCISE=$e names no case, or no check's line ($at):"; cat $work/log; cases=; }
+    done
+    [ -n "$cases" ] && echo "each stub's make check EXERCISE=e names the smallest failing case and its check's line: $(
+        grep -A3 '^the smallest case that fails:$' $work/log | tail -3 | tr -s ' ' | tr '\n' ' ')"
+    [ -n "$cases" ] || status=1
+    # the whole make check of the fresh edition, after make: the chapters
+    # with exercises fail and the group whole, nothing else; every test that
+    # fails in a chapter is an exercise's or calls an exercise's function
+    (cd $edition && make -s > $work/log 2>&1) || { echo "make failed in the edition:"; cat $work/log; return 1; }
+    # (CHAPTER= on the command line: make check CHAPTER=course passes its
+    # own to sub-makes in MAKEFLAGS, which the environment cannot undo)
+    (cd $edition && make check CHAPTER= EXERCISE= > $work/check 2>&1)
+    verdicts=$(sed -n '/^=* by chapter$/,$p' $work/check | grep -E '^(chapter|group) ')
+    wrong=$(echo "$verdicts" | awk -v want="$want" '
+        BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) fails[w[i]] = 1; fails["whole"] = 1 }
+        { topic = $1 == "group" ? $2 : $3; failed = / FAILED \(/
+          if (failed != (topic in fails) + 0) print }')
+    chapters_seen=$(echo "$verdicts" | grep -c '^chapter ')
+    if [ "$chapters_seen" != "$(wc -l < $work/chapters)" ] || [ -n "$wrong" ]; then
+        echo "a fresh edition's make check: wrong verdicts:"; echo "${wrong:-$(tail -20 $work/check)}"; status=1
+    else
+        echo "a fresh edition's make check:"; echo "$verdicts" | cut -c1-100 | sed 's/^/    /'
+    fi
+    # all nine solved: everything passes
+    solved=$work/solved
+    make -s student STUDENT_DIR=$solved SOLVED=$(seq -s, 1 $n) > $work/log 2>&1 || { cat $work/log; return 1; }
+    if (cd $solved && make -s > $work/log 2>&1 && make check CHAPTER= EXERCISE= > $work/check 2>&1) &&
+       [ "$(sed -n '/^=* by chapter$/,$p' $work/check | grep -c '^chapter .*\(passed (\|no tests of its own\)')" \
+         = "$(wc -l < $work/chapters)" ]; then
+        echo "every exercise solved: make check passes, every chapter and group:"
+        sed -n '/^=* by chapter$/,$p' $work/check | grep -E '^(chapter|group) ' | cut -c1-100 | sed 's/^/    /'
+    else
+        echo "every exercise solved, make check fails:"; cat $work/log; grep -E 'FAILED|^(chapter|group) ' $work/check
+        status=1
+    fi
     }
     # a type error in a stub names the student's attention.nw and its line
     line=$(grep -n '^    /\* TODO, exercise 1 ' $edition/$NW | head -1 | cut -d: -f1)
@@ -588,6 +697,25 @@ course_mode() {
     echo "$log" | grep -q "$NW:$line:" || { echo "no error at $NW:$line in:"; echo "$log"; return 1; }
     echo "student's compiler error: $(echo "$log" | grep "$NW:$line:" | head -1)"
     return $status
+}
+
+# The live edition of the book in Debian's chromium, headless, from file://
+# (tests/live_test.js, driven by puppeteer-core, which make check installs
+# with npm ci): it trains seed 1 in the page and compares the downloaded
+# checkpoint with attention train's, byte for byte; walks the stepper
+# through 7*8= and compares its numbers with attention trace; checks the
+# messages for bad input, the console, and the width at 1280 and 400 px.
+# The screenshots are left in $B/live/.
+live_book() {
+    b=${B:-build}
+    if [ "${EDITION:-teacher}" = student ]; then
+        echo "skipped: the student edition's book is the static page"; exit 77
+    fi
+    if [ ! -d node_modules/puppeteer-core ]; then
+        echo "node_modules/puppeteer-core is missing: run npm ci (make check does)"; return 1
+    fi
+    grep -q 'id="live-module"' book/attention.html || { echo "book/attention.html is not the live edition"; return 1; }
+    node tests/live_test.js book/attention.html "$b/attention" "$b/model.ckpt" "$b/live"
 }
 
 "$@"

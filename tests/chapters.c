@@ -87,6 +87,19 @@ static int chapter_selected(const char *topic)
     return !only || !*only || !strcmp(only, topic);
 }
 
+/* CHECKS, if set, is a list of names separated by spaces (an exercise's
+   functions, make check EXERCISE=k): only the tests that check one of
+   them run */
+static int checks_selected(const char *checks)
+{
+    const char *only = getenv("CHECKS"), *p;
+    size_t n = strlen(checks);
+    if (!only || !*only) return 1;
+    for (p = strstr(only, checks); p; p = strstr(p + 1, checks))
+        if ((p == only || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
 int run_chapter_tests(int argc, char **argv, const char *suite,
                       const ChapterTest *tests, size_t n,
                       CMFixtureFunction setup, CMFixtureFunction teardown)
@@ -113,7 +126,7 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
         void *group_state = NULL;
         int setup_failed = setup && setup(&group_state) != 0;
         for (size_t i = first; i < n; i++) {
-            if (strcmp(tests[i].topic, topic)) continue;
+            if (strcmp(tests[i].topic, topic) || !checks_selected(tests[i].checks)) continue;
             records[count] = (Record){ &tests[i], group_state, 0, 0 };
             snprintf(names[count], sizeof names[count], "%s", tests[i].test.name);
             group[count] = (struct CMUnitTest){ names[count], wrapped, NULL, NULL, &records[count] };

@@ -5,7 +5,8 @@
    lists the chapters with their numbers and topics.  Every test binary
    lists its tests in a table of ChapterTest and hands it to
    run_chapter_tests, which runs one cmocka group per topic (only the one
-   in the environment variable CHAPTER, if it is set) and names, for each
+   in the environment variable CHAPTER, if it is set, and of those only the
+   tests that check a name listed in CHECKS, if it is set) and names, for each
    failing test, the chunk of attention.nw that defines what it checks.
    tests/check.sh runs every binary chapter by chapter and prints one line
    per chapter. */

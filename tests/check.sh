@@ -16,12 +16,15 @@
 # (the literate build and the book), whole (tests that run the whole
 # model, or the program on it: they pass when every exercise is solved)
 # and course (the student edition).  A test tagged with anything else
-# is an error.
+# is an error.  With EXERCISE=k in the environment only exercise k's tests
+# run: those of its chapter that check its functions (course/student.awk
+# lists the exercises, their chapters and functions); the binaries get the
+# functions in CHECKS (tests/chapters.c).
 set -u
 NW=attention.nw
 groups="build whole course"
 summary=$(mktemp "${TMPDIR:-/tmp}/attention-check.XXXXXX") || exit 1
-trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out"' EXIT
+trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out" "$summary.ex"' EXIT
 
 # the chapters: number TAB topic TAB title
 awk -f tests/chapters.awk $NW > "$summary.map" || exit 1
@@ -51,10 +54,27 @@ if [ -n "${CHAPTER:-}" ]; then
         exit 2; }
 fi
 
-# the label and title of a chapter or group
+# EXERCISE=k: its chapter's topic, and its functions in CHECKS
+exercise=""
+if [ -n "${EXERCISE:-}" ]; then
+    awk -f course/student.awk -v list=1 $NW > "$summary.ex" || exit 1
+    line=$(awk -F'|' -v e="$EXERCISE" '$1 == e' "$summary.ex")
+    [ -n "$line" ] || {
+        echo "make check: no exercise '$EXERCISE'; the exercises are:"
+        awk -F'|' '{ printf "  EXERCISE=%-3s chapter %-3s %-28s %s\n", $1, $2, $3, $4 }' "$summary.ex"
+        exit 2; }
+    exercise=$EXERCISE
+    chapters=$(awk -F'\t' -v c="$(echo "$line" | cut -d'|' -f2)" '$1 == c { print $2 }' "$summary.map")
+    CHECKS=$(echo "$line" | cut -d'|' -f4)
+    export CHECKS
+fi
+
+# the label and title of a chapter or group (or of the exercise)
 label() { n=$(awk -F'\t' -v c="$1" '$2 == c { print $1 }' "$summary.map")
-          if [ -n "$n" ]; then echo "chapter $n"; else echo group; fi; }
+          if [ -n "$exercise" ]; then echo "exercise $exercise"
+          elif [ -n "$n" ]; then echo "chapter $n"; else echo group; fi; }
 title() {
+    [ -n "$exercise" ] && { awk -F'|' -v e="$exercise" '$1 == e { print $3 }' "$summary.ex"; return; }
     case $1 in
         build)  echo "the literate build and the book" ;;
         whole)  echo "the whole model and the program (every exercise)" ;;
@@ -68,19 +88,24 @@ summarise() {   # chapter, verdict, notes: the summary's line, within 100 column
 
 status=0
 : > "$summary"
+# the tests of a chapter (of the exercise, with CHECKS): binary TAB topic TAB checks TAB name
+tests_of() {
+    awk -F'\t' -v c="$1" -v checks=" ${CHECKS:-} " '$2 == c && (checks == "  " || index(checks, " " $3 " "))' \
+        "$summary.list"
+}
 for chapter in $chapters; do
     total=0 failed=0 notes=""
-    if ! awk -F'\t' -v c="$chapter" '$2 == c { found = 1 } END { exit !found }' "$summary.list"; then
+    if [ -z "$(tests_of "$chapter")" ]; then
         summarise "$chapter" "no tests of its own"
         continue
     fi
-    for t in $(awk -F'\t' -v c="$chapter" '$2 == c { print $1 }' "$summary.list" | uniq); do
+    for t in $(tests_of "$chapter" | cut -f1 | uniq); do
         CHAPTER=$chapter "$t" > "$summary.out" 2>&1
         code=$?
         grep -v "^chapter-result	" "$summary.out"   # the summary lines are for this script
         line=$(grep '^chapter-result' "$summary.out" | tail -1)
         if [ -z "$line" ]; then
-            n=$(awk -F'\t' -v c="$chapter" -v t="$t" '$1 == t && $2 == c' "$summary.list" | wc -l)
+            n=$(tests_of "$chapter" | awk -F'\t' -v t="$t" '$1 == t' | wc -l)
             total=$((total + n)); failed=$((failed + n))
             notes="$notes
       $t stopped (exit status $code) before it finished $chapter"
@@ -97,6 +122,10 @@ for chapter in $chapters; do
     summarise "$chapter" "$verdict" "$notes"
 done
 echo
-echo "==================================================================== by chapter"
+if [ -n "$exercise" ]; then
+    echo "=================================================================== the exercise"
+else
+    echo "==================================================================== by chapter"
+fi
 cat "$summary"
 exit $status

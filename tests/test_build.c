@@ -26,6 +26,9 @@ static void test_stray_root_fails(void **s) { (void)s; run("stray_root_fails"); 
 static void test_undefined_chunk_fails(void **s) { (void)s; run("undefined_chunk_fails"); }
 static void test_missing_number_fails(void **s) { (void)s; run("missing_number_fails"); }
 static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve"); }
+static void test_line_charts_survive_grey(void **s) { (void)s; run("line_charts_survive_grey"); }
+static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
+static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
 static void test_ask_answers_all_100(void **s) { (void)s; run("ask_answers_all_100"); }
 static void test_cli_errors(void **s) { (void)s; run("cli_errors"); }
@@ -36,6 +39,7 @@ static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
 static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
 static void test_course_mode(void **s) { (void)s; run("course_mode"); }
+static void test_live_book(void **s) { (void)s; run("live_book"); }
 
 /* the literate build, the program's command line, the whole model
    trained, and the course mode: groups of their own */
@@ -43,12 +47,14 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "tangled/", test_tangle_is_fresh),
     CHAPTER_TEST("build", "Makefile", test_prose_edit_recompiles_nothing),
     CHAPTER_TEST("build", "Makefile", test_experiment_edit_reruns_its_part),
-    CHAPTER_TEST("build", "Makefile", test_optimisation_changes_no_bit),
     CHAPTER_TEST("build", "Makefile", test_compiler_error_names_nw_line),
     CHAPTER_TEST("build", "Makefile", test_stray_root_fails),
     CHAPTER_TEST("build", "Makefile", test_undefined_chunk_fails),
     CHAPTER_TEST("build", "book/book.lua", test_missing_number_fails),
     CHAPTER_TEST("build", "book/checklinks", test_html_links_resolve),
+    CHAPTER_TEST("build", "svg_dash_pattern", test_line_charts_survive_grey),
+    CHAPTER_TEST("build", "book/book.lua", test_figure_references_agree),
+    CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_carets_are_carets),
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),
@@ -56,8 +62,10 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "training_fault", test_nan_stops_training),
     CHAPTER_TEST("whole", "main", test_deterministic_outputs),
     CHAPTER_TEST("whole", "main", test_valgrind_clean),
+    CHAPTER_TEST("whole", "Makefile", test_optimisation_changes_no_bit),  /* it trains */
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
+    CHAPTER_TEST("build", "book/live.js", test_live_book),
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,308 @@
+// live.js: the plumbing of the live book.  It loads the module that make
+// compiles from attention.nw (the core and web.c, appendix "The live
+// book"), wires the widgets' inputs and buttons to it, and puts what the
+// module returns on the page.  Every number shown comes out of the C code;
+// nothing about attention is computed here.
+(function () {
+  'use strict';
+
+  // ---------------------------------------------------------------- the module
+  function decode(id) {
+    const text = atob(document.getElementById(id).textContent.trim());
+    return Uint8Array.from(text, (c) => c.charCodeAt(0));
+  }
+
+  // The module imports what wasi-libc links in (never called: the module
+  // does no I/O) and the page's progress callback.
+  function imports(module, progress) {
+    const wasi = {};
+    for (const need of WebAssembly.Module.imports(module))
+      if (need.module === 'wasi_snapshot_preview1') wasi[need.name] = () => 52;  // ENOSYS
+    return { wasi_snapshot_preview1: wasi, page: { progress: progress } };
+  }
+
+  // Text and bytes cross through the module's input and output buffers.
+  function wrap(exports) {
+    const memory = () => new Uint8Array(exports.memory.buffer);
+    return {
+      x: exports,
+      put(data) {
+        const b = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+        if (b.length > exports.input_size()) return -1;
+        memory().set(b, exports.input());
+        return b.length;
+      },
+      bytes() { return memory().slice(exports.output(), exports.output() + exports.output_length()); },
+      text() { return new TextDecoder().decode(this.bytes()); },
+    };
+  }
+
+  // The training worker: its own instance of the module, which trains and
+  // posts each record's chart; started from a Blob, so that it works from file://.
+  function worker() {
+    onmessage = async (event) => {
+      const { module, seed, steps } = event.data;
+      let m = null;
+      const progress = (step, loss, correct) =>
+        postMessage({ step, loss, correct, chart: m.text(), at: performance.now() });
+      const instance = await WebAssembly.instantiate(module, imports(module, progress));
+      m = wrap(instance.exports);
+      m.x._initialize();
+      const start = performance.now();
+      const status = m.x.train(seed, steps);
+      const ms = performance.now() - start;
+      const message = status !== 0 ? m.text() : '';
+      const length = status === 0 ? m.x.save() : 0;
+      postMessage({ done: true, status, message, ms, start, first: m.x.first_perfect(),
+                    checkpoint: length > 0 ? m.bytes() : null });
+    };
+  }
+
+  // ---------------------------------------------------------------- helpers
+  function el(tag, attributes, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attributes || {}))
+      if (k === 'class') e.className = v; else e.setAttribute(k, v);
+    for (const c of children) e.append(c);
+    return e;
+  }
+  const widgets = (name) => document.querySelectorAll('div.live[data-widget="' + name + '"]');
+
+  let book = null;        // the module instance the widgets share
+  let module = null;
+  const model = { owner: 'the book\'s model (seed 1)', changed: [] };
+
+  function useModel(bytes, owner) {
+    const n = book.put(bytes);
+    if (book.x.load(n) !== 0) throw new Error('the module refused a checkpoint: ' + book.text());
+    model.owner = owner;
+    for (const f of model.changed) f();
+  }
+
+  // ---------------------------------------------------------------- train it live
+  function trainWidget(box) {
+    const seed = el('input', { type: 'text', value: '1', size: '6', 'aria-label': 'seed',
+                               inputmode: 'numeric', class: 'live-seed' });
+    const go = el('button', { type: 'button', class: 'live-train' }, 'Train');
+    const status = el('span', { class: 'live-status', role: 'status' }, 'Not trained yet: the widgets use the book\'s model.');
+    const chart = el('div', { class: 'live-chart' });
+    const save = el('a', { class: 'live-download', hidden: '' }, 'Download the checkpoint');
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'seed ', seed), go, save),
+               status, chart);
+    let running = null;
+    go.addEventListener('click', () => {
+      const n = book.put(seed.value);
+      if (book.x.seed_check(n) !== 0) {
+        status.textContent = book.text();
+        status.classList.add('live-error');
+        return;
+      }
+      const checked = BigInt.asUintN(64, book.x.seed());
+      status.classList.remove('live-error');
+      if (running) running.terminate();
+      const source = [imports, wrap, '(' + worker + ')()'].join('\n');
+      const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+      running = new Worker(url);
+      URL.revokeObjectURL(url);
+      save.hidden = true;
+      let first = null;
+      running.onmessage = (event) => {
+        const r = event.data;
+        if (!r.done) {
+          chart.innerHTML = r.chart;
+          if (r.correct === 100 && first === null) first = r.at;
+          status.textContent = 'seed ' + checked + ', step ' + r.step + ': batch loss ' +
+            r.loss.toFixed(4) + ', score ' + r.correct + '/100';
+          return;
+        }
+        running = null;
+        if (r.status !== 0) { status.textContent = r.message; status.classList.add('live-error'); return; }
+        const perStep = r.ms / 1000;
+        status.textContent = 'seed ' + checked + ': first 100/100 at step ' + r.first + ' (' +
+          (first === null ? '-' : ((first - r.start) / 1000).toFixed(2) + ' s') + '), 1000 steps in ' +
+          (r.ms / 1000).toFixed(2) + ' s, ' + perStep.toFixed(2) + ' ms a step. ' +
+          'The widgets below now use this model.';
+        box.dataset.msPerStep = perStep.toFixed(3);
+        box.dataset.firstPerfectSeconds = first === null ? '' : ((first - r.start) / 1000).toFixed(3);
+        useModel(r.checkpoint, 'your model (seed ' + checked + ')');
+        save.href = URL.createObjectURL(new Blob([r.checkpoint], { type: 'application/octet-stream' }));
+        save.download = 'seed' + checked + '.ckpt';
+        save.hidden = false;
+      };
+      running.postMessage({ module, seed: checked, steps: 1000 });
+    });
+  }
+
+  // ---------------------------------------------------------------- the single-stepper
+  // The module runs the production loops on the reader's sequence and
+  // returns one line for every STEP it passed: the line of attention.nw
+  // above the STEP, what was computed there, head, t, u, i, the value
+  // exactly (%.9g) and as attention trace prints it (%+.3f).
+  function stepperWidget(box) {
+    const text = el('input', { type: 'text', value: '7*8=', size: '8', 'aria-label': 'sequence', class: 'live-sequence' });
+    const pos = el('select', { 'aria-label': 'emitting row', class: 'live-pos' });
+    const buttons = {};
+    for (const [key, label] of [['rowBack', '« row'], ['back', '‹ step'], ['next', 'step ›'], ['rowNext', 'row »']])
+      buttons[key] = el('button', { type: 'button', class: 'live-' + key }, label);
+    const where = el('div', { class: 'live-status', role: 'status' });
+    const code = el('div', { class: 'live-code' });
+    const vars = el('table', { class: 'live-vars' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'sequence ', text),
+                  el('label', {}, 'emitting row t ', pos), ...Object.values(buttons)),
+               where, el('div', { class: 'live-stepper' }, code, vars));
+    let steps = [], at = 0, lines = new Map();
+
+    function positions() {
+      const n = Math.max(1, Math.min(7, text.value.length)), keep = pos.value;
+      pos.replaceChildren();
+      for (let t = 0; t < n; t++)
+        pos.append(el('option', { value: String(t) }, t + " ('" + (text.value[t] || '') + "')"));
+      pos.value = keep !== '' && Number(keep) < n ? keep : String(n - 1);
+    }
+
+    // The woven chunks that hold the stepped lines, copied from the book.
+    function showCode() {
+      code.replaceChildren();
+      lines = new Map();
+      const blocks = [];
+      for (const n of new Set(steps.map((s) => s.line))) {
+        const line = document.querySelector('div.sourceCode span[id$="-' + n + '"]');
+        const block = line && line.closest('div.sourceCode');
+        if (block && !blocks.includes(block)) blocks.push(block);
+      }
+      for (const block of blocks) {
+        const copy = block.cloneNode(true);
+        for (const span of copy.querySelectorAll('[id]')) {
+          const n = span.id.split('-').pop();
+          if (span.tagName === 'SPAN') { span.dataset.line = n; lines.set(Number(n), span); }
+          span.removeAttribute('id');
+        }
+        code.append(copy);
+      }
+    }
+
+    function run() {
+      const n = book.put(text.value);
+      const status = book.x.step(n, Number(pos.value));
+      steps = [];
+      at = 0;
+      if (status !== 0) {
+        where.textContent = book.text();
+        where.classList.add('live-error');
+        code.replaceChildren();
+        vars.replaceChildren();
+        return;
+      }
+      where.classList.remove('live-error');
+      for (const row of book.text().split('\n')) {
+        if (!row) continue;
+        const [line, name, head, t, u, i, exact, shown] = row.split('\t');
+        steps.push({ line: Number(line), name, head: Number(head), t: Number(t), u: Number(u),
+                     i: Number(i), exact, shown });
+      }
+      showCode();
+      show();
+    }
+
+    function show() {
+      for (const span of code.querySelectorAll('.live-here')) span.classList.remove('live-here');
+      for (const note of code.querySelectorAll('.live-note')) note.remove();
+      if (steps.length === 0) return;
+      const s = steps[at];
+      const span = lines.get(s.line);
+      if (span) {
+        span.classList.add('live-here');
+        span.append(el('span', { class: 'live-note' }, '  ' + s.name + ' = ' + s.shown));
+        const frame = span.closest('div.live-code');     // positioned: offsetTop is inside it
+        const top = span.offsetTop;
+        if (top < frame.scrollTop || top > frame.scrollTop + frame.clientHeight - 30)
+          frame.scrollTop = top - frame.clientHeight / 3;
+      }
+      where.textContent = 'step ' + (at + 1) + ' of ' + steps.length + ', ' + model.owner +
+        ': head ' + s.head + ', line ' + s.line + ' of attention.nw';
+      // the latest value of every variable of this head, up to this step
+      const latest = new Map([['head', String(s.head)], ['t', String(s.t)],
+                              ['u', s.u < 0 ? '' : String(s.u)], ['i', s.i < 0 ? '' : String(s.i)]]);
+      for (let k = 0; k <= at; k++)
+        if (steps[k].head === s.head) latest.set(steps[k].name, steps[k]);
+      vars.replaceChildren();
+      for (const [name, v] of latest)
+        vars.append(el('tr', { 'data-name': name, class: typeof v === 'object' && v === s ? 'live-now' : '' },
+                       el('th', {}, name),
+                       el('td', typeof v === 'object' ? { title: v.exact, 'data-exact': v.exact } : {},
+                          typeof v === 'object' ? v.shown : v)));
+      box.dataset.at = String(at);
+    }
+
+    function move(to) { at = Math.max(0, Math.min(steps.length - 1, to)); show(); }
+    // a row of the loops: to the next (or previous) change of u
+    function rowMove(direction) {
+      let k = at;
+      const u = steps[at] ? steps[at].u : 0, head = steps[at] ? steps[at].head : 0;
+      while (k + direction >= 0 && k + direction < steps.length &&
+             steps[k + direction].u === u && steps[k + direction].head === head) k += direction;
+      move(k + direction);
+    }
+    buttons.next.addEventListener('click', () => move(at + 1));
+    buttons.back.addEventListener('click', () => move(at - 1));
+    buttons.rowNext.addEventListener('click', () => rowMove(1));
+    buttons.rowBack.addEventListener('click', () => rowMove(-1));
+    text.addEventListener('input', () => { positions(); run(); });
+    pos.addEventListener('change', run);
+    model.changed.push(run);
+    positions();
+    run();
+  }
+
+  // ---------------------------------------------------------------- one character at a time
+  // The module traces the sequence typed so far and draws every head's
+  // weights, the last row framed; it returns the token it would write next.
+  function growWidget(box) {
+    const text = el('input', { type: 'text', value: '7*8=56', size: '8', 'aria-label': 'sequence', class: 'live-sequence' });
+    const less = el('button', { type: 'button', class: 'live-less' }, '‹ one less');
+    const more = el('button', { type: 'button', class: 'live-more' }, 'one more ›');
+    const where = el('div', { class: 'live-status', role: 'status' });
+    const chart = el('div', { class: 'live-chart live-square' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'sequence ', text), less, more),
+               where, chart);
+    let n = 4;
+    function run() {
+      n = Math.max(1, Math.min(n, text.value.length));
+      const shown = text.value.slice(0, n);
+      const next = book.x.weights(book.put(shown));
+      if (next < 0) {
+        where.textContent = book.text();
+        where.classList.add('live-error');
+        chart.replaceChildren();
+        return;
+      }
+      where.classList.remove('live-error');
+      chart.innerHTML = book.text();
+      where.textContent = "'" + shown + "' (" + n + ' of ' + text.value.length + ' characters), ' +
+        model.owner + ": the last row chooses '" + String.fromCharCode(next) + "'";
+      box.dataset.next = String.fromCharCode(next);
+    }
+    less.addEventListener('click', () => { n = Math.max(1, n - 1); run(); });
+    more.addEventListener('click', () => { n += 1; run(); });
+    text.addEventListener('input', () => { n = text.value.length; run(); });
+    model.changed.push(run);
+    run();
+  }
+
+  // ---------------------------------------------------------------- start
+  async function start() {
+    module = await WebAssembly.compile(decode('live-module'));
+    const instance = await WebAssembly.instantiate(module, imports(module, () => {}));
+    book = wrap(instance.exports);
+    book.x._initialize();
+    useModel(decode('live-model'), model.owner);
+    widgets('train').forEach(trainWidget);
+    widgets('stepper').forEach(stepperWidget);
+    widgets('grow').forEach(growWidget);
+    document.documentElement.dataset.live = 'ready';
+  }
+  start().catch((error) => {
+    document.documentElement.dataset.live = 'failed';
+    console.error(error);
+  });
+})();

@@ -1,0 +1,230 @@
+/* web.c: the core as the live book's page sees it, compiled to
+   WebAssembly (tangled; edit attention.nw) */
+#include "core.h"
+#include "checkpoint.h"
+#include "svg.h"
+#include <errno.h>
+#include <math.h>                   /* NAN: a masked cell of a heatmap */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __wasm__
+#define WEB_EXPORT(name) __attribute__((export_name(#name)))
+__attribute__((import_module("page"), import_name("progress")))
+void page_progress(int step, double loss, int correct);
+#else
+#define WEB_EXPORT(name)
+
+static void page_progress(int step, double loss, int correct)
+{
+    (void)step, (void)loss, (void)correct;
+}
+#endif
+
+enum { WEB_INPUT = 1 << 16, WEB_RECORDS = 1024 };
+static struct {
+    Gpt g;                              /* the model every widget uses */
+    int has_model;
+    unsigned char input[WEB_INPUT];     /* the page writes here */
+    Text output;                        /* and reads here */
+    TrainRecord log[WEB_RECORDS];       /* the run being trained */
+    int n_records, first_perfect;
+    uint64_t seed;                      /* the seed the reader typed */
+    int T, pos, block;                  /* the stepper's sequence */
+} web;
+
+WEB_EXPORT(input) unsigned char *web_input(void) { return web.input; }
+WEB_EXPORT(input_size) int web_input_size(void) { return WEB_INPUT; }
+WEB_EXPORT(output) const char *web_output(void) { return web.output.data; }
+WEB_EXPORT(output_length) int web_output_length(void) { return (int)web.output.len; }
+
+static void clear_output(void)
+{
+    web.output.len = 0;
+    web.output.failed = 0;
+}
+
+static int fresh_model(uint64_t seed)
+{
+    if (web.has_model)
+        gpt_destroy(&web.g);
+    web.has_model = gpt_create(&web.g, seed, N_HEADS, MAX_BATCH) == 0;
+    return web.has_model ? 0 : 1;
+}
+
+WEB_EXPORT(load) int web_load(int length)
+{
+    char why[256];
+    clear_output();
+    if (fresh_model(0) != 0)
+        return text_printf(&web.output, "out of memory for the transformer"), 1;
+    if (length < 0 || length > WEB_INPUT)
+        return text_printf(&web.output, "a checkpoint larger than %d bytes", WEB_INPUT), 1;
+    if (checkpoint_decode(&web.g.model.p, web.g.n_heads, web.input, (size_t)length,
+                          why, sizeof why) != NULL)
+        return text_printf(&web.output, "%s", why), 1;
+    return 0;
+}
+
+WEB_EXPORT(save) int web_save(void)
+{
+    size_t n = checkpoint_size(&web.g.model.p);
+    clear_output();
+    text_printf(&web.output, "%*s", (int)n, "");
+    if (web.output.failed)
+        return -1;
+    checkpoint_encode((unsigned char *)web.output.data, &web.g.model.p, web.g.n_heads);
+    return (int)n;
+}
+
+static void training_chart(Text *svg, int steps)
+{
+    static float step[WEB_RECORDS], loss[WEB_RECORDS], correct[WEB_RECORDS];
+    char marker[64];
+    for (int r = 0; r < web.n_records; r++) {
+        step[r] = (float)web.log[r].step;
+        loss[r] = (float)web.log[r].loss;
+        correct[r] = (float)web.log[r].correct;
+    }
+    snprintf(marker, sizeof marker, "100/100 at step %d", web.first_perfect);
+    SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL};
+    SvgSeries scores = {"transformer", step, correct, web.n_records, 0, NULL};
+    SvgLinePanel panels[2] = {
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = &losses,
+         .n_series = 1, .log_y = 1, .x_min = 0, .x_max = steps, .y_min = 0.3, .y_max = 3,
+         .legend = SVG_LEGEND_NONE},
+        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = &scores,
+         .n_series = 1, .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
+         .legend = SVG_LEGEND_NONE,
+         .v_line = {web.first_perfect > 0, web.first_perfect, marker}},
+    };
+    svg_line_charts(svg, panels, 2, NULL, 760, 300);
+}
+
+typedef struct { int steps; } WebRun;
+
+static void observe(const TrainRecord *r, void *context)
+{
+    const WebRun *run = context;
+    if (web.n_records < WEB_RECORDS)
+        web.log[web.n_records++] = *r;
+    if (r->correct == N_PROBLEMS && web.first_perfect < 0)
+        web.first_perfect = r->step;
+    clear_output();
+    training_chart(&web.output, run->steps);
+    page_progress(r->step, (double)r->loss, r->correct);
+}
+
+WEB_EXPORT(train) int web_train(uint64_t seed, int steps)
+{
+    WebRun run = {steps};
+    TrainConfig cfg = train_defaults();
+    cfg.seed = seed;
+    cfg.steps = steps;
+    cfg.observe = observe;
+    cfg.context = &run;
+    web.n_records = 0;
+    web.first_perfect = -1;
+    if (fresh_model(seed) != 0)
+        return text_printf(&web.output, "out of memory for the transformer"), 1;
+    TrainResult result = train(&web.g.model, &cfg, NULL, 0);
+    clear_output();
+    if (result.fault_step != 0)
+        return text_printf(&web.output, "training stopped at step %d: a number is not "
+                           "finite; nothing was saved", result.fault_step), 1;
+    return 0;
+}
+
+WEB_EXPORT(first_perfect) int web_first_perfect(void) { return web.first_perfect; }
+
+WEB_EXPORT(seed_check) int web_seed_check(int length)
+{
+    char text[32] = "", *end = NULL;
+    unsigned long long value = 0;
+    clear_output();
+    if (length > 0 && length < (int)sizeof text)
+        memcpy(text, web.input, (size_t)length);
+    errno = 0;
+    if (text[0] >= '0' && text[0] <= '9')
+        value = strtoull(text, &end, 10);
+    if (end == NULL || *end != '\0' || errno == ERANGE)
+        return text_printf(&web.output, "--seed: '%s' is not a whole number from 0 to %llu",
+                           length < (int)sizeof text ? text : "(too long)",
+                           (unsigned long long)UINT64_MAX), -1;
+    web.seed = value;
+    return 0;
+}
+
+WEB_EXPORT(seed) uint64_t web_seed(void) { return web.seed; }
+
+int attention_stepping;
+
+void attention_step(int line, const char *name, int t, int u, int i, double value)
+{
+    if (u == 0 && i == 0 && strcmp(name, "dot") == 0)
+        web.block++;
+    if (t == web.pos)
+        text_printf(&web.output, "%d\t%s\t%d\t%d\t%d\t%d\t%.9g\t%+.3f\n", line, name,
+                    (web.block - 1) / web.T, t, u, i, value, value);
+}
+
+static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
+{
+    size_t where = 0;
+    const char *text = (const char *)web.input;
+    clear_output();
+    if (length < 0 || length > WEB_INPUT)
+        length = 0;
+    const char *defect = tokens_parse(text, (size_t)length, tokens, T, &where);
+    if (defect != NULL && strcmp(defect, "holds a character that is not a token") == 0)
+        return text_printf(&web.output, "'%.*s': the character at position %zu is not a "
+                           "token (the tokens are 0-9 * = ;)", length, text, where), 2;
+    if (defect != NULL)
+        return text_printf(&web.output, "'%.*s' %s: a sequence has 1 to %d tokens",
+                           length > 40 ? 40 : length, text, defect, SEQ_LEN), 2;
+    return 0;
+}
+
+WEB_EXPORT(step) int web_step(int length, int pos)
+{
+    int tokens[SEQ_LEN], T = 0;
+    if (read_sequence(length, tokens, &T) != 0)
+        return 2;
+    web.T = T;
+    web.pos = pos < 0 || pos >= T ? T - 1 : pos;
+    web.block = 0;
+    attention_stepping = 1;
+    gpt_forward(&web.g, tokens, 1, T);
+    attention_stepping = 0;
+    return 0;
+}
+
+WEB_EXPORT(weights) int web_weights(int length)
+{
+    static Trace tr;
+    static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
+    static char titles[MAX_HEADS][16], labels[SEQ_LEN][2];
+    static const char *names[SEQ_LEN];
+    SvgHeatmap maps[MAX_HEADS];
+    int tokens[SEQ_LEN], T = 0;
+    if (read_sequence(length, tokens, &T) != 0)
+        return -1;
+    gpt_trace(&web.g, tokens, T, &tr);
+    for (int t = 0; t < T; t++) {
+        labels[t][0] = char_of_token(tokens[t]);
+        names[t] = labels[t];
+    }
+    for (int head = 0; head < tr.n_heads; head++) {
+        for (int t = 0; t < T; t++)
+            for (int u = 0; u < T; u++)
+                values[head][t * T + u] = u > t ? NAN : (float)tr.weights[head][t][u];
+        snprintf(titles[head], sizeof titles[head], "head %d", head);
+        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)", T, T,
+                                  values[head], names, names, "%.2f", 1};
+    }
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
+    svg_heatmaps(&web.output, maps, tr.n_heads, 2, NULL, scale, 640, 600);
+    return char_of_token(argmax(tr.logits[T - 1], VOCAB));
+}
+
