@@ -213,8 +213,10 @@
       if (span) {
         span.classList.add('live-here');
         span.append(el('span', { class: 'live-note' }, '  ' + s.name + ' = ' + s.shown));
-        const frame = span.closest('div.live-code');     // positioned: offsetTop is inside it
-        const top = span.offsetTop;
+        // where the line sits inside the scrolled frame (offsetTop would be
+        // measured from pandoc's positioned line spans, not from the frame)
+        const frame = span.closest('div.live-code');
+        const top = span.getBoundingClientRect().top - frame.getBoundingClientRect().top + frame.scrollTop;
         if (top < frame.scrollTop || top > frame.scrollTop + frame.clientHeight - 30)
           frame.scrollTop = top - frame.clientHeight / 3;
       }

@@ -151,6 +151,10 @@ async function stepper(page) {
       for (const tr of b.querySelectorAll('table.live-vars tr')) v[tr.dataset.name] = tr.querySelector('td').textContent;
       const now = b.querySelector('table.live-vars tr.live-now'), here = b.querySelector('.live-here');
       const s = { v, name: now && now.dataset.name, at: Number(b.dataset.at), line: here && here.dataset.line };
+      if (here) {     // the highlighted line is scrolled into the code's frame
+        const f = here.closest('div.live-code').getBoundingClientRect(), r = here.getBoundingClientRect();
+        s.in_view = r.top >= f.top - 1 && r.bottom <= f.bottom + 1;
+      }
       if (seen.length && s.at === seen[seen.length - 1].at) break;
       seen.push(s);
       b.querySelector('button.live-next').click();
@@ -170,6 +174,8 @@ async function stepper(page) {
     if (!s.line) wrong++;
   }
   check(wrong === 0, 'every step highlights a line of the woven code');
+  const hidden = steps.filter((s) => s.line && !s.in_view).length;
+  check(hidden === 0, 'the highlighted line is in view at every step (' + hidden + ' out of view)');
   for (const [key, want] of cells)
     for (const what of ['dot', 'score', 'weight']) {
       const got = last.get(key + ',' + what);
