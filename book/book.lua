@@ -73,7 +73,7 @@ local function load_numbers(meta)
 end
 
 -- a placeholder name: starts with a letter or _, then letters, digits, _ . - :
-local PH = "{{([%a_][%w_%.%-:]*)}}"
+local PH = "{{([%a_][%w_%.%-:|]*)}}"
 
 local function value_of(name)
   if name:match("^table:") then
@@ -85,9 +85,108 @@ local function value_of(name)
   return v          -- nil: leave the text; the build fails at the end
 end
 
+-- Numbers read as prose.  In a sentence, a placeholder may ask for a form:
+--   {{NAME|word}}         a count as a word below ten: "three"
+--   {{NAME|NOUN}}         a count with its noun: "no pairs", "one pair",
+--                         "three pairs", "45 pairs"; "no pair" for zero
+--                         ({{NAME|NOUN|PLURAL}}
+--                         when the plural is not NOUN + "s")
+--   {{NAME|of-hundred}}   "all hundred" or "91 of the hundred"
+--   {{LO|to|HI}}          "100" when the two are equal, else "91 to 100"
+--   {{PART|of|WHOLE}}     "all 60" when the two are equal, else "59 of the 60"
+-- and a value written with an exponent, "3.8e-06", is set as
+-- 3.8 x 10^-6 in mathematics.  Code and mathematics get the bare value.
+local WORDS = {[0] = "no", "one", "two", "three", "four", "five", "six",
+               "seven", "eight", "nine"}
+
+local function count_of(name, text)
+  local n = tonumber(text)
+  if n == nil or n < 0 or n ~= math.floor(n) then
+    fail("{{" .. name .. "}} asks for a count, but its value is '" .. text .. "'")
+  end
+  return n
+end
+
+local function plural(noun)
+  if noun:match("[sxz]$") or noun:match("[cs]h$") then return noun .. "es" end
+  return noun .. "s"
+end
+
+local function form_of(name, parts)
+  local text = value_of(parts[1])
+  if text == nil then return nil end
+  local form = parts[2]
+  if (form == "to" or form == "of") and #parts == 3 then
+    local other = value_of(parts[3])
+    if other == nil then return nil end
+    if form == "to" then return text == other and text or text .. " to " .. other end
+    return text == other and "all " .. other or text .. " of the " .. other
+  end
+  local n = count_of(name, text)
+  if form == "word" and #parts == 2 then
+    return n == 0 and "none" or (WORDS[n] or text)
+  elseif form == "of-hundred" and #parts == 2 then
+    return n == 100 and "all hundred" or text .. " of the hundred"
+  elseif #parts <= 3 and form:match("^%a+$") then
+    local noun = n <= 1 and form or (parts[3] or plural(form))
+    return (WORDS[n] or text) .. " " .. noun
+  end
+  fail("{{" .. name .. "}}: no such form of a number")
+end
+
+local function prose_value(name)
+  local parts = {}
+  for part in name:gmatch("[^|]+") do parts[#parts + 1] = part end
+  if #parts > 1 then return form_of(name, parts) end
+  return value_of(name)
+end
+
+-- "3.8e-06" as mantissa and power of ten, or nil
+local function exponent_form(text)
+  local m, e = text:match("^(%-?%d+%.?%d*)[eE]([-+]%d+)$")
+  if not m then return nil end
+  e = tonumber(e)
+  if e == 0 then return m end
+  return m .. "\\times 10^{" .. e .. "}"
+end
+
 local function subst(s)
   if not s:find("{{", 1, true) then return s end
-  return (s:gsub(PH, value_of))
+  return (s:gsub(PH, function(name)
+    if name:find("|", 1, true) then fail("{{" .. name .. "}}: a form in code") end
+    return value_of(name)
+  end))
+end
+
+-- in mathematics, a value with an exponent is written as a power of ten
+local function subst_math(s)
+  if not s:find("{{", 1, true) then return s end
+  return (s:gsub(PH, function(name)
+    local v = value_of(name)
+    return v and (exponent_form(v) or v)
+  end))
+end
+
+-- in a sentence: forms, and a power of ten set as mathematics
+local function subst_prose(s)
+  local out = pandoc.List()
+  local at = 1
+  while true do
+    local i, j, name = s:find(PH, at)
+    if not i then break end
+    local v = prose_value(name)
+    if v == nil then v = s:sub(i, j) end        -- missing: reported at the end
+    local power = exponent_form(v) or v
+    if power:find("times", 1, true) then
+      if i > at then out:insert(pandoc.Str(s:sub(at, i - 1))) end
+      out:insert(pandoc.Math("InlineMath", power))
+    else
+      out:insert(pandoc.Str(s:sub(at, i - 1) .. power))
+    end
+    at = j + 1
+  end
+  if at <= #s then out:insert(pandoc.Str(s:sub(at))) end
+  return out
 end
 
 -- merge runs of Str (the reader may split "{{a}}" or glue punctuation to it),
@@ -96,7 +195,7 @@ local function inlines(els)
   local out = pandoc.List()
   local buf = nil
   local function flush()
-    if buf then out:insert(pandoc.Str(subst(buf))); buf = nil end
+    if buf then out:extend(subst_prose(buf)); buf = nil end
   end
   for _, el in ipairs(els) do
     if el.t == "Str" then
@@ -210,7 +309,7 @@ return {
     Code = function(el)      -- code in chunk names (class nwname) is left alone
       if not has_class(el, "nwname") then el.text = subst(el.text); return el end
     end,
-    Math = function(el) el.text = subst(el.text); return el end },
+    Math = function(el) el.text = subst_math(el.text); return el end },
   {
     CodeBlock = function(el)
       if has_class(el, "nwusemap") then return {} end

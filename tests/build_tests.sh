@@ -256,10 +256,33 @@ no_placeholder_survives() {
     status=0
     for f in book/attention.html ${B:-build}/attention.tex; do
         [ -f "$f" ] || { echo "$f not built"; return 1; }
-        if grep -o '{{[A-Za-z0-9_:]*}}' "$f" | head -3 | grep .; then status=1; fi
+        if grep -o '{{[A-Za-z_][A-Za-z0-9_:|-]*}}' "$f" | head -3 | grep .; then status=1; fi
     done
     [ $status = 0 ] && echo "no {{placeholder}} left in the HTML or LaTeX book"
     return $status
+}
+
+# The numbers filled into the book's sentences read as prose (book.lua's
+# forms): no exponent such as "3.8e-06" in a sentence, no "0 pairs" or
+# "1 seeds" (of the nouns the book counts), no "100 of the hundred" or "60 of the 60", no range from a
+# number to itself.  Checked on the text of the HTML book outside code,
+# mathematics and scripts.
+numbers_read_as_prose() {
+    f=${B:-build}/attention.pandoc.html
+    [ -f "$f" ] || { echo "$f not built"; return 1; }
+    text=$(perl -0777 -pe 's{<(pre|code|math|script|style)\b.*?</\1>}{ }gs;
+                          s{<[^>]*>}{ }g; s/&nbsp;|\s+/ /g' "$f")
+    bad=$(printf '%s\n' "$text" | perl -ne '
+        while (/(\b\d+(?:\.\d+)?[eE][-+]?\d+\b
+                |(?<![\d.,])\b[01]\s+(?:pair|seed|problem|head|row|step|time|run
+                  |neuron|direction|table|number|token|digit|column|layer|answer)s\b
+                |\b(\d+)\s+of\s+the\s+(?:\2\b|hundred\b(?(?{$2 == 100})|(*FAIL)))
+                |\b(\d+)\s+to\s+\3\b(?!\.\d))/xg) { print "  ...$1...\n" }')
+    words=$(printf '%s\n' "$text" | wc -w)
+    if [ -n "$bad" ]; then
+        echo "numbers that do not read as prose in $f:"; printf '%s\n' "$bad"; return 1
+    fi
+    echo "the filled-in numbers of $words words of prose read as prose"
 }
 
 # The book's model, saved by `make`, answers all 100 problems through the

@@ -30,6 +30,7 @@ static void test_line_charts_survive_grey(void **s) { (void)s; run("line_charts_
 static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
 static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
+static void test_numbers_read_as_prose(void **s) { (void)s; run("numbers_read_as_prose"); }
 static void test_ask_answers_all_100(void **s) { (void)s; run("ask_answers_all_100"); }
 static void test_cli_errors(void **s) { (void)s; run("cli_errors"); }
 static void test_full_disk_keeps_old_file(void **s) { (void)s; run("full_disk_keeps_old_file"); }
@@ -56,6 +57,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/book.lua", test_figure_references_agree),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_carets_are_carets),
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
+    CHAPTER_TEST("build", "book/book.lua", test_numbers_read_as_prose),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),
     CHAPTER_TEST("whole", "write_file", test_full_disk_keeps_old_file),
