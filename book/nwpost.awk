@@ -5,7 +5,8 @@
 #
 # The first file is the Markdown written by nwpandoc.awk; the token map is
 # read from its code block of class "nwusemap" (lines: token TAB anchor TAB
-# chunk name; anchor "-" = chunk never defined).  POSIX awk only.
+# number of the chunk's first piece TAB chunk name; anchor and number "-" =
+# chunk never defined).  POSIX awk only.
 # Exits 1 if the output contains a token that is not in the map.
 
 BEGIN {
@@ -22,7 +23,9 @@ FNR == NR {
     if (inmap) {
         t = index($0, "\t"); tk = substr($0, 1, t - 1); rest = substr($0, t + 1)
         t = index(rest, "\t")
-        anchor[tk] = substr(rest, 1, t - 1); name[tk] = substr(rest, t + 1)
+        anchor[tk] = substr(rest, 1, t - 1); rest = substr(rest, t + 1)
+        t = index(rest, "\t")
+        num[tk] = substr(rest, 1, t - 1); name[tk] = substr(rest, t + 1)
     }
     next
 }
@@ -57,8 +60,9 @@ function html_esc(s,   out, i, c) {
     }
     return out
 }
-# LaTeX: \nwcodelink{anchor}{name} (weave-preamble.tex) detokenizes the
-# anchor, as fancyvrb makes "-" active inside Verbatim.
+# LaTeX: \nwcodelink{anchor}{name}{number} (weave-preamble.tex)
+# detokenizes the anchor, as fancyvrb makes "-" active inside Verbatim, and
+# prints the page label of chunk number ("87b") after the name.
 # inside pandoc's Highlighting Verbatim (commandchars=\\\{\}) only \ { }
 # are special; everything else is printed as is
 function tex_esc(s,   out, i, c) {
@@ -85,5 +89,5 @@ function link(tk,   nm) {
     }
     if (anchor[tk] == "-")
         return "\\nwchunkref{" tex_esc(nm) "}"
-    return "\\nwcodelink{" anchor[tk] "}{" tex_esc(nm) "}"
+    return "\\nwcodelink{" anchor[tk] "}{" tex_esc(nm) "}{" num[tk] "}"
 }
