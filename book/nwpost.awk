@@ -30,6 +30,10 @@ FNR == NR {
     next
 }
 
+# LaTeX: a chunk's "Used in" paragraph is moved inside the shading of its
+# code, before \end{Shaded}: framed puts a breakpoint after the shaded box
+# that nothing outside can withdraw, and inside it the line is kept with
+# the code's last lines (\nwchunkuses in weave-preamble.tex).
 {
     out = ""; s = $0
     while (match(s, /NWUSE[0-9][0-9][0-9][0-9]+X/)) {
@@ -37,10 +41,20 @@ FNR == NR {
         out = out substr(s, 1, RSTART - 1) link(tk)
         s = substr(s, RSTART + RLENGTH)
     }
-    print out s
+    s = out s
+    if (fmt != "latex") { print s; next }
+    if (held == 1 && s == "") { blanks = blanks "\n"; next }
+    if (held == 1 && index(s, "{\\nwchunkuses{") == 1) { held = 2; print s; next }
+    if (held == 2 && s != "") { print s; next }
+    if (held) { print "\\end{Shaded}"; printf "%s", blanks; held = 0 }
+    if (s == "\\end{Shaded}") { held = 1; blanks = ""; next }
+    print s
 }
 
-END { if (bad) exit 1 }
+END {
+    if (held) { print "\\end{Shaded}"; printf "%s", blanks }
+    if (bad) exit 1
+}
 
 # drop noweb's [[ ]] code quotes from a chunk name (code is shown as code anyway)
 function unquote(s,   a, b) {
