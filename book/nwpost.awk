@@ -30,10 +30,9 @@ FNR == NR {
     next
 }
 
-# LaTeX: a chunk's "Used in" paragraph is moved inside the shading of its
-# code, before \end{Shaded}: framed puts a breakpoint after the shaded box
-# that nothing outside can withdraw, and inside it the line is kept with
-# the code's last lines (\nwchunkuses in weave-preamble.tex).
+# LaTeX: a chunk's "Used in" paragraph is moved before \end{Shaded}, into
+# the group in which the code's list ends without a breakpoint
+# (weave-preamble.tex), so that it is kept with the code's last lines.
 {
     out = ""; s = $0
     while (match(s, /NWUSE[0-9][0-9][0-9][0-9]+X/)) {
