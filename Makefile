@@ -218,7 +218,7 @@ $(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
 # LaTeX: pandoc's own template and highlighting, with the styles of
 # book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.
 $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
-	$(WEAVE) $< -t latex --standalone --toc-depth=1 --top-level-division=chapter \
+	$(WEAVE) $< -t latex --standalone --toc-depth=2 --top-level-division=chapter \
 	  --highlight-style=tango -H book/weave-preamble.tex \
 	  -V documentclass=book -V classoption=oneside -V fontsize=11pt \
 	  -V geometry=a4paper -V geometry=hmargin=27mm -V geometry=vmargin=25mm \

@@ -57,7 +57,8 @@ void gelu_backward(real *d_in, const real *in, const real *out,
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes);
 void crossentropy_backward(real *d_logits, const real *probs,
-                           const int *targets, real scale, int n, int n_classes);
+                           const int *targets, real scale, int n,
+                           int n_classes);
 int  argmax(const real *x, int n);
 
 typedef struct Model Model;
@@ -88,7 +89,7 @@ typedef struct {
 typedef struct {
     int steps_done, first_perfect, n_records;
     int fault_step;         /* 0, or the step at which a number went bad */
-    int fault_table;        /* then: the table holding it, or -1: the loss */
+    int fault_table;        /* then: the table holding it; -1: the loss */
 } TrainResult;
 TrainConfig train_defaults(void);
 void adam_step(Params *p, int t, const TrainConfig *cfg);
@@ -130,14 +131,15 @@ extern const TableSpec gpt_tables[N_GPT_TABLES];
 typedef struct {
     real *x, *ln1, *ln1_mean, *ln1_rstd;            /* embedding, LN 1 */
     real *q, *k, *v, *scores, *weights, *heads, *attn, *x2;  /* attention */
-    real *ln2, *ln2_mean, *ln2_rstd, *pre_gelu, *hidden, *ffn, *x3;  /* FFN */
-    real *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;     /* output */
+    real *ln2, *ln2_mean, *ln2_rstd, *pre_gelu,                /* FFN */
+         *hidden, *ffn, *x3;
+    real *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;  /* output */
 } Activations;
 
 typedef struct {
     int no_position;        /* no position vectors: x = token vector only */
     int no_mask;            /* no causal mask: every row reads every row */
-    int no_residual;        /* sublayers overwrite the stream, not add to it */
+    int no_residual;        /* a sublayer's output replaces the stream */
     int no_layernorm;       /* the three LayerNorms pass rows through */
     int no_gelu;            /* the FFN's bend is the identity */
 } Ablation;
@@ -157,13 +159,15 @@ void gpt_destroy(Gpt *g);
 void gpt_init_params(Gpt *g, uint64_t seed);
 void gpt_forward(Gpt *g, const int *tokens, int B, int T);
 real gpt_loss(Gpt *g, const int *targets, int B, int T);
-void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T);
+void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
+                  int T);
 
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C);
 void layernorm_backward(real *restrict d_in, real *restrict d_gain,
                         const real *restrict d_out, const real *restrict in,
-                        const real *restrict gain, const real *restrict mean,
+                        const real *restrict gain,
+                        const real *restrict mean,
                         const real *restrict rstd, int N, int C);
 void residual_forward(real *out, const real *a, const real *b, int N);
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N);

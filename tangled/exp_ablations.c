@@ -11,8 +11,10 @@
 
 typedef struct Trials Trials;
 static int claims_about_the_ablations(const Trials *trials, Gpt *g);
-static int numbers_and_figures_of_the_ablations(const char *dir, const char *fig, Text *numbers,
-                                            Trials *trials, Gpt *g);
+static int numbers_and_figures_of_the_ablations(const char *dir,
+                                                const char *fig,
+                                                Text *numbers,
+                                                Trials *trials, Gpt *g);
 
 enum { N_VARIANTS = 5 };
 typedef struct { const char *name, *label; Ablation off; } Variant;
@@ -102,8 +104,9 @@ static void numbers_of_trials(Text *out, const Trials *trials, const char *name)
         first_lo = first >= 0 && first < first_lo ? first : first_lo;
         first_hi = first > first_hi ? first : first_hi;
     }
-    #define RANGE(suffix, ...) (snprintf(key, sizeof key, "%s_%s", name, suffix), \
-                                number(out, key, __VA_ARGS__))
+    #define RANGE(suffix, ...) \
+        (snprintf(key, sizeof key, "%s_%s", name, suffix), \
+         number(out, key, __VA_ARGS__))
     RANGE("score_lo", "%d", score_lo);
     RANGE("score_hi", "%d", score_hi);
     RANGE("loss_lo", "%.4f", loss_lo);
@@ -231,12 +234,14 @@ static int gradient_lane(Text *out, const char *dir, uint64_t seed)
         memset(g->model.p.grads, 0, g->model.p.n_params * sizeof(real));
         g->model.batch_loss(&g->model, all, N_PROBLEMS, 1);
         size_t cells = (size_t)g->B * g->T * WIDTH;     /* the rows of that pass */
-        double top = length_of(g->grad.x3, cells), bottom = length_of(g->grad.x, cells);
+        double top = length_of(g->grad.x3, cells);
+        double bottom = length_of(g->grad.x, cells);
         double tok = length_of(g->model.p.grad[TOK_EMB], VOCAB * WIDTH);
         double pos = length_of(g->model.p.grad[POS_EMB], SEQ_LEN * WIDTH);
         double along = cosine(g->grad.x, g->grad.x3, (int)cells);
-        text_printf(&md, "| %s | %.4f | %.4f | %.2f | %.4f | %.4f |\n", off ? "without the residual"
-                    : "with the residual", top, bottom, along, tok, pos);
+        text_printf(&md, "| %s | %.4f | %.4f | %.2f | %.4f | %.4f |\n",
+                    off ? "without the residual" : "with the residual",
+                    top, bottom, along, tok, pos);
         number(out, off ? "lane_off_cosine" : "lane_on_cosine", "%.2f", along);
         cosines[off] = along;
         tokens[off] = tok;
@@ -286,7 +291,9 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
         for (int u = 0; u <= t; u++)
             sum += exp(scales[k] * (double)tr->scores[head][t][u] - max);
         for (int u = 0; u <= t; u++) {
-            values[k * 4 + u] = (float)(exp(scales[k] * (double)tr->scores[head][t][u] - max) / sum);
+            values[k * 4 + u] = (float)(exp(scales[k]
+                                            * (double)tr->scores[head][t][u]
+                                            - max) / sum);
             top = fmax(top, values[k * 4 + u]);
         }
         char name[32];
@@ -404,23 +411,28 @@ static int claims_about_the_ablations(const Trials *trials, Gpt *g)
     first_perfect_range(&trials[0], &book_lo, &book_hi);
     int alike_book = count_swapped_alike(g, &gap_book, &same);
     int alike_blind = count_swapped_alike(trials[1].first, &gap_blind, &same);
-    if (alike_blind != 45 || alike_book != 0 || gap_blind > 1e-4 || gap_book < 0.1)
+    if (alike_blind != 45 || alike_book != 0 || gap_blind > 1e-4
+        || gap_book < 0.1)
         return fail("the chapter 'Four parts, each for a reason' says "
                     "that without position vectors the scores of a*b= and "
-                    "b*a= are the same bits, exchanged, for all 45 pairs and for none with them, "
+                    "b*a= are the same bits, exchanged, for all 45 pairs "
+                    "and for none with them, "
                     "and the outputs differ only by rounding: revise the text");
     first_perfect_range(&trials[1], &lo, &hi);
     if (!all_perfect_once(&trials[1]) || hi >= book_lo)
         return fail("the chapter 'Four parts, each for a reason' says "
                     "the model without position vectors reaches 100/100, "
-                    "sooner than the book's model, for every seed: revise the text");
+                    "sooner than the book's model, for every seed: "
+                    "revise the text");
     double per_sequence, floor = loss_floor(&per_sequence);
     for (int s = 0; s < N_SEEDS; s++)
-        if (trials[2].loss[s] >= floor / 10 || final_score(&trials[2].run[s]) >= 10
+        if (trials[2].loss[s] >= floor / 10
+            || final_score(&trials[2].run[s]) >= 10
             || trials[2].run[s].result.first_perfect >= 0)
             return fail("the chapter 'Four parts, each for a reason' says "
-                        "that without the mask the loss falls to a tenth of the "
-                        "floor or less while fewer than 10 problems are answered: revise the text");
+                        "that without the mask the loss falls to a tenth of "
+                        "the floor or less while fewer than 10 problems are "
+                        "answered: revise the text");
     first_perfect_range(&trials[3], &lo, &hi);
     if (!all_perfect_once(&trials[3]) || hi > book_hi)
         return fail("the chapter 'Four parts, each for a reason' says "

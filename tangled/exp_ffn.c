@@ -1,4 +1,5 @@
-/* exp_ffn.c: the feed-forward network taken apart (tangled; edit attention.nw) */
+/* exp_ffn.c: the feed-forward network taken apart
+   (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 #include "dissect.h"
@@ -10,15 +11,16 @@
 #include <string.h>
 
 typedef struct {
-    Run book;               /* the book's model, as attention train made it */
+    Run book;         /* the book's model, as attention train made it */
     Trained with_gelu[N_SEEDS], no_gelu[N_SEEDS];
 } FfnRuns;
-static int experiments_of_the_ffn(const char *dir, const char *fig, Text *numbers,
-                                  Gpt *g, FfnRuns *e);
+static int experiments_of_the_ffn(const char *dir, const char *fig,
+                                  Text *numbers, Gpt *g, FfnRuns *e);
 static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in);
 static int claims_about_the_ffn(const FfnRuns *e, double collapse,
-                                const double separations[], const int neurons[]);
+                                const double separations[],
+                                const int neurons[]);
 
 int ffn_experiments(const char *model, const char *dir, const char *fig, Text *numbers)
 {
@@ -49,8 +51,8 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
         int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
         for (int t = 0; t < T; t++, rows++) {
             const real *ffn = g->act.ffn + (p * SEQ_LEN + t) * WIDTH;
-            matmul_forward(one, g->act.ln2 + (p * SEQ_LEN + t) * WIDTH, map, shift,
-                           1, WIDTH, WIDTH);
+            matmul_forward(one, g->act.ln2 + (p * SEQ_LEN + t) * WIDTH, map,
+                           shift, 1, WIDTH, WIDTH);
             for (int i = 0; i < WIDTH; i++) {
                 worst = fmax(worst, fabs((double)one[i] - (double)ffn[i]));
                 largest = fmax(largest, fabs((double)ffn[i]));
@@ -109,9 +111,10 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
             const Run *run = kind ? &e->no_gelu[s].run : &e->with_gelu[s].run;
             int n = run->result.n_records, i = kind * N_SEEDS + s;
             curves_of(run, step[kind][s], loss[kind][s], correct[kind][s]);
-            losses[i] = (SvgSeries){NULL, step[kind][s], loss[kind][s], n, kind, svg_palette(kind)};
-            scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n, kind,
-                                    svg_palette(kind)};
+            losses[i] = (SvgSeries){NULL, step[kind][s], loss[kind][s], n,
+                                    kind, svg_palette(kind)};
+            scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n,
+                                    kind, svg_palette(kind)};
         }
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
@@ -123,8 +126,9 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
     SvgRect size = svg_legend_size(key, 2, 1);
     svg_begin(&svg, width, height);
     for (int k = 0; k < 2; k++)
-        svg_line_panel(&svg, (SvgRect){10 + k * (width - 20) / 2, 10, (width - 20) / 2,
-                                       height - 20 - size.h}, &panels[k]);
+        svg_line_panel(&svg, (SvgRect){10 + k * (width - 20) / 2, 10,
+                                       (width - 20) / 2, height - 20 - size.h},
+                       &panels[k]);
     svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key, 2, 1);
     svg_end(&svg);
     return save_text(fig, "no_gelu_training.svg", &svg);
@@ -205,13 +209,15 @@ static int figure_neurons(const char *fig, const real *h, const int neuron[],
             values[c][p] = (float)h[p * HIDDEN + neuron[c]];
         snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
                  concepts[c].name, neuron[c], d[c]);
-        SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c], digit_labels,
-                          digit_labels, NULL, 0};
-        SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL}, &map, 1);
+        SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
+                          digit_labels, digit_labels, NULL, 0};
+        SvgColorScale scale =
+            svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL}, &map, 1);
         double bar = svg_color_bar_width(scale);
         SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - bar - 16, hh};
         svg_heatmap_panel(&svg, box, &map, scale);
-        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100}, scale);
+        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100},
+                      scale);
     }
     svg_end(&svg);
     return save_text(fig, "neurons.svg", &svg);

@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the same three seeds as chapter 7's */
+enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the three seeds of chapter 7 */
 static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
 typedef struct {
-    Run book;               /* the book's model, as attention train made it */
+    Run book;         /* the book's model, as attention train made it */
     Trained heads[N_HEAD_CHOICES][N_SEEDS];
 } HeadRuns;
 typedef struct Quota Quota;
-static int experiments_of_heads(const char *dir, const char *fig, Text *numbers,
-                                Gpt *g, HeadRuns *e);
+static int experiments_of_heads(const char *dir, const char *fig,
+                                Text *numbers, Gpt *g, HeadRuns *e);
 static int claims_about_heads(const HeadRuns *e, const Quota *quota);
 
 int heads_experiments(const char *model, const char *dir, const char *fig, Text *numbers)
@@ -66,17 +66,21 @@ static int figure_the_cut(const char *fig)
         snprintf(titles[c], sizeof titles[c], "%d head%s of %d number%s%s", n,
                  n > 1 ? "s" : "", first_head, first_head > 1 ? "s" : "",
                  n == N_HEADS ? " (the book's model)" : "");
-        maps[c] = (SvgHeatmap){titles[c], c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
+        maps[c] = (SvgHeatmap){titles[c],
+                               c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
                                NULL, n, WIDTH, owner[c], heads, NULL, NULL, 0};
     }
     double cell = 21, width = 760, extra = 48, height = 10;
     for (int c = 0; c < N_HEAD_CHOICES; c++)
-        height += head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+        height += head_choices[c] * cell + extra
+                  + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
     svg_begin(&svg, width, height);
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, MAX_HEADS - 1, NULL};
     for (int c = 0, top = 10; c < N_HEAD_CHOICES; c++) {
-        double h = head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
-        svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c], scale);
+        double h = head_choices[c] * cell + extra
+                   + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+        svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c],
+                          scale);
         top += (int)h;
     }
     svg_end(&svg);
@@ -214,14 +218,17 @@ static int figure_heads(const char *fig, const HeadRuns *e)
         snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
                  head_choices[c] > 1 ? "s" : "");
         SvgLinePanel panel = {.title = titles[c], .x_label = "step",
-            .y_label = "problems right", .series = series[c], .n_series = N_SEEDS,
+            .y_label = "problems right", .series = series[c],
+            .n_series = N_SEEDS,
             .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE};
-        SvgRect box = {10 + (c % 2) * (width - 20) / 2, 10 + (c / 2) * (height - 20 - legend_h) / 2,
+        SvgRect box = {10 + (c % 2) * (width - 20) / 2,
+                       10 + (c / 2) * (height - 20 - legend_h) / 2,
                        (width - 20) / 2, (height - 20 - legend_h) / 2};
         svg_line_panel(&svg, box, &panel);
     }
     SvgRect size = svg_legend_size(series[0], N_SEEDS, 1);
-    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0], N_SEEDS, 1);
+    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0],
+               N_SEEDS, 1);
     svg_end(&svg);
     return save_text(fig, "heads_training.svg", &svg);
 }

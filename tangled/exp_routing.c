@@ -48,10 +48,12 @@ static int figure_growing_tables(const char *fig, const Trace tr[GROW_STEPS])
         for (int T = 1; T <= GROW_STEPS; T++, n++) {
             const Trace *step = &tr[T - 1];
             if (head == 0)
-                snprintf(titles[T - 1], sizeof titles[T - 1], "%.*s", T, "7*8=56");
+                snprintf(titles[T - 1], sizeof titles[T - 1], "%.*s", T,
+                         "7*8=56");
             for (int t = 0; t < T; t++)
                 for (int u = 0; u < T; u++)
-                    values[n][t * T + u] = u > t ? NAN : (float)step->weights[head][t][u];
+                    values[n][t * T + u] =
+                        u > t ? NAN : (float)step->weights[head][t][u];
             maps[n] = (SvgHeatmap){head == 0 ? titles[T - 1] : NULL, NULL,
                                    T == 1 ? heads[head] : NULL, T, T, values[n],
                                    names, names, NULL, 1};
@@ -62,9 +64,11 @@ static int figure_growing_tables(const char *fig, const Trace tr[GROW_STEPS])
     for (int head = 0, i = 0; head < n_heads; head++) {
         double x = 10, bottom = GROW_TITLE + (head + 1) * row_h - GROW_GAP;
         for (int T = 1; T <= GROW_STEPS; T++, i++) {
-            double top = head == 0 ? GROW_TITLE : 0, w = GROW_LABELS + T * GROW_CELL;
+            double top = head == 0 ? GROW_TITLE : 0;
+            double w = GROW_LABELS + T * GROW_CELL;
             double h = top + T * GROW_CELL + GROW_TICKS;
-            svg_heatmap_panel(&svg, (SvgRect){x, bottom - h, w, h}, &maps[i], scale);
+            svg_heatmap_panel(&svg, (SvgRect){x, bottom - h, w, h}, &maps[i],
+                              scale);
             x += w + GROW_GAP;
         }
     }
@@ -182,7 +186,8 @@ static int proof_own_output(const char *dir, Text *numbers, Gpt *g)
         if (tr->weights[head][t][t] > tr->weights[top][t][t])
             top = head;
     number(numbers, "own_digit", "%c", char_of_token(tokens[4]));
-    number(numbers, "own_next", "%c", char_of_token(argmax(tr->logits[t], VOCAB)));
+    number(numbers, "own_next", "%c",
+           char_of_token(argmax(tr->logits[t], VOCAB)));
     number(numbers, "own_top_head", "%d", top);
     number(numbers, "own_top_weight", "%.2f", (double)tr->weights[top][t][t]);
     for (int head = 0; head < tr->n_heads; head++) {

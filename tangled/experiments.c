@@ -51,8 +51,9 @@ int forms_agree_at_start_up(void)
     int agree = gpt_forms_agree(g, 7 * 10 + 8);
     delete_transformer(g);
     if (!agree)
-        return fail("the classic and the production form of attention disagree "
-                    "on 7*8=; refusing to run (see the chapter 'The forward pass')");
+        return fail("the classic and the production form of attention "
+                    "disagree on 7*8=; refusing to run (see the chapter "
+                    "'The forward pass')");
     return 0;
 }
 
@@ -87,7 +88,8 @@ void numbers_of_training(Text *out, const Run *run, const char *prefix)
     int first = run->result.first_perfect;
     char name[64];
     #define NUMBER(suffix, ...) \
-        (snprintf(name, sizeof name, "%s_%s", prefix, suffix), number(out, name, __VA_ARGS__))
+        (snprintf(name, sizeof name, "%s_%s", prefix, suffix), \
+         number(out, name, __VA_ARGS__))
     NUMBER("seed", "%llu", (unsigned long long)cfg->seed);
     NUMBER("steps", "%d", cfg->steps);
     NUMBER("batch", "%d", cfg->batch);
@@ -138,13 +140,15 @@ void trace_table_head(Text *md, const Trace *tr, int t,
 {
     text_printf(md, "%s", left);
     for (int u = 0; u <= t; u++)
-        text_printf(md, " $u = %d$ (`%c`) |", u, char_of_token(tr->tokens[u]));
+        text_printf(md, " $u = %d$ (`%c`) |", u,
+                    char_of_token(tr->tokens[u]));
     text_printf(md, "\n%s", left_rule);
     for (int u = 0; u <= t; u++)
         text_printf(md, "--:|");
 }
 
-Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads, Ablation off)
+Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
+                       Ablation off)
 {
     Gpt *g = malloc(sizeof *g);
     if (g == NULL || gpt_create(g, cfg->seed, n_heads, MAX_BATCH) != 0) {
@@ -169,7 +173,8 @@ int train_relative(Trained *t, const TrainConfig *book, int seed_index,
 {
     TrainConfig cfg = *book;
     cfg.seed = book->seed + (uint64_t)seed_index;
-    Gpt *g = train_transformer(&t->run, &cfg, n_heads, (Ablation){.no_gelu = no_gelu});
+    Gpt *g = train_transformer(&t->run, &cfg, n_heads,
+                               (Ablation){.no_gelu = no_gelu});
     if (g == NULL)
         return -1;
     measure_trained(t, g);
@@ -177,7 +182,8 @@ int train_relative(Trained *t, const TrainConfig *book, int seed_index,
     return 0;
 }
 
-int train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index, int n_heads)
+int train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
+                   int n_heads)
 {
     if (n_heads == N_HEADS && seed_index == 0) {
         t->run = *book;
@@ -205,11 +211,14 @@ int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];
     Text log = {0};
-    if (snprintf(path, sizeof path, "%s.log", checkpoint) >= (int)sizeof path)
+    if (snprintf(path, sizeof path, "%s.log", checkpoint)
+        >= (int)sizeof path)
         return fail("path too long: %s.log", checkpoint);
     const TrainConfig *c = &run->cfg;
-    text_printf(&log, "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
-                (unsigned long long)c->seed, c->steps, c->batch, (double)c->lr, c->eval_every);
+    text_printf(&log,
+                "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
+                (unsigned long long)c->seed, c->steps, c->batch,
+                (double)c->lr, c->eval_every);
     text_printf(&log, "# step\tloss\tcorrect\n");
     for (int r = 0; r < run->result.n_records; r++)
         text_printf(&log, "%d\t%.9g\t%d\n", run->log[r].step,
@@ -227,20 +236,24 @@ int load_training_log(const char *checkpoint, Run *run)
     snprintf(path, sizeof path, "%s.log", checkpoint);
     FILE *f = fopen(path, "r");
     if (f == NULL)
-        return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
+        return fail("cannot read %s (written by attention train): %s",
+                    path, strerror(errno));
     unsigned long long seed = 0;
     double lr = 0;
     run->cfg = train_defaults();
     int settings = fgets(line, sizeof line, f) != NULL
-        && sscanf(line, "# seed=%llu steps=%d batch=%d lr=%lf eval_every=%d", &seed,
-                  &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
+        && sscanf(line, "# seed=%llu steps=%d batch=%d lr=%lf eval_every=%d",
+                  &seed, &run->cfg.steps, &run->cfg.batch, &lr,
+                  &run->cfg.eval_every) == 5;
     run->cfg.seed = seed;
     run->cfg.lr = (real)lr;
-    int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
+    int n = 0, bad = fgets(line, sizeof line, f) == NULL
+                     || line[0] != '#' || !settings;
     while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
         TrainRecord *r = &run->log[n++];
         double loss;
-        bad = sscanf(line, "%d\t%lf\t%d", &r->step, &loss, &r->correct) != 3;
+        bad = sscanf(line, "%d\t%lf\t%d", &r->step, &loss, &r->correct)
+              != 3;
         r->loss = (real)loss;
     }
     bad = bad || n == 0 || !feof(f);
@@ -251,6 +264,7 @@ int load_training_log(const char *checkpoint, Run *run)
         if (run->log[r].correct == N_PROBLEMS)
             run->result.first_perfect = run->log[r].step;
     run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
-    return bad ? fail("%s is not a training log written by attention train", path) : 0;
+    return bad ? fail("%s is not a training log written by attention "
+                      "train", path) : 0;
 }
 

@@ -31,14 +31,16 @@ Gpt *new_transformer(uint64_t seed);
 void delete_transformer(Gpt *g);
 int  forms_agree_at_start_up(void);
 Gpt *load_transformer(const char *path);
-Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads, Ablation off);
+Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
+                       Ablation off);
 int  run_mlp(Run *run, size_t *n_params);
 int  save_training_log(const char *checkpoint, const Run *run);
 int  load_training_log(const char *checkpoint, Run *run);
 void measure_trained(Trained *t, Gpt *g);
 int  train_relative(Trained *t, const TrainConfig *book, int seed_index,
                     int n_heads, int no_gelu);
-int  train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index, int n_heads);
+int  train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
+                    int n_heads);
 int  steps_to_perfect(const Trained *t);
 double mean_steps(const Trained *runs, int n);
 void curves_of(const Run *run, float *step, float *loss, float *correct);
@@ -49,9 +51,11 @@ void trace_table_head(Text *md, const Trace *tr, int t,
                       const char *left, const char *left_rule);
 extern const char *const digit_labels[N_DIGITS];
 
-typedef int Topic(const char *model, const char *dir, const char *fig, Text *numbers);
+typedef int Topic(const char *model, const char *dir, const char *fig,
+                  Text *numbers);
 Topic perceptron_experiments, specimen_experiments, routing_experiments,
-      ablation_experiments, heads_experiments, ffn_experiments, speed_experiments;
+      ablation_experiments, heads_experiments, ffn_experiments,
+      speed_experiments;
 
 
 #endif

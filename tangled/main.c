@@ -18,7 +18,8 @@ static void show_progress(const TrainRecord *r, void *context);
 static void report_training(const Run *run, const char *output);
 static void print_trace(const Trace *tr, int t, const char *text);
 static double time_evaluation(void);
-static const char *default_model(const char *program, char *path, size_t size);
+static const char *default_model(const char *program, char *path,
+                                 size_t size);
 
 enum { MAX_WORDS = 256 };
 
@@ -54,9 +55,10 @@ static int parse_whole(const char *option, const char *text,
     errno = 0;
     if (text[0] >= '0' && text[0] <= '9')
         *value = strtoull(text, &end, 10);
-    if (end == NULL || *end != '\0' || errno == ERANGE || *value < min || *value > max)
-        return usage_error("%s: '%s' is not a whole number from %llu to %llu",
-                           option, text, min, max);
+    if (end == NULL || *end != '\0' || errno == ERANGE || *value < min
+        || *value > max)
+        return usage_error("%s: '%s' is not a whole number from %llu "
+                           "to %llu", option, text, min, max);
     return 0;
 }
 
@@ -67,7 +69,8 @@ typedef struct {
     const char *model, *output, *part;
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
-    char book_model[4096];          /* the default model's path, if beside the program */
+    /* the default model's path, if beside the program */
+    char book_model[4096];
 } Arguments;
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
@@ -94,13 +97,18 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         const char *value = argv[++i];
         unsigned long long number = 0;
         int status = 0;
-        if (strcmp(arg, "--seed") == 0 && (status = parse_whole(arg, value, 0, UINT64_MAX, &number)) == 0)
+        if (strcmp(arg, "--seed") == 0
+            && (status = parse_whole(arg, value, 0, UINT64_MAX, &number)) == 0)
             a->seed = number;
-        else if (strcmp(arg, "--steps") == 0 && (status = parse_whole(arg, value, 1, MAX_STEPS, &number)) == 0)
+        else if (strcmp(arg, "--steps") == 0
+                 && (status = parse_whole(arg, value, 1, MAX_STEPS, &number)) == 0)
             a->steps = (int)number;
-        else if (strcmp(arg, "--pos") == 0 && (status = parse_whole(arg, value, 0, SEQ_LEN - 1, &number)) == 0)
+        else if (strcmp(arg, "--pos") == 0
+                 && (status = parse_whole(arg, value, 0, SEQ_LEN - 1,
+                                          &number)) == 0)
             a->pos = (int)number;
-        else if (strcmp(arg, "--repeat") == 0 && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
+        else if (strcmp(arg, "--repeat") == 0
+                 && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
             a->repeat = (int)number;
         else if (strcmp(arg, "-m") == 0)
             a->model = value;
@@ -111,14 +119,17 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         if (status != 0)
             return status;
         if (value[0] == '\0')
-            return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
+            return usage_error("%s: option %s needs a non-empty value", argv[1],
+                               arg);
     }
     if (a->model == NULL)
-        a->model = default_model(argv[0], a->book_model, sizeof a->book_model);
+        a->model = default_model(argv[0], a->book_model,
+                                 sizeof a->book_model);
     return 0;
 }
 
-static const char *default_model(const char *program, char *path, size_t size)
+static const char *default_model(const char *program, char *path,
+                                 size_t size)
 {
     const char *slash = strrchr(program, '/');
     if (access("attention.ckpt", F_OK) == 0 || slash == NULL
@@ -136,7 +147,8 @@ static const char *quoted(const char *text)
     out[n++] = '\'';
     for (; text[i] != '\0' && i < 40; i++) {
         unsigned char c = (unsigned char)text[i];
-        n += (size_t)snprintf(out + n, sizeof out - n, c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
+        n += (size_t)snprintf(out + n, sizeof out - n,
+                              c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
     }
     snprintf(out + n, sizeof out - n, "%s'", text[i] != '\0' ? "..." : "");
     return out;
@@ -145,13 +157,16 @@ static const char *quoted(const char *text)
 static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
 {
     size_t where = 0;
-    const char *defect = tokens_parse(text, strlen(text), tokens, length, &where);
+    const char *defect =
+        tokens_parse(text, strlen(text), tokens, length, &where);
     if (defect == NULL)
         return 0;
     if (strcmp(defect, "holds a character that is not a token") == 0)
-        return usage_error("%s: the character at position %zu is not a token "
-                           "(the tokens are 0-9 * = ;)", quoted(text), where);
-    return usage_error("%s %s: a sequence has 1 to %d tokens", quoted(text), defect, SEQ_LEN);
+        return usage_error("%s: the character at position %zu is not a "
+                           "token (the tokens are 0-9 * = ;)",
+                           quoted(text), where);
+    return usage_error("%s %s: a sequence has 1 to %d tokens", quoted(text),
+                       defect, SEQ_LEN);
 }
 
 static int parse_question(const char *text, int *problem)
@@ -160,8 +175,8 @@ static int parse_question(const char *text, int *problem)
     size_t where;
     if (tokens_parse(text, strlen(text), tokens, &length, &where) != NULL
         || (*problem = question_of_tokens(tokens, length)) < 0)
-        return usage_error("%s is not a problem: write a digit, '*', a digit "
-                           "and '=', as in 7*8=", quoted(text));
+        return usage_error("%s is not a problem: write a digit, '*', a "
+                           "digit and '=', as in 7*8=", quoted(text));
     return 0;
 }
 
@@ -208,10 +223,10 @@ static int training_fault(const Run *run, const Params *p)
     if (step == 0)
         return 0;
     if (table < 0)
-        return fail("training stopped at step %d: the loss is not a finite number; "
-                    "nothing was saved", step);
-    return fail("training stopped at step %d: table %s holds a NaN or infinity; "
-                "nothing was saved", step, p->specs[table].name);
+        return fail("training stopped at step %d: the loss is not a "
+                    "finite number; nothing was saved", step);
+    return fail("training stopped at step %d: table %s holds a NaN or "
+                "infinity; nothing was saved", step, p->specs[table].name);
 }
 
 static void watch_training(const TrainRecord *r, void *context)
@@ -410,11 +425,12 @@ static int command_bench(const Arguments *a)
     int repeat = a->repeat, perfect = -1;
     TrainConfig timed = train_defaults(), until = train_defaults();
     timed.steps = a->steps;
-    timed.eval_every = a->steps + 1;        /* evaluate only at the last step */
+    timed.eval_every = a->steps + 1;  /* evaluate only at the last step */
     until.stop_at_perfect = 1;
     for (int r = 0; r < repeat; r++) {
         double eval = time_evaluation();
-        double t = time_training(&timed, NULL), u = time_training(&until, &perfect);
+        double t = time_training(&timed, NULL);
+        double u = time_training(&until, &perfect);
         if (t < 0 || u < 0 || eval < 0)
             return fail("out of memory");
         per_step[r] = (t - eval) / timed.steps;
@@ -424,11 +440,14 @@ static int command_bench(const Arguments *a)
     qsort(to_perfect, (size_t)repeat, sizeof to_perfect[0], compare_doubles);
     double ms = 1e3 * per_step[repeat / 2];
     double flops = gpt_train_flops(timed.batch, SEQ_LEN - 1);     /* six rows */
-    printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; min %.3f, max %.3f)\n",
-           ms, repeat, timed.steps, timed.batch, 1e3 * per_step[0], 1e3 * per_step[repeat - 1]);
-    printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating every %d steps)\n",
-           to_perfect[repeat / 2], perfect, until.eval_every);
-    printf("c_gflops %.2f   (%.2f MFLOP per step)\n", flops / (ms * 1e-3) / 1e9, flops / 1e6);
+    printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; "
+           "min %.3f, max %.3f)\n", ms, repeat, timed.steps, timed.batch,
+           1e3 * per_step[0], 1e3 * per_step[repeat - 1]);
+    printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating "
+           "every %d steps)\n", to_perfect[repeat / 2], perfect,
+           until.eval_every);
+    printf("c_gflops %.2f   (%.2f MFLOP per step)\n",
+           flops / (ms * 1e-3) / 1e9, flops / 1e6);
     return 0;
 }
 
@@ -449,7 +468,8 @@ static const char usage[] =
     "\n"
     "Commands:\n"
     "  train [--seed N] [--steps N] [-o FILE]\n"
-    "        train the transformer; save it to FILE (default attention.ckpt)\n"
+    "        train the transformer; save it to FILE"
+    " (default attention.ckpt)\n"
     "        and its training log to FILE.log; print the final score\n"
     "  ask [-m FILE] PROBLEM...\n"
     "        answer problems such as 7*8= with the model in FILE\n"
@@ -457,22 +477,28 @@ static const char usage[] =
     "        print every number of the forward pass of SEQUENCE (such as\n"
     "        7*8=) at position N (default: the last)\n"
     "  figures [-m FILE] -o DIR [--part TOPIC]\n"
-    "        run the book's experiments with the model in FILE (all topics, or\n"
-    "        one: perceptron, specimen, routing, ablations, heads, ffn, speed);\n"
-    "        write DIR/numbers-TOPIC.txt, the tables DIR/*.md and the figures\n"
+    "        run the book's experiments with the model in FILE"
+    " (all topics, or\n"
+    "        one: perceptron, specimen, routing, ablations, heads, ffn,"
+    " speed);\n"
+    "        write DIR/numbers-TOPIC.txt, the tables DIR/*.md and the"
+    " figures\n"
     "        DIR/fig/*.svg\n"
     "  bench [--steps N] [--repeat N]\n"
-    "        time training: median milliseconds per step over N runs (default\n"
+    "        time training: median milliseconds per step over N runs"
+    " (default\n"
     "        5), seconds to the first 100/100, GFLOP/s\n"
     "\n"
     "Options:\n"
     "  --seed N    seed of the initial weights and batches (default 1)\n"
     "  --steps N   training steps, 1 to 1000000 (default 1000)\n"
-    "  -m FILE     the model to use (default attention.ckpt, or if there is\n"
+    "  -m FILE     the model to use (default attention.ckpt, or if"
+    " there is\n"
     "              none, model.ckpt beside the program: the book's model)\n"
     "  -h, --help  show this help (also after a command)\n"
     "\n"
-    "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
+    "Exit status: 0 on success, 1 on a failure while running, 2 on bad"
+    " usage.\n";
 
 static const struct {
     const char *name, *options;

@@ -37,7 +37,8 @@ static struct {
 WEB_EXPORT(input) unsigned char *web_input(void) { return web.input; }
 WEB_EXPORT(input_size) int web_input_size(void) { return WEB_INPUT; }
 WEB_EXPORT(output) const char *web_output(void) { return web.output.data; }
-WEB_EXPORT(output_length) int web_output_length(void) { return (int)web.output.len; }
+WEB_EXPORT(output_length)
+int web_output_length(void) { return (int)web.output.len; }
 
 static void clear_output(void)
 {

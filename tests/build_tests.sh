@@ -184,6 +184,87 @@ pdf_carets_are_carets() {
     echo "the PDF's text has ^ on $carets lines and no lone circumflex"
 }
 
+# Code is kept within the printed width at the source: no line of a code
+# chunk in attention.nw is wider than 76 columns (tabs at 8, a character
+# counted once however many bytes it takes), so that no line wraps in the
+# PDF.
+code_within_76_columns() {
+    python3 - $NW <<'PY'
+import re, sys
+name, long = None, []
+for n, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
+    line = line.rstrip("\n")
+    m = re.match(r"^<<(.*)>>=\s*$", line)
+    if m:
+        name = m.group(1); continue
+    if line == "@" or line.startswith("@ ") or line.startswith("@\t"):
+        name = None; continue
+    width = len(line.expandtabs(8))
+    if name is not None and width > 76:
+        long.append("%s:%d: <<%s>> %d columns" % (sys.argv[1], n, name, width))
+for l in long:
+    print(l)
+if long:
+    print("%d code lines are over 76 columns" % len(long)); sys.exit(1)
+print("every code line of %s is at most 76 columns" % sys.argv[1])
+PY
+}
+
+# The PDF has no overfull box over 1 pt (pdflatex's log of the last pass).
+pdf_no_overfull_box() {
+    log=${B:-build}/attention.log
+    [ -f "$log" ] || { echo "$log not found (run make)"; return 1; }
+    over=$(grep -o 'Overfull \\[hv]box ([0-9.]*pt too [a-z]*) .*' "$log" \
+           | awk '{ v = $3; sub(/^\(/, "", v); sub(/pt$/, "", v); if (v + 0 > 1) print }')
+    all=$(grep -c 'Overfull \\[hv]box' "$log")
+    [ -z "$over" ] || { echo "overfull boxes over 1 pt in $log:"; printf "%s\n" "$over"; return 1; }
+    echo "no overfull box over 1 pt in $log ($all overfull boxes in all)"
+}
+
+# Chunk cross-references on paper, as noweb prints them: each chunk's head
+# carries a label, its page and a letter for its place on the page ("87b").
+# pdftotext of the PDF: every head's label names the page it is printed on
+# (the number in the running head, or at the foot of a chapter's first
+# page), the letters run a, b, c... down a page, and every reference
+# "<name 87b>" (uses in code, Used in, Continued in, the index) names a
+# head's label.
+pdf_chunk_labels_name_pages() {
+    [ -f book/attention.pdf ] || { echo "book/attention.pdf not built (run make)"; return 1; }
+    command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
+    pdftotext -layout book/attention.pdf - | python3 -c '
+import re, sys
+pages = sys.stdin.read().split("\f")
+heads, bad, refs = {}, [], []
+for i, text in enumerate(pages, 1):
+    lines = [l.strip() for l in text.split("\n") if l.strip()]
+    if not lines:
+        continue
+    m = re.match(r"^\S.*\s{2,}(\d+)$", lines[0])         # running head
+    if not m:
+        m = re.match(r"^(\d+)$", lines[-1])                # plain foot
+    printed = m.group(1) if m else None
+    letters = []
+    for l in lines:
+        m = re.match(r"^(\d+)([a-z]) \u27e8.*\u27e9\+?\u2261", l)
+        if m:
+            heads[m.group(1) + m.group(2)] = i
+            letters.append(m.group(2))
+            if m.group(1) != printed:
+                bad.append("PDF page %d (printed %s): head labelled %s%s" % (i, printed, m.group(1), m.group(2)))
+    if letters and letters != [chr(ord("a") + k) for k in range(len(letters))]:
+        bad.append("PDF page %d: head letters %s" % (i, "".join(letters)))
+    refs += re.findall(r"\u27e8[^\u27e8\u27e9]* (\d+[a-z])\u27e9", text)
+for r in refs:
+    if r not in heads:
+        bad.append("a reference names %s, which no head carries" % r)
+for b in sorted(set(bad))[:20]:
+    print(b)
+if bad or len(heads) < 100 or len(refs) < 100:
+    print("%d heads, %d references, %d faults" % (len(heads), len(refs), len(bad))); sys.exit(1)
+print("%d chunk heads each labelled with the page it is on; %d references, each to a head" % (len(heads), len(refs)))
+'
+}
+
 # A type error put into a chunk makes the compiler name attention.nw and the
 # line of the error.
 compiler_error_names_nw_line() {
