@@ -70,7 +70,7 @@ OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 NOWEB_LIB := /usr/lib/noweb
 # The weave's tools (the student edition gets a copy).
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
-  book/weave.css book/weave-preamble.tex
+  book/katex.js book/weave.css book/weave-preamble.tex
 
 .PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests FORCE
 
@@ -201,18 +201,33 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 # computed (and fails, naming it, on a placeholder without one);
 # book/nwpost.awk then turns the markers left in the code for chunk uses
 # into links to their definitions.
+#
+# The title page's date is that of the last commit to $(NW), so that the
+# same source gives the same book; outside a git checkout (the student
+# edition) the book is undated.  $(B)/book-date holds it, rewritten only
+# when it changes, so that a commit re-weaves the books.
+BOOK_DATE := $(shell LC_ALL=C git log -1 --format=%cd --date=format:'%-d %B %Y' -- $(NW) 2>/dev/null)
 WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
-  -M numbers=$(RESULTS)/numbers.txt --number-sections --toc
-WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk
+  -M numbers=$(RESULTS)/numbers.txt --number-sections --toc \
+  $(if $(BOOK_DATE),-M 'date=$(BOOK_DATE)')
+WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk $(B)/book-date
+$(B)/book-date: FORCE
+	@mkdir -p $(B)
+	@echo '$(BOOK_DATE)' > $@.tmp; cpif $@ < $@.tmp; rm -f $@.tmp
 
-# HTML: one self-contained page (math as MathML, figures embedded as SVG),
-# every in-page link checked by book/checklinks.  This is the static page;
-# book/attention.html is its live edition (section "the live book").
-$(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
-	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 --mathml \
+# HTML: one self-contained page (figures embedded as SVG), every in-page
+# link checked by book/checklinks.  Its maths is typeset here, by
+# book/katex.js with Debian's KaTeX, so that the page needs no script to
+# show it.  This is the static page; book/attention.html is its live
+# edition (section "the live book").
+NEEDS += /usr/share/javascript/katex/katex.js:libjs-katex \
+  /usr/share/fonts/truetype/katex/KaTeX_Main-Regular.woff2:fonts-katex
+$(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks book/katex.js
+	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 \
 	  --highlight-style=pygments --css=book/weave.css --resource-path=$(RESULTS) \
 	  -o $(B)/attention.pandoc.html
-	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.pandoc.html > $(B)/attention.html
+	node book/katex.js $(B)/attention.pandoc.html $(B)/attention.katex.html
+	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.katex.html > $(B)/attention.html
 	python3 book/checklinks $(B)/attention.html
 
 # LaTeX: pandoc's own template and highlighting, with the styles of

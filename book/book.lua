@@ -22,6 +22,14 @@
 --  * An exercise (a div of class "exercise", see course/student.awk) is
 --    numbered in order through the book, "Exercise N." put before its statement; in LaTeX
 --    it becomes the environment nwexercise (weave-preamble.tex).
+--  * HTML: each figure's image gets a least width, three quarters of the
+--    width its SVG is drawn at, so that a phone scrolls the figure rather
+--    than shrink its labels out of sight; the page ends with a link back
+--    to the contents (weave.css keeps it in a corner of the screen).
+--  * LaTeX: a formula in bold text is set in bold (\boldmath).
+--  * HTML: a formula is left as its TeX in <span class="math inline"> or
+--    <span class="math display">, which book/katex.js typesets when the
+--    book is built.
 
 local numbers = nil       -- name -> value
 local numbers_path = nil
@@ -293,6 +301,38 @@ local function latex_str_with_caret(el)
   return out
 end
 
+-- HTML: an SVG figure's least width, from the width it is drawn at
+local function html_figure_width(el)
+  if is_latex or not el.src:match("%.svg$") then return nil end
+  local path = numbers_dir .. "/" .. el.src
+  local svg = read_file(path)
+  if not svg then fail("cannot read the figure " .. path) end
+  local width = svg:match("<svg[^>]-%swidth=\"([%d.]+)")
+  if not width then fail("no width in " .. path) end
+  el.attributes.style = string.format("min-width: %dpx", math.floor(tonumber(width) * 3 / 4))
+  return el
+end
+
+-- LaTeX: a formula in bold text (a run-in heading such as "e^x.") in bold
+local function latex_bold_math(el)
+  if not is_latex then return nil end
+  for i, m in ipairs(el.content) do
+    if m.t == "Math" and m.mathtype == "InlineMath" then
+      el.content[i] = pandoc.RawInline("latex", "{\\boldmath\\(" .. m.text .. "\\)}")
+    end
+  end
+  return el
+end
+
+-- HTML: the formula's TeX, for book/katex.js
+local function html_math(el)
+  if is_latex then return nil end
+  local escaped = el.text:gsub("[&<>\"]", {["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+                                             ['"'] = "&quot;"})
+  local kind = el.mathtype == "DisplayMath" and "display" or "inline"
+  return pandoc.RawInline("html", '<span class="math ' .. kind .. '">' .. escaped .. "</span>")
+end
+
 local function check_missing()
   if #missing > 0 then
     local where = numbers_path and ("numbers file " .. numbers_path)
@@ -315,9 +355,10 @@ return {
       if has_class(el, "nwusemap") then return {} end
     end,
     Image = function(el)
-      if is_latex then el.src = el.src:gsub("%.svg$", ".pdf") end
-      return el
+      if is_latex then el.src = el.src:gsub("%.svg$", ".pdf"); return el end
+      return html_figure_width(el)
     end,
+    Strong = latex_bold_math,
     Header = function(el)       -- LaTeX: an unnumbered chapter sets the running head
       if not (is_latex and el.level == 1 and has_class(el, "unnumbered")) then return nil end
       local title = pandoc.write(pandoc.Pandoc({pandoc.Plain(el.content)}), "latex")
@@ -365,7 +406,11 @@ return {
   { Pandoc = function(doc)
       check_missing()
       number_figures(doc.blocks)
+      if not is_latex then
+        doc.blocks:insert(pandoc.RawBlock("html",
+          '<a class="to-contents" href="#TOC">Contents</a>'))
+      end
       return doc:walk({ Cite = figure_reference, Code = latex_code_with_caret,
-                        Str = latex_str_with_caret })
+                        Str = latex_str_with_caret, Math = html_math })
     end },
 }

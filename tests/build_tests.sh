@@ -332,6 +332,38 @@ html_links_resolve() {
     python3 book/checklinks book/attention.html
 }
 
+# The page as a reader sees it, in headless chromium with JavaScript off, at
+# 1280 and 400 px (tests/page_test.js): maths typeset at build time without
+# error, the aligned display's = in one column and its words upright, no
+# sideways scroll, a way back to the contents, code and figures readable on
+# a phone.  Screenshots of the maths sections land in $B/page/.
+page_on_screen() {
+    b=${B:-build}
+    if [ "${EDITION:-teacher}" = student ]; then
+        echo "skipped: the student edition has no browser driver (no package.json)"; exit 77
+    fi
+    if [ ! -d node_modules/puppeteer-core ]; then
+        echo "node_modules/puppeteer-core is missing: run npm ci (make check does)"; return 1
+    fi
+    [ -f book/attention.html ] || { echo "book/attention.html not built"; return 1; }
+    node tests/page_test.js book/attention.html "$b/page"
+}
+
+# A formula KaTeX cannot typeset stops the build, naming the formula.
+katex_error_fails() {
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX") || return 1
+    printf '<html><head></head><body><p><span class="math inline">x = \\frac{1}</span></p></body></html>\n' \
+        > "$dir/in.html"
+    if node book/katex.js "$dir/in.html" "$dir/out.html" > "$dir/log" 2>&1; then
+        echo "book/katex.js accepted a broken formula"; rm -rf "$dir"; return 1
+    fi
+    status=0
+    grep -q 'cannot typeset \$x = \\frac{1}\$' "$dir/log" || { echo "the error does not name the formula:"; status=1; }
+    [ ! -e "$dir/out.html" ] || { echo "an output page was written"; status=1; }
+    cat "$dir/log"; rm -rf "$dir"
+    return $status
+}
+
 # Every placeholder of attention.nw got a value: none survives into the books.
 no_placeholder_survives() {
     status=0
