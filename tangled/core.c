@@ -344,6 +344,7 @@ real normal_cdf(real z)
 }
 
 #endif
+
 real normal_pdf(real z)
 {
     return exp_lanes(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2);
