@@ -384,6 +384,7 @@ numbers_read_as_prose() {
     f=${B:-build}/attention.pandoc.html
     [ -f "$f" ] || { echo "$f not built"; return 1; }
     text=$(perl -0777 -pe 's{<(pre|code|math|script|style)\b.*?</\1>}{ }gs;
+                          s{<span class="math[^"]*">.*?</span>}{ }gs;
                           s{<[^>]*>}{ }g; s/&nbsp;|\s+/ /g' "$f")
     bad=$(printf '%s\n' "$text" | perl -ne '
         while (/(\b\d+(?:\.\d+)?[eE][-+]?\d+\b
