@@ -257,7 +257,7 @@ NEEDS += /usr/lib/wasm32-wasi/libc.a:wasi-libc wasm-ld:lld wasm-ld-14:lld-14 \
   chromium:chromium node:nodejs npm:npm
 WASM_CC    := clang --target=wasm32-wasi
 WASM_FLAGS := $(WARN) $(STRICT) -O3 -msimd128 -DATTENTION_STEPPER
-WASM_ROOTS := core.c checkpoint.c svg.c web.c
+WASM_ROOTS := core.c checkpoint.c dissect.c svg.c web.c
 $(B)/web/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) | deps
 	@mkdir -p $(B)/web
 	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@

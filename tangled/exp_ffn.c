@@ -130,59 +130,21 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
     return save_text(fig, "no_gelu_training.svg", &svg);
 }
 
-typedef struct {
-    const char *name;
-    int (*holds)(int a, int b);
-} Concept;
-static int a_is_7(int a, int b) { (void)b; return a == 7; }
-static int two_digits(int a, int b) { return a * b >= 10; }
-static int tens_digit_is_5(int a, int b) { return a * b / 10 == 5; }
-static int answer_is_0(int a, int b) { return a * b == 0; }
-static int b_is_7(int a, int b) { (void)a; return b == 7; }
-static const Concept concepts[] = {
-    {"a is 7", a_is_7}, {"the answer has two digits", two_digits},
-    {"the tens digit is 5", tens_digit_is_5}, {"the answer is 0", answer_is_0},
-    {"b is 7", b_is_7},
-};
-enum { N_CONCEPTS = sizeof concepts / sizeof concepts[0], N_DRAWN = 4 };
-
-static void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN])
-{
-    loss_on_all_problems(&g->model);
-    for (int p = 0; p < N_PROBLEMS; p++)
-        memcpy(h + p * HIDDEN, g->act.hidden + (p * SEQ_LEN + EQUALS_AT) * HIDDEN,
-               HIDDEN * sizeof(real));
-}
-
-static int best_threshold(const real *h, const unsigned char *has, double d)
-{
-    int best = 0;
-    for (int cut = 0; cut < N_PROBLEMS; cut++) {    /* threshold at h[cut] */
-        int right = 0;
-        for (int p = 0; p < N_PROBLEMS; p++) {
-            int above = d > 0 ? h[p * HIDDEN] >= h[cut * HIDDEN]
-                              : h[p * HIDDEN] <= h[cut * HIDDEN];
-            right += above == (has[p] != 0);
-        }
-        best = right > best ? right : best;
-    }
-    return best;
-}
+enum { N_DRAWN = 4 };
 
 static int search_neurons(const char *dir, Text *numbers, const real *h,
                           int neuron[], double d[])
 {
     Text md = {0};
-    text_printf(&md, "| concept | problems with it | neuron | separation $d$ | "
-                "right by one threshold |\n|:--|--:|--:|--:|--:|\n");
+    text_printf(&md, "| concept | problems with it | neuron | "
+                "separation $d$ | right by one threshold |\n"
+                "|:--|--:|--:|--:|--:|\n");
     for (int c = 0; c < (int)N_CONCEPTS; c++) {
-        unsigned char has[N_PROBLEMS];
-        int count = 0;
-        for (int p = 0; p < N_PROBLEMS; p++)
-            count += has[p] = (unsigned char)concepts[c].holds(p / 10, p % 10);
-        neuron[c] = best_separating_column(h, N_PROBLEMS, HIDDEN, has, &d[c]);
-        text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name, count,
-                    neuron[c], d[c], best_threshold(h + neuron[c], has, d[c]));
+        NeuronFound found = search_neuron(h, &concepts[c]);
+        neuron[c] = found.neuron;
+        d[c] = found.d;
+        text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name,
+                    found.count, neuron[c], d[c], found.right);
         char name[64];
         snprintf(name, sizeof name, "neuron_%d", c + 1);
         number(numbers, name, "%d", neuron[c]);
@@ -205,51 +167,35 @@ static int figure_neurons(const char *fig, const real *h, const int neuron[],
             values[c][p] = (float)h[p * HIDDEN + neuron[c]];
         snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
                  concepts[c].name, neuron[c], d[c]);
-        SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c], digit_labels,
-                          digit_labels, NULL, 0};
-        SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL}, &map, 1);
+        SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
+                          digit_labels, digit_labels, NULL, 0};
+        SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0,
+                                                            NULL}, &map, 1);
         double bar = svg_color_bar_width(scale);
         SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - bar - 16, hh};
         svg_heatmap_panel(&svg, box, &map, scale);
-        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100}, scale);
+        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100},
+                      scale);
     }
     svg_end(&svg);
     return save_text(fig, "neurons.svg", &svg);
 }
 
-static int directions_for_90(const real *x, int d, double *share)
+static int principal_directions(const char *fig, Text *numbers,
+                                const real *h, const real *in)
 {
-    static double cov[HIDDEN * HIDDEN], vectors[HIDDEN * HIDDEN];
-    double total = 0, sum = 0;
-    int count = 0;
-    centred_covariance(cov, x, N_PROBLEMS, d);
-    if (symmetric_eigen(cov, d, share, vectors) < 0)
-        return -1;
-    for (int i = 0; i < d; i++)
-        total += share[i];
-    for (int i = 0; i < d; i++) {
-        share[i] /= total;
-        count += sum < 0.9;
-        sum += share[i];
-    }
-    return count;
-}
-
-static int principal_directions(const char *fig, Text *numbers, Gpt *g, const real *h)
-{
-    static real in[N_PROBLEMS * WIDTH];
     double share[HIDDEN], share_in[WIDTH];
-    for (int p = 0; p < N_PROBLEMS; p++)    /* h left the batch's ln2 in place */
-        memcpy(in + p * WIDTH, g->act.ln2 + (p * SEQ_LEN + EQUALS_AT) * WIDTH,
-               WIDTH * sizeof(real));
     int count = directions_for_90(h, HIDDEN, share);
     int count_in = directions_for_90(in, WIDTH, share_in);
+    if (count == -2 || count_in == -2)
+        return fail("out of memory");
     if (count < 0 || count_in < 0)
         return fail("the eigen-solver did not converge");
     if (count > HIDDEN / 4 || count <= count_in)
         return fail("the chapter 'The feed-forward network' says "
                     "the activations need more directions than the "
-                    "inputs (%d against %d) but at most a quarter of 64: revise", count, count_in);
+                    "inputs (%d against %d) but at most a quarter of "
+                    "64: revise", count, count_in);
     number(numbers, "pca_90", "%d", count);
     number(numbers, "pca_90_input", "%d", count_in);
     number(numbers, "pca_first_share", "%.0f", 100 * share[0]);
@@ -259,42 +205,46 @@ static int principal_directions(const char *fig, Text *numbers, Gpt *g, const re
 static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in)
 {
+    Text text = {0}, *svg = &text;
     static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
     char marker[64];
-    Text svg = {0};
     for (int i = 0; i < HIDDEN; i++) {
         x[i] = (float)(i + 1);
         each[0][i] = (float)share[i];
         total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
         each[1][i] = i < WIDTH && share_in[i] > 1e-7 ? (float)share_in[i] : NAN;
-        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0) : NAN;
+        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0)
+                                : NAN;
     }
     snprintf(marker, sizeof marker, "%d directions", count);
-    SvgSeries shares[2] = {{"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
-                           {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
-    SvgSeries totals[2] = {{"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
-                           {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
+    SvgSeries shares[2] = {
+        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
+        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
+    SvgSeries totals[2] = {
+        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
+        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
     SvgLinePanel panels[2] = {
-        {.title = "Share of the variance", .x_label = "direction, largest first", .y_label = "share",
-         .series = shares, .n_series = 2, .log_y = 1, .x_min = 0, .x_max = HIDDEN,
-         .legend = SVG_LEGEND_BELOW},
-        {.title = "Running total", .x_label = "number of directions", .y_label = "share",
-         .series = totals, .n_series = 2, .x_min = 0, .x_max = HIDDEN, .y_min = 0, .y_max = 1,
-         .h_line = {1, 0.9, "90 %"}, .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
-    svg_line_charts(&svg, panels, 2, NULL, 760, 340);
-    return save_text(fig, "pca.svg", &svg);
+        {.title = "Share of the variance", .x_label = "direction, largest first",
+         .y_label = "share", .series = shares, .n_series = 2, .log_y = 1,
+         .x_min = 0, .x_max = HIDDEN, .legend = SVG_LEGEND_BELOW},
+        {.title = "Running total", .x_label = "number of directions",
+         .y_label = "share", .series = totals, .n_series = 2, .x_min = 0,
+         .x_max = HIDDEN, .y_min = 0, .y_max = 1, .h_line = {1, 0.9, "90 %"},
+         .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
+    svg_line_charts(svg, panels, 2, NULL, 760, 340);
+    return save_text(fig, "pca.svg", &text);
 }
 
 static int experiments_of_the_ffn(const char *dir, const char *fig, Text *numbers,
                                     Gpt *g, FfnRuns *e)
 {
-    static real h[N_PROBLEMS * HIDDEN];
+    static real h[N_PROBLEMS * HIDDEN], in[N_PROBLEMS * WIDTH];
     int neuron[N_CONCEPTS];
     double d[N_CONCEPTS], collapse = no_gelu_collapse(numbers, g);
     int status = train_without_gelu(numbers, e);
     if (status == 0)
         status = figure_without_gelu(fig, e);
-    activations_at_equals(g, h);
+    activations_at_equals(g, h, in);
     if (status == 0)
         status = search_neurons(dir, numbers, h, neuron, d);
     if (status == 0)
@@ -302,7 +252,7 @@ static int experiments_of_the_ffn(const char *dir, const char *fig, Text *number
     if (status == 0)
         status = figure_neurons(fig, h, neuron, d);
     if (status == 0)
-        status = principal_directions(fig, numbers, g, h);
+        status = principal_directions(fig, numbers, h, in);
     return status;
 }
 

@@ -95,12 +95,12 @@ static int proof_one_character_at_a_time(const char *fig, Text *numbers, Gpt *g)
 
 static int figure_swap(const char *fig, Gpt *g, int a, int b)
 {
+    Text text = {0}, *svg = &text;
     static float values[2][MAX_HEADS * 4];
     static char titles[2][8], labels[2][4][2], heads[MAX_HEADS][8];
     static const char *columns[2][4], *rows[MAX_HEADS];
     real w[MAX_HEADS][4];
     SvgHeatmap maps[2];
-    Text svg = {0};
     for (int order = 0; order < 2; order++) {
         int first = order ? b : a, second = order ? a : b;
         snprintf(titles[order], sizeof titles[order], "%d*%d=", first, second);
@@ -115,26 +115,14 @@ static int figure_swap(const char *fig, Gpt *g, int a, int b)
             for (int u = 0; u < 4; u++)
                 values[order][head * 4 + u] = (float)w[head][u];
         }
-        maps[order] = (SvgHeatmap){titles[order], "u (read)", order ? NULL : "head",
-                                   g->n_heads, 4, values[order], rows, columns[order],
+        maps[order] = (SvgHeatmap){titles[order], "u (read)",
+                                   order ? NULL : "head", g->n_heads, 4,
+                                   values[order], rows, columns[order],
                                    "%.2f", 0};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    svg_heatmaps(&svg, maps, 2, 2, NULL, scale, 620, 300);
-    return save_text(fig, "swap_weights.svg", &svg);
-}
-
-static int a_head_follows_a_digit(Gpt *g, int a, int b)
-{
-    real w[2][MAX_HEADS][4];
-    question_weights(g, a, b, w[0]);
-    question_weights(g, b, a, w[1]);
-    for (int head = 0; head < g->n_heads; head++) {
-        int top0 = argmax(w[0][head], 4), top1 = argmax(w[1][head], 4);
-        if ((top0 == 0 && top1 == 2) || (top0 == 2 && top1 == 0))
-            return 1;
-    }
-    return 0;
+    svg_heatmaps(svg, maps, 2, 2, NULL, scale, 620, 300);
+    return save_text(fig, "swap_weights.svg", &text);
 }
 
 static int proof_swap(const char *fig, Text *numbers, Gpt *g)
@@ -157,30 +145,26 @@ static int proof_swap(const char *fig, Text *numbers, Gpt *g)
     number(numbers, "swap_least_b", "%d", least_b);
     number(numbers, "swap_least_change", "%.2f", (double)least);
     number(numbers, "swap_mean_change", "%.2f", (double)sum / visited);
-    if (!a_head_follows_a_digit(g, a, b))
+    if (head_following_a_digit(g, a, b) < 0)
         return fail("the chapter 'Routing is computed live' says "
                     "a head's largest weight moves between positions 0 and 2 "
                     "when %d*%d is swapped; none does: revise the text", a, b);
     if (least < 0.005)
         return fail("the chapter 'Routing is computed live' says "
-                    "no pair's weights are left unchanged by the swap, but "
-                    "%d*%d changes by %.3f: revise the text", least_a, least_b, (double)least);
+                    "no pair's weights are left unchanged by the swap, "
+                    "but %d*%d changes by %.3f: revise the text",
+                    least_a, least_b, (double)least);
     return figure_swap(fig, g, a, b);
 }
 
 static int proof_own_output(const char *dir, Text *numbers, Gpt *g)
 {
-    int tokens[SEQ_LEN], T = 5, t = 4, top = 0;
+    int t = 4;
     Trace *tr = malloc(sizeof *tr);
     if (tr == NULL)
         return fail("out of memory");
-    problem_tokens(7 * 10 + 8, tokens);
-    gpt_forward(g, tokens, 1, 4);
-    tokens[4] = argmax(g->act.logits + 3 * VOCAB, VOCAB);   /* its own digit */
-    gpt_trace(g, tokens, T, tr);
-    for (int head = 1; head < tr->n_heads; head++)
-        if (tr->weights[head][t][t] > tr->weights[top][t][t])
-            top = head;
+    int top = trace_own_output(g, 7 * 10 + 8, tr);
+    const int *tokens = tr->tokens;
     number(numbers, "own_digit", "%c", char_of_token(tokens[4]));
     number(numbers, "own_next", "%c", char_of_token(argmax(tr->logits[t], VOCAB)));
     number(numbers, "own_top_head", "%d", top);
@@ -191,11 +175,10 @@ static int proof_own_output(const char *dir, Text *numbers, Gpt *g)
         number(numbers, name, "%.2f", (double)tr->weights[head][t][t]);
     }
     int status = table_of_own_output(dir, tr, t);
-    for (int u = 0; status == 0 && u < t; u++)
-        if (tr->weights[top][t][u] >= tr->weights[top][t][t])
-            status = fail("the chapter 'Routing is computed live' says "
-                          "head %d weighs position 4 more than any other; "
-                          "it does not: revise the text", top);
+    if (status == 0 && !reads_own_output_most(tr, top))
+        status = fail("the chapter 'Routing is computed live' says "
+                      "head %d weighs position 4 more than any other; "
+                      "it does not: revise the text", top);
     free(tr);
     return status;
 }
