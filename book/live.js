@@ -356,8 +356,9 @@
                       ...[...tokens].map((c, u) => el('th', {}, u + " '" + c + "'"))));
       rows.forEach((row, head) => table.append(el('tr', { class: String(head) === top ? 'live-now' : '' },
         el('th', {}, String(head)), ...row.split('\t').map((w, u) => el('td', u === 4 ? { class: 'live-own-cell' } : {}, w)))));
-      where.textContent = model.owner + ' writes ' + tokens + ', then ' + next + '. In row 4, head ' + top +
-        ' puts ' + rows[Number(top)].split('\t')[4] + ' of its reading on position 4, the digit it wrote itself' +
+      where.textContent = model.owner + ' answers ' + tokens.slice(0, 4) + ' with ' + tokens[4] +
+        '; with that digit appended, row 4 chooses ' + next + '. There head ' + top + ' puts ' +
+        rows[Number(top)].split('\t')[4] + ' of its reading on position 4, the digit the model wrote itself' +
         (most === '1' ? ', more than on any other position.' : ', but more on an earlier position.');
       Object.assign(box.dataset, { tokens, next, top, most });
     }
@@ -418,8 +419,8 @@
       const out = book.text(), cut = out.indexOf('\n');
       const [count, countIn, first] = out.slice(0, cut).split('\t');
       chart.innerHTML = out.slice(cut + 1);
-      where.textContent = model.owner + ': ' + count + ' directions hold 90 % of the variance of the 64 activations, ' +
-        countIn + ' of the 32 inputs; the first direction holds ' + first + ' %.';
+      where.textContent = model.owner + ': ' + count + ' directions hold 90\u00a0% of the variance of the 64 activations, ' +
+        countIn + ' that of the 32 inputs; the first direction holds ' + first + '\u00a0%.';
       Object.assign(box.dataset, { count, countIn, first });
     }
     model.changed.push(run);

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <tgmath.h>
 
-double separation(const real *x, int stride, const unsigned char *has, int n)
+double separation(const real *x, int stride, const unsigned char *has,
+                  int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
     int count[2] = {0, 0};
@@ -14,16 +15,18 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
         count[has[i] != 0]++;
     }
     if (count[0] == 0 || count[1] == 0)
-        return 0;                   /* one group is empty: nothing to separate */
+        return 0;           /* one group is empty: nothing to separate */
     for (int k = 0; k < 2; k++)
         mean[k] = sum[k] / count[k];
     for (int i = 0; i < n; i++) {
         double deviation = (double)x[i * stride] - mean[has[i] != 0];
         squares[has[i] != 0] += deviation * deviation;
     }
-    double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
+    double spread = sqrt((squares[0] / count[0]
+                          + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
-    return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
+    return spread > 0 ? gap / spread
+           : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
 
 int best_separating_column(const real *x, int n, int width,
@@ -52,10 +55,12 @@ void centred_covariance(double *cov, const real *x, int n, int d)
 {
     for (int i = 0; i < d; i++)
         for (int j = 0; j <= i; j++) {
-            double mean_i = column_mean(x, n, d, i), mean_j = column_mean(x, n, d, j);
+            double mean_i = column_mean(x, n, d, i);
+            double mean_j = column_mean(x, n, d, j);
             double sum = 0;
             for (int row = 0; row < n; row++)
-                sum += ((double)x[row * d + i] - mean_i) * ((double)x[row * d + j] - mean_j);
+                sum += ((double)x[row * d + i] - mean_i)
+                       * ((double)x[row * d + j] - mean_j);
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
@@ -63,7 +68,8 @@ void centred_covariance(double *cov, const real *x, int n, int d)
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
-    double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+    double t = (theta >= 0 ? 1 : -1)
+               / (fabs(theta) + sqrt(theta * theta + 1));
     double c = 1 / sqrt(t * t + 1), s = t * c;
     for (int k = 0; k < n; k++) {           /* A J, and V J */
         double akp = a[k * n + p], akq = a[k * n + q];
@@ -205,7 +211,8 @@ NeuronFound search_neuron(const real h[N_PROBLEMS * HIDDEN],
     unsigned char has[N_PROBLEMS];
     NeuronFound found = {0, 0, 0, 0};
     for (int p = 0; p < N_PROBLEMS; p++)
-        found.count += has[p] = (unsigned char)concept->holds(p / 10, p % 10);
+        found.count += has[p] =
+            (unsigned char)concept->holds(p / 10, p % 10);
     found.neuron = best_separating_column(h, N_PROBLEMS, HIDDEN, has,
                                           &found.d);
     found.right = best_threshold(h + found.neuron, has, found.d);

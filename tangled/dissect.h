@@ -4,7 +4,8 @@
 #define DISSECT_H
 #include "core.h"
 
-double separation(const real *x, int stride, const unsigned char *has, int n);
+double separation(const real *x, int stride, const unsigned char *has,
+                  int n);
 int    best_separating_column(const real *x, int n, int width,
                               const unsigned char *has, double *measure);
 

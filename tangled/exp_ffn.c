@@ -20,7 +20,8 @@ static int figure_scree(const char *fig, const double *share, int count,
 static int claims_about_the_ffn(const FfnRuns *e, double collapse,
                                 const double separations[], const int neurons[]);
 
-int ffn_experiments(const char *model, const char *dir, const char *fig, Text *numbers)
+int ffn_experiments(const char *model, const char *dir, const char *fig,
+                    Text *numbers)
 {
     FfnRuns *e = calloc(1, sizeof *e);
     Gpt *g = load_transformer(model);
@@ -58,7 +59,8 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
         }
     }
     number(numbers, "collapse_rows", "%d", rows);
-    number(numbers, "collapse_max_diff", "%.*f", decimals_for(worst), worst);
+    number(numbers, "collapse_max_diff", "%.*f", decimals_for(worst),
+           worst);
     number(numbers, "collapse_largest", "%.1f", largest);
     return worst;
 }
@@ -69,8 +71,10 @@ static int lowest_after_perfect(const Trained runs[N_SEEDS])
     for (int s = 0; s < N_SEEDS; s++) {
         const Run *run = &runs[s].run;
         for (int r = 0; r < run->result.n_records; r++)
-            if (run->result.first_perfect > 0 && run->log[r].step > run->result.first_perfect)
-                lowest = run->log[r].correct < lowest ? run->log[r].correct : lowest;
+            if (run->result.first_perfect > 0
+                && run->log[r].step > run->result.first_perfect)
+                lowest = run->log[r].correct < lowest ? run->log[r].correct
+                                                      : lowest;
     }
     return lowest;
 }
@@ -79,7 +83,8 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
 {
     const Trained *with = e->with_gelu;
     for (int s = 0; s < N_SEEDS; s++)
-        if (train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS, 1) != 0)
+        if (train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS, 1)
+            != 0)
             return -1;
     double loss = 0, loss_with = 0;
     for (int s = 0; s < N_SEEDS; s++) {
@@ -88,16 +93,19 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
     }
     number(numbers, "nogelu_mean_loss", "%.3f", loss);
     number(numbers, "gelu_mean_loss", "%.3f", loss_with);
-    number(numbers, "nogelu_mean_steps", "%.0f", mean_steps(e->no_gelu, N_SEEDS));
+    number(numbers, "nogelu_mean_steps", "%.0f",
+           mean_steps(e->no_gelu, N_SEEDS));
     number(numbers, "gelu_mean_steps", "%.0f", mean_steps(with, N_SEEDS));
-    number(numbers, "nogelu_relapse", "%d", lowest_after_perfect(e->no_gelu));
+    number(numbers, "nogelu_relapse", "%d",
+           lowest_after_perfect(e->no_gelu));
     number(numbers, "gelu_relapse", "%d", lowest_after_perfect(with));
     return 0;
 }
 
 static int figure_without_gelu(const char *fig, const FfnRuns *e)
 {
-    static float step[2][N_SEEDS][MAX_RECORDS], loss[2][N_SEEDS][MAX_RECORDS];
+    static float step[2][N_SEEDS][MAX_RECORDS];
+    static float loss[2][N_SEEDS][MAX_RECORDS];
     static float correct[2][N_SEEDS][MAX_RECORDS];
     SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
     SvgSeries key[2] = {{"with GELU", NULL, NULL, 0, 0, svg_palette(0)},
@@ -114,11 +122,14 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
                                     svg_palette(kind)};
         }
     SvgLinePanel panels[2] = {
-        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
+         .series = losses,
          .n_series = 2 * N_SEEDS, .log_y = 1, .h_line = {1, floor, "floor"},
          .legend = SVG_LEGEND_NONE},
-        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = scores,
-         .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE}};
+        {.title = "Score", .x_label = "step", .y_label = "problems right",
+         .series = scores,
+         .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100,
+         .legend = SVG_LEGEND_NONE}};
     double width = 760, height = 340;
     SvgRect size = svg_legend_size(key, 2, 1);
     svg_begin(&svg, width, height);
@@ -154,13 +165,14 @@ static int search_neurons(const char *dir, Text *numbers, const real *h,
     return save_text(dir, "neurons.md", &md);
 }
 
-static int figure_neurons(const char *fig, const real *h, const int neuron[],
-                          const double d[])
+static int figure_neurons(const char *fig, const real *h,
+                          const int neuron[], const double d[])
 {
     static float values[N_DRAWN][N_PROBLEMS];
     static char titles[N_DRAWN][96];
     Text svg = {0};
-    double width = 760, height = 700, w = (width - 20) / 2, hh = (height - 20) / 2;
+    double width = 760, height = 700;
+    double w = (width - 20) / 2, hh = (height - 20) / 2;
     svg_begin(&svg, width, height);
     for (int c = 0; c < N_DRAWN; c++) {
         for (int p = 0; p < N_PROBLEMS; p++)
@@ -224,7 +236,8 @@ static int figure_scree(const char *fig, const double *share, int count,
         {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
         {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
     SvgLinePanel panels[2] = {
-        {.title = "Share of the variance", .x_label = "direction, largest first",
+        {.title = "Share of the variance",
+         .x_label = "direction, largest first",
          .y_label = "share", .series = shares, .n_series = 2, .log_y = 1,
          .x_min = 0, .x_max = HIDDEN, .legend = SVG_LEGEND_BELOW},
         {.title = "Running total", .x_label = "number of directions",
@@ -235,8 +248,8 @@ static int figure_scree(const char *fig, const double *share, int count,
     return save_text(fig, "pca.svg", &text);
 }
 
-static int experiments_of_the_ffn(const char *dir, const char *fig, Text *numbers,
-                                    Gpt *g, FfnRuns *e)
+static int experiments_of_the_ffn(const char *dir, const char *fig,
+                                  Text *numbers, Gpt *g, FfnRuns *e)
 {
     static real h[N_PROBLEMS * HIDDEN], in[N_PROBLEMS * WIDTH];
     int neuron[N_CONCEPTS];
@@ -257,7 +270,8 @@ static int experiments_of_the_ffn(const char *dir, const char *fig, Text *number
 }
 
 static int claims_about_the_ffn(const FfnRuns *e, double collapse,
-                               const double separations[], const int neurons[])
+                               const double separations[],
+                               const int neurons[])
 {
     if (!(collapse < 1e-4))
         return fail("the chapter 'The feed-forward network' says "
@@ -265,14 +279,18 @@ static int claims_about_the_ffn(const FfnRuns *e, double collapse,
                     "largest difference is %.1e", collapse);
     for (int s = 0; s < N_SEEDS; s++)
         if (e->no_gelu[s].correct != N_PROBLEMS
-            || steps_to_perfect(&e->no_gelu[s]) <= steps_to_perfect(&e->with_gelu[s]))
+            || steps_to_perfect(&e->no_gelu[s])
+               <= steps_to_perfect(&e->with_gelu[s]))
             return fail("the chapter 'The feed-forward network' says "
                         "the model without GELU ends at 100/100 but needs "
-                        "more steps than with GELU, from every seed; seed %d does not", s);
-    if (lowest_after_perfect(e->no_gelu) >= lowest_after_perfect(e->with_gelu))
+                        "more steps than with GELU, from every seed; "
+                        "seed %d does not", s);
+    if (lowest_after_perfect(e->no_gelu)
+        >= lowest_after_perfect(e->with_gelu))
         return fail("the chapter 'The feed-forward network' says "
                     "the model without GELU falls back further after its "
-                    "first perfect score than the model with GELU: revise the text");
+                    "first perfect score than the model with GELU: "
+                    "revise the text");
     for (int c = 1; c < N_DRAWN; c++)
         if (fabs(separations[c]) <= fabs(separations[0]))
             return fail("the chapter 'The feed-forward network' says "

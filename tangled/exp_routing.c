@@ -20,17 +20,21 @@ static int rows_recomputed_alike(const Trace tr[GROW_STEPS], int *rows)
     for (int T = 2; T <= GROW_STEPS; T++)
         for (int head = 0; head < tr[T - 1].n_heads; head++)
             for (int t = 0; t < T - 1; t++, (*rows)++)
-                same += !memcmp(tr[T - 1].weights[head][t], tr[T - 2].weights[head][t],
+                same += !memcmp(tr[T - 1].weights[head][t],
+                                tr[T - 2].weights[head][t],
                                 (size_t)(T - 1) * sizeof(real));
     return same;
 }
 
-enum { GROW_CELL = 17, GROW_LABELS = 40, GROW_TITLE = 25, GROW_TICKS = 21, GROW_GAP = 8 };
+enum { GROW_CELL = 17, GROW_LABELS = 40, GROW_TITLE = 25, GROW_TICKS = 21,
+       GROW_GAP = 8 };
 
-static int figure_growing_tables(const char *fig, const Trace tr[GROW_STEPS])
+static int figure_growing_tables(const char *fig,
+                                 const Trace tr[GROW_STEPS])
 {
     static float values[MAX_HEADS * GROW_STEPS][SEQ_LEN * SEQ_LEN];
-    static char titles[GROW_STEPS][16], heads[MAX_HEADS][16], labels[SEQ_LEN][2];
+    static char titles[GROW_STEPS][16], heads[MAX_HEADS][16];
+    static char labels[SEQ_LEN][2];
     static const char *names[SEQ_LEN];
     SvgHeatmap maps[MAX_HEADS * GROW_STEPS];
     int n_heads = tr[0].n_heads, n = 0;
@@ -57,7 +61,8 @@ static int figure_growing_tables(const char *fig, const Trace tr[GROW_STEPS])
                                    names, names, NULL, 1};
         }
     }
-    SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"}, maps, n);
+    SvgColorScale scale = svg_fit_scale(
+        (SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"}, maps, n);
     svg_begin(&svg, width, height);
     for (int head = 0, i = 0; head < n_heads; head++) {
         double x = 10, bottom = GROW_TITLE + (head + 1) * row_h - GROW_GAP;
@@ -68,12 +73,14 @@ static int figure_growing_tables(const char *fig, const Trace tr[GROW_STEPS])
             x += w + GROW_GAP;
         }
     }
-    svg_color_bar(&svg, (SvgRect){width - 80, GROW_TITLE + 10, 70, height - GROW_TITLE - 40}, scale);
+    svg_color_bar(&svg, (SvgRect){width - 80, GROW_TITLE + 10, 70,
+                                  height - GROW_TITLE - 40}, scale);
     svg_end(&svg);
     return save_text(fig, "growing_tables.svg", &svg);
 }
 
-static int proof_one_character_at_a_time(const char *fig, Text *numbers, Gpt *g)
+static int proof_one_character_at_a_time(const char *fig, Text *numbers,
+                                         Gpt *g)
 {
     int tokens[SEQ_LEN], rows = 0;
     Trace *tr = malloc(GROW_STEPS * sizeof *tr);
@@ -147,8 +154,10 @@ static int proof_swap(const char *fig, Text *numbers, Gpt *g)
     number(numbers, "swap_mean_change", "%.2f", (double)sum / visited);
     if (head_following_a_digit(g, a, b) < 0)
         return fail("the chapter 'Routing is computed live' says "
-                    "a head's largest weight moves between positions 0 and 2 "
-                    "when %d*%d is swapped; none does: revise the text", a, b);
+                    "a head's largest weight moves between positions 0 "
+                    "and 2 "
+                    "when %d*%d is swapped; none does: revise the text",
+                    a, b);
     if (least < 0.005)
         return fail("the chapter 'Routing is computed live' says "
                     "no pair's weights are left unchanged by the swap, "
@@ -166,7 +175,8 @@ static int proof_own_output(const char *dir, Text *numbers, Gpt *g)
     int top = trace_own_output(g, 7 * 10 + 8, tr);
     const int *tokens = tr->tokens;
     number(numbers, "own_digit", "%c", char_of_token(tokens[4]));
-    number(numbers, "own_next", "%c", char_of_token(argmax(tr->logits[t], VOCAB)));
+    number(numbers, "own_next", "%c",
+           char_of_token(argmax(tr->logits[t], VOCAB)));
     number(numbers, "own_top_head", "%d", top);
     number(numbers, "own_top_weight", "%.2f", (double)tr->weights[top][t][t]);
     for (int head = 0; head < tr->n_heads; head++) {
@@ -190,13 +200,15 @@ static int table_of_own_output(const char *dir, const Trace *tr, int t)
     for (int head = 0; head < tr->n_heads; head++) {
         text_printf(&md, "\n| %d |", head);
         for (int u = 0; u <= t; u++)
-            text_printf(&md, u == t ? " **%.2f** |" : " %.2f |", (double)tr->weights[head][t][u]);
+            text_printf(&md, u == t ? " **%.2f** |" : " %.2f |",
+                        (double)tr->weights[head][t][u]);
     }
     text_printf(&md, "\n");
     return save_text(dir, "own_output.md", &md);
 }
 
-int routing_experiments(const char *model, const char *dir, const char *fig, Text *numbers)
+int routing_experiments(const char *model, const char *dir, const char *fig,
+                        Text *numbers)
 {
     Gpt *g = load_transformer(model);
     if (g == NULL)

@@ -282,12 +282,14 @@ static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
     if (a->n_words != 1)
-        return usage_error("trace: give exactly one sequence, such as 7*8=");
+        return usage_error("trace: give exactly one sequence, "
+                           "such as 7*8=");
     if (parse_tokens(a->words[0], tokens, &T) != 0)
         return 2;
     if (a->pos >= T)
         return usage_error("trace: --pos %d is past the end of '%s' "
-                           "(positions 0 to %d)", a->pos, a->words[0], T - 1);
+                           "(positions 0 to %d)", a->pos, a->words[0],
+                           T - 1);
     Gpt *g = load_transformer(a->model);
     Trace *trace = malloc(sizeof *trace);
     if (g == NULL || trace == NULL) {
@@ -322,7 +324,8 @@ static void print_trace(const Trace *tr, int t, const char *text,
         const real *q = tr->q[t] + head * d_head;
         for (int u = 0; u <= t; u++) {
             const real *k = tr->k[u] + head * d_head;
-            real score = tr->scores[head][t][u], weight = tr->weights[head][t][u];
+            real score = tr->scores[head][t][u];
+            real weight = tr->weights[head][t][u];
             double dot = 0;
             for (int i = 0; i < d_head; i++)
                 dot += (double)q[i] * (double)k[i];
@@ -338,7 +341,8 @@ static void print_trace(const Trace *tr, int t, const char *text,
                            (double)score, (double)weight);
                 }
             else
-                printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   weight = %.3f\n",
+                printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   "
+                       "weight = %.3f\n",
                        "", dot, d_head, (double)score, (double)weight);
         }
     }
@@ -347,7 +351,8 @@ static void print_trace(const Trace *tr, int t, const char *text,
         printf("  head %d       ", head);
         for (int u = 0; u <= t; u++)
             printf(exact ? "  u=%d '%c' %.9g" : "  u=%d '%c' %.3f", u,
-                   char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
+                   char_of_token(tr->tokens[u]),
+                   (double)tr->weights[head][t][u]);
         printf("\n");
         if (exact)
             {
@@ -390,7 +395,8 @@ static void print_trace(const Trace *tr, int t, const char *text,
     for (int token = 0; token < VOCAB; token++)
         printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
                (double)tr->logits[t][token]);
-    printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
+    printf("\n\nnext token: '%c'\n",
+           char_of_token(argmax(tr->logits[t], VOCAB)));
 }
 
 static const struct {

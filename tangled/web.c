@@ -161,12 +161,14 @@ WEB_EXPORT(seed) uint64_t web_seed(void) { return web.seed; }
 
 int attention_stepping;
 
-void attention_step(int line, const char *name, int t, int u, int i, double value)
+void attention_step(int line, const char *name, int t, int u, int i,
+                    double value)
 {
     if (u == 0 && i == 0 && strcmp(name, "dot") == 0)
         web.block++;
     if (t == web.pos)
-        text_printf(&web.output, "%d\t%s\t%d\t%d\t%d\t%d\t%.9g\t%+.3f\n", line, name,
+        text_printf(&web.output, "%d\t%s\t%d\t%d\t%d\t%d\t%.9g\t%+.3f\n",
+                    line, name,
                     (web.block - 1) / web.T, t, u, i, value, value);
 }
 
@@ -177,13 +179,19 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
     clear_output();
     if (length < 0 || length > WEB_INPUT)
         length = 0;
-    const char *defect = tokens_parse(text, (size_t)length, tokens, T, &where);
-    if (defect != NULL && strcmp(defect, "holds a character that is not a token") == 0)
-        return text_printf(&web.output, "'%.*s': the character at position %zu is not a "
-                           "token (the tokens are 0-9 * = ;)", length, text, where), 2;
+    const char *defect = tokens_parse(text, (size_t)length, tokens, T,
+                                      &where);
+    if (defect != NULL
+        && strcmp(defect, "holds a character that is not a token") == 0)
+        return text_printf(&web.output, "'%.*s': the character at position "
+                           "%zu is not a "
+                           "token (the tokens are 0-9 * = ;)", length, text,
+                           where), 2;
     if (defect != NULL)
-        return text_printf(&web.output, "'%.*s' %s: a sequence has 1 to %d tokens",
-                           length > 40 ? 40 : length, text, defect, SEQ_LEN), 2;
+        return text_printf(&web.output,
+                           "'%.*s' %s: a sequence has 1 to %d tokens",
+                           length > 40 ? 40 : length, text, defect,
+                           SEQ_LEN), 2;
     return 0;
 }
 
@@ -219,9 +227,11 @@ WEB_EXPORT(weights) int web_weights(int length)
     for (int head = 0; head < tr.n_heads; head++) {
         for (int t = 0; t < T; t++)
             for (int u = 0; u < T; u++)
-                values[head][t * T + u] = u > t ? NAN : (float)tr.weights[head][t][u];
+                values[head][t * T + u] =
+                    u > t ? NAN : (float)tr.weights[head][t][u];
         snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)", T, T,
+        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)",
+                                  T, T,
                                   values[head], names, names, "%.2f", 1};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
@@ -306,7 +316,8 @@ WEB_EXPORT(own_output) int web_own_output(int length)
                 reads_own_output_most(&tr, top));
     for (int head = 0; head < tr.n_heads; head++)
         for (int u = 0; u < 5; u++)
-            text_printf(&web.output, "%.2f%c", (double)tr.weights[head][4][u],
+            text_printf(&web.output, "%.2f%c",
+                        (double)tr.weights[head][4][u],
                         u < 4 ? '\t' : '\n');
     return 0;
 }
@@ -386,7 +397,8 @@ WEB_EXPORT(scree) int web_scree(void)
         {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
         {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
     SvgLinePanel panels[2] = {
-        {.title = "Share of the variance", .x_label = "direction, largest first",
+        {.title = "Share of the variance",
+         .x_label = "direction, largest first",
          .y_label = "share", .series = shares, .n_series = 2, .log_y = 1,
          .x_min = 0, .x_max = HIDDEN, .legend = SVG_LEGEND_BELOW},
         {.title = "Running total", .x_label = "number of directions",
