@@ -429,7 +429,9 @@
 
   // ---------------------------------------------------------------- start
   async function start() {
-    module = await WebAssembly.compile(decode('live-module'));
+    // the module is embedded gzipped (a third of its size); the browser unzips it
+    const unzipped = new Blob([decode('live-module')]).stream().pipeThrough(new DecompressionStream('gzip'));
+    module = await WebAssembly.compile(await new Response(unzipped).arrayBuffer());
     const instance = await WebAssembly.instantiate(module, imports(module, () => {}));
     book = wrap(instance.exports);
     book.x._initialize();
