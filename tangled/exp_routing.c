@@ -104,7 +104,7 @@ static int figure_swap(const char *fig, Gpt *g, int a, int b)
 {
     Text text = {0}, *svg = &text;
     static float values[2][MAX_HEADS * 4];
-    static char titles[2][8], labels[2][4][2], heads[MAX_HEADS][8];
+    static char titles[2][24], labels[2][4][2], heads[MAX_HEADS][8];
     static const char *columns[2][4], *rows[MAX_HEADS];
     real w[MAX_HEADS][4];
     SvgHeatmap maps[2];
