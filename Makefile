@@ -258,8 +258,9 @@ book: book/attention.html book/attention.pdf
 
 # ---------------------------------------------------------------- the live book
 # book/attention.html is $(B)/attention.html with, before </body>, the
-# module compiled from the core and web.c, the book's model (both in
-# base64: a page opened from file:// may not fetch them), book/live.css and
+# module compiled from the core and web.c (gzipped: the page unzips it with
+# the browser's DecompressionStream), the book's model (both in base64: a
+# page opened from file:// may not fetch them), book/live.css and
 # book/live.js: still one file.  The module is compiled by Debian's clang
 # for wasm32-wasi against wasi-libc, with the program's warnings and
 # strictness, the stepper's hook on (ATTENTION_STEPPER) and SIMD; it is
@@ -272,7 +273,7 @@ NEEDS += /usr/lib/wasm32-wasi/libc.a:wasi-libc wasm-ld:lld wasm-ld-14:lld-14 \
   chromium:chromium node:nodejs npm:npm
 WASM_CC    := clang --target=wasm32-wasi
 WASM_FLAGS := $(WARN) $(STRICT) -O3 -msimd128 -DATTENTION_STEPPER
-WASM_ROOTS := core.c checkpoint.c svg.c web.c
+WASM_ROOTS := core.c checkpoint.c dissect.c svg.c web.c
 $(B)/web/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) | deps
 	@mkdir -p $(B)/web
 	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@
@@ -285,7 +286,8 @@ else
 book/attention.html: $(B)/attention.html $(B)/web.wasm $(MODEL) book/live.js book/live.css
 	{ sed '/^<\/body>/,$$d' $<; \
 	  printf '<style>\n'; cat book/live.css; printf '</style>\n'; \
-	  printf '<script type="application/octet-stream" id="live-module">'; base64 -w0 $(B)/web.wasm; \
+	  printf '<script type="application/octet-stream" id="live-module">'; \
+	  gzip -9n -c $(B)/web.wasm | base64 -w0; \
 	  printf '</script>\n<script type="application/octet-stream" id="live-model">'; base64 -w0 $(MODEL); \
 	  printf '</script>\n<script>\n'; cat book/live.js; printf '</script>\n'; \
 	  sed -n '/^<\/body>/,$$p' $<; } > $@.tmp

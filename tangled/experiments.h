@@ -3,6 +3,7 @@
 #ifndef EXPERIMENTS_H
 #define EXPERIMENTS_H
 #include "core.h"
+#include "dissect.h"
 #include "svg.h"
 
 enum { MAX_RECORDS = 1024 };
@@ -21,8 +22,6 @@ typedef struct {
     double loss;            /* on all 100 problems, after training */
     int correct;            /* score after training */
 } Trained;
-
-enum { EQUALS_AT = 3 };             /* the position of the = */
 
 void number(Text *numbers, const char *name, const char *format, ...)
     SVG_PRINTF_LIKE(3, 4);

@@ -6,17 +6,18 @@
 #include "svg.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tgmath.h>         /* exp of a real, as the core computes it */
 #include <time.h>
 #include <unistd.h>
 
 static void show_progress(const TrainRecord *r, void *context);
 static void report_training(const Run *run, const char *output);
-static void print_trace(const Trace *tr, int t, const char *text);
+static void print_trace(const Trace *tr, int t, const char *text,
+                        int exact);
 static double time_evaluation(void);
 static const char *default_model(const char *program, char *path,
                                  size_t size);
@@ -71,13 +72,14 @@ typedef struct {
     int n_words;
     /* the default model's path, if beside the program */
     char book_model[4096];
+    int exact;                      /* trace: numbers to the last bit */
 } Arguments;
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
     *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
-                     NULL, NULL, NULL, {NULL}, 0, ""};
+                     NULL, NULL, NULL, {NULL}, 0, "", 0};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -92,6 +94,10 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         snprintf(list, sizeof list, " %s ", accepted);
         if (strlen(arg) > 16 || strstr(list, wanted) == NULL)
             return usage_error("%s: unknown option '%s'", argv[1], arg);
+        if (strcmp(arg, "--exact") == 0) {      /* the one option without a value */
+            a->exact = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return usage_error("%s: option %s needs a value", argv[1], arg);
         const char *value = argv[++i];
@@ -277,11 +283,13 @@ static int command_ask(const Arguments *a)
     return 0;
 }
 
-static void print_vector(const char *label, const real *x, int n)
+static void print_vector(const char *label, const real *x, int n, int exact)
 {
     printf("  %-14s", label);
-    for (int i = 0; i < n; i++)
-        printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
+    for (int i = 0; i < n; i++) {
+        printf("%s", i > 0 && i % 8 == 0 ? "\n                 " : " ");
+        printf(exact ? "%.9g" : "%+.3f", (double)x[i]);
+    }
     printf("\n");
 }
 
@@ -289,12 +297,14 @@ static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
     if (a->n_words != 1)
-        return usage_error("trace: give exactly one sequence, such as 7*8=");
+        return usage_error("trace: give exactly one sequence, "
+                           "such as 7*8=");
     if (parse_tokens(a->words[0], tokens, &T) != 0)
         return 2;
     if (a->pos >= T)
-        return usage_error("trace: --pos %d is past the end of '%s' (positions 0 to %d)",
-                           a->pos, a->words[0], T - 1);
+        return usage_error("trace: --pos %d is past the end of '%s' "
+                           "(positions 0 to %d)", a->pos, a->words[0],
+                           T - 1);
     Gpt *g = load_transformer(a->model);
     Trace *trace = malloc(sizeof *trace);
     if (g == NULL || trace == NULL) {
@@ -303,53 +313,105 @@ static int command_trace(const Arguments *a)
         return g == NULL ? 1 : (fail("out of memory"), 1);
     }
     gpt_trace(g, tokens, T, trace);
-    print_trace(trace, a->pos < 0 ? T - 1 : a->pos, a->words[0]);
+    print_trace(trace, a->pos < 0 ? T - 1 : a->pos, a->words[0], a->exact);
     delete_transformer(g);
     free(trace);
     return 0;
 }
 
-static void print_trace(const Trace *tr, int t, const char *text)
+static void print_trace(const Trace *tr, int t, const char *text,
+                        int exact)
 {
     char label[64];
-    printf("trace of \"%s\" at position t = %d (token '%c')\n\n", text, t, text[t]);
-    printf("1. input x[%d] = token vector of '%c' + position vector %d\n", t, text[t], t);
-    print_vector("x[t]", tr->x[t], WIDTH);
+    printf("trace of \"%s\" at position t = %d (token '%c')\n\n", text, t,
+           text[t]);
+    printf("1. input x[%d] = token vector of '%c' + position vector %d\n",
+           t, text[t], t);
+    print_vector("x[t]", tr->x[t], WIDTH, exact);
     printf("2. after LayerNorm\n");
-    print_vector("h[t]", tr->ln1[t], WIDTH);
-    printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
-    print_vector("q[t]", tr->q[t], WIDTH);
+    print_vector("h[t]", tr->ln1[t], WIDTH, exact);
+    printf("3. query of row t, one line per head (d_head = %d)\n",
+           WIDTH / tr->n_heads);
+    print_vector("q[t]", tr->q[t], WIDTH, exact);
     int d_head = WIDTH / tr->n_heads;
     printf("4. keys of the rows u <= t and the scores of row t\n");
     for (int head = 0; head < tr->n_heads; head++) {
         const real *q = tr->q[t] + head * d_head;
         for (int u = 0; u <= t; u++) {
+            const real *k = tr->k[u] + head * d_head;
+            real score = tr->scores[head][t][u];
+            real weight = tr->weights[head][t][u];
             double dot = 0;
             for (int i = 0; i < d_head; i++)
-                dot += (double)q[i] * (double)tr->k[u][head * d_head + i];
+                dot += (double)q[i] * (double)k[i];
             snprintf(label, sizeof label, "head %d k[%d]", head, u);
-            print_vector(label, tr->k[u] + head * d_head, d_head);
-            printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   weight = %.3f\n", "",
-                   dot, d_head, (double)tr->scores[head][t][u], (double)tr->weights[head][t][u]);
+            print_vector(label, k, d_head, exact);
+            if (exact)
+                {
+                    real sum = 0, sums[WIDTH];
+                    for (int i = 0; i < d_head; i++)
+                        sums[i] = sum += q[i] * k[i];
+                    print_vector("q.k by terms", sums, d_head, 1);
+                    printf("  %-14s /sqrt(%d) = %.9g   weight = %.9g\n", "", d_head,
+                           (double)score, (double)weight);
+                }
+            else
+                printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   "
+                       "weight = %.3f\n",
+                       "", dot, d_head, (double)score, (double)weight);
         }
     }
     printf("5. weights of row t (each head's sum to 1)\n");
     for (int head = 0; head < tr->n_heads; head++) {
         printf("  head %d       ", head);
         for (int u = 0; u <= t; u++)
-            printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
+            printf(exact ? "  u=%d '%c' %.9g" : "  u=%d '%c' %.3f", u,
+                   char_of_token(tr->tokens[u]),
+                   (double)tr->weights[head][t][u]);
         printf("\n");
+        if (exact)
+            {
+                real max = -INFINITY, sum = 0, maxes[SEQ_LEN], exps[SEQ_LEN];
+                real sums[SEQ_LEN];
+                const real *score = tr->scores[head][t];
+                for (int u = 0; u <= t; u++)
+                    maxes[u] = max = score[u] > max ? score[u] : max;
+                for (int u = 0; u <= t; u++) {
+                    exps[u] = exp(score[u] - max);
+                    sums[u] = sum += exps[u];
+                }
+                snprintf(label, sizeof label, "head %d max", head);
+                print_vector(label, maxes, t + 1, 1);
+                snprintf(label, sizeof label, "head %d exp", head);
+                print_vector(label, exps, t + 1, 1);
+                snprintf(label, sizeof label, "head %d sum", head);
+                print_vector(label, sums, t + 1, 1);
+            }
     }
     printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
-    print_vector("mix[t]", tr->heads[t], WIDTH);
-    print_vector("x2[t]", tr->x2[t], WIDTH);
+    if (exact)
+        for (int head = 0; head < tr->n_heads; head++) {
+            int d_mix = WIDTH / tr->n_heads;
+            real o[WIDTH] = {0};
+            for (int u = 0; u <= t; u++) {
+                for (int i = 0; i < d_mix; i++)
+                    o[i] += tr->weights[head][t][u] * tr->v[u][head * d_mix + i];
+                snprintf(label, sizeof label, "head %d mix u=%d", head, u);
+                print_vector(label, o, d_mix, 1);
+            }
+        }
+    print_vector("mix[t]", tr->heads[t], WIDTH, exact);
+    print_vector("x2[t]", tr->x2[t], WIDTH, exact);
     printf("7. after the FFN and its residual\n");
-    print_vector("x3[t]", tr->x3[t], WIDTH);
-    printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
+    print_vector("x3[t]", tr->x3[t], WIDTH, exact);
+    printf("8. scores for the next token (after the final LayerNorm and "
+           "W_out)\n");
     printf("  ");
     for (int token = 0; token < VOCAB; token++)
-        printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
-    printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
+        printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
+               (double)tr->logits[t][token]);
+    printf("\n\nnext token: '%c'\n",
+           char_of_token(argmax(tr->logits[t], VOCAB)));
 }
 
 static const struct {
@@ -473,9 +535,11 @@ static const char usage[] =
     "        and its training log to FILE.log; print the final score\n"
     "  ask [-m FILE] PROBLEM...\n"
     "        answer problems such as 7*8= with the model in FILE\n"
-    "  trace [-m FILE] SEQUENCE [--pos N]\n"
+    "  trace [-m FILE] SEQUENCE [--pos N] [--exact]\n"
     "        print every number of the forward pass of SEQUENCE (such as\n"
-    "        7*8=) at position N (default: the last)\n"
+    "        7*8=) at position N (default: the last); with --exact, every\n"
+    "        number to the last bit (%.9g), and the running sums of the\n"
+    "        loops of attention step by step\n"
     "  figures [-m FILE] -o DIR [--part TOPIC]\n"
     "        run the book's experiments with the model in FILE"
     " (all topics, or\n"
@@ -506,7 +570,7 @@ static const struct {
 } commands[] = {
     {"train", "--seed --steps -o", command_train},
     {"ask", "-m", command_ask},
-    {"trace", "-m --pos", command_trace},
+    {"trace", "-m --pos --exact", command_trace},
     {"figures", "-m -o --part", command_figures},
     {"bench", "--steps --repeat", command_bench},
 };

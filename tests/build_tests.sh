@@ -471,6 +471,9 @@ cli_errors() {
     check 2 "--pos 5 is past the end" $A trace -m $M 7*8= --pos 5
     check 2 "'7' is not a whole number from 0 to 6" $A trace -m $M 7*8= --pos 7
     check 2 "exactly one sequence" $A trace -m $M 7*8= 3*2=
+    check 2 "exactly one sequence" $A trace -m $M --exact
+    check 2 "ask: unknown option '--exact'" $A ask -m $M --exact 7*8=
+    check 0 "head 3 mix u=3" $A trace -m $M 7*8= --exact
     check 2 "missing -o DIR" $A figures -m $M
     check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=
