@@ -58,11 +58,13 @@ WEB_EXPORT(load) int web_load(int length)
     char why[256];
     clear_output();
     if (fresh_model(0) != 0)
-        return text_printf(&web.output, "out of memory for the transformer"), 1;
+        return text_printf(&web.output,
+                           "out of memory for the transformer"), 1;
     if (length < 0 || length > WEB_INPUT)
-        return text_printf(&web.output, "a checkpoint larger than %d bytes", WEB_INPUT), 1;
-    if (checkpoint_decode(&web.g.model.p, web.g.n_heads, web.input, (size_t)length,
-                          why, sizeof why) != NULL)
+        return text_printf(&web.output, "a checkpoint larger than %d bytes",
+                           WEB_INPUT), 1;
+    if (checkpoint_decode(&web.g.model.p, web.g.n_heads, web.input,
+                          (size_t)length, why, sizeof why) != NULL)
         return text_printf(&web.output, "%s", why), 1;
     return 0;
 }
@@ -74,7 +76,8 @@ WEB_EXPORT(save) int web_save(void)
     text_printf(&web.output, "%*s", (int)n, "");
     if (web.output.failed)
         return -1;
-    checkpoint_encode((unsigned char *)web.output.data, &web.g.model.p, web.g.n_heads);
+    checkpoint_encode((unsigned char *)web.output.data, &web.g.model.p,
+                      web.g.n_heads);
     return (int)n;
 }
 
@@ -87,19 +90,33 @@ static void training_chart(Text *svg, int steps)
         loss[r] = (float)web.log[r].loss;
         correct[r] = (float)web.log[r].correct;
     }
-    snprintf(marker, sizeof marker, "100/100 at step %d", web.first_perfect);
+    snprintf(marker, sizeof marker, "100/100 at step %d",
+             web.first_perfect);
     SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL};
-    SvgSeries scores = {"transformer", step, correct, web.n_records, 0, NULL};
+    SvgSeries scores = {"transformer", step, correct, web.n_records, 0,
+                        NULL};
     SvgLinePanel panels[2] = {
-        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = &losses,
-         .n_series = 1, .log_y = 1, .x_min = 0, .x_max = steps, .y_min = 0.3, .y_max = 3,
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
+         .series = &losses, .n_series = 1, .log_y = 1, .x_min = 0,
+         .x_max = steps, .y_min = 0.3, .y_max = 3,
          .legend = SVG_LEGEND_NONE},
-        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = &scores,
-         .n_series = 1, .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
-         .legend = SVG_LEGEND_NONE,
+        {.title = "Score", .x_label = "step", .y_label = "problems right",
+         .series = &scores, .n_series = 1, .x_min = 0, .x_max = steps,
+         .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE,
          .v_line = {web.first_perfect > 0, web.first_perfect, marker}},
     };
     svg_line_charts(svg, panels, 2, NULL, 760, 300);
+}
+
+static void training_stopped(Text *out, const TrainResult *r)
+{
+    text_printf(out, "training stopped at step %d: ", r->fault_step);
+    if (r->fault_table < 0)
+        text_printf(out, "the loss is not a finite number; "
+                    "nothing was saved");
+    else
+        text_printf(out, "table %s holds a NaN or infinity; "
+                    "nothing was saved", gpt_tables[r->fault_table].name);
 }
 
 typedef struct { int steps; } WebRun;
@@ -127,16 +144,19 @@ WEB_EXPORT(train) int web_train(uint64_t seed, int steps)
     web.n_records = 0;
     web.first_perfect = -1;
     if (fresh_model(seed) != 0)
-        return text_printf(&web.output, "out of memory for the transformer"), 1;
+        return text_printf(&web.output,
+                           "out of memory for the transformer"), 1;
     TrainResult result = train(&web.g.model, &cfg, NULL, 0);
     clear_output();
     if (result.fault_step != 0)
-        return text_printf(&web.output, "training stopped at step %d: a number is not "
-                           "finite; nothing was saved", result.fault_step), 1;
+        return training_stopped(&web.output, &result), 1;
     return 0;
 }
 
-WEB_EXPORT(first_perfect) int web_first_perfect(void) { return web.first_perfect; }
+WEB_EXPORT(first_perfect) int web_first_perfect(void)
+{
+    return web.first_perfect;
+}
 
 WEB_EXPORT(seed_check) int web_seed_check(int length)
 {
@@ -149,7 +169,8 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
     if (text[0] >= '0' && text[0] <= '9')
         value = strtoull(text, &end, 10);
     if (end == NULL || *end != '\0' || errno == ERANGE)
-        return text_printf(&web.output, "--seed: '%s' is not a whole number from 0 to %llu",
+        return text_printf(&web.output, "--seed: '%s' is not a whole "
+                           "number from 0 to %llu",
                            length < (int)sizeof text ? text : "(too long)",
                            (unsigned long long)UINT64_MAX), -1;
     web.seed = value;
@@ -244,13 +265,13 @@ static void experiment_chart(Text *svg)
     svg_line_charts(svg, panels, 2, NULL, 760, 380);
 }
 
-static void name_trial(WebTrial *run, int n_heads, int part)
+static void name_trial(WebTrial *run, int n_heads, int part, int book)
 {
     run->n_heads = n_heads;
     run->off = web_parts[part].off;
     run->n_records = 0;
     run->cfg = train_defaults();
-    if (part != 0 || n_heads == N_HEADS)
+    if (part != 0 || book)
         snprintf(run->label, sizeof run->label, "%s",
                  web_parts[part].label);
     else
@@ -266,8 +287,8 @@ int web_experiment(uint64_t seed, int n_heads, int part)
         || n_heads > MAX_HEADS || WIDTH % n_heads != 0)
         return text_printf(&web.output, "no such experiment: %d heads, "
                            "part %d", n_heads, part), 2;
-    name_trial(&trials.run[0], N_HEADS, 0);
-    name_trial(&trials.run[1], n_heads, part);
+    name_trial(&trials.run[0], N_HEADS, 0, 1);
+    name_trial(&trials.run[1], n_heads, part, 0);
     for (trials.now = 0; trials.now < 2; trials.now++)
         if (train_trial(&trials.run[trials.now], seed) != 0)
             return clear_output(), text_printf(&web.output,
@@ -275,16 +296,9 @@ int web_experiment(uint64_t seed, int n_heads, int part)
     clear_output();
     for (int m = 0; m < 2; m++)
         if (trials.run[m].result.fault_step != 0) {
-            const TrainResult *r = &trials.run[m].result;
-            text_printf(&web.output, "%s, seed %llu: training stopped at step "
-                        "%d: ", trials.run[m].label, (unsigned long long)seed,
-                        r->fault_step);
-            if (r->fault_table < 0)
-                text_printf(&web.output, "the loss is not a finite number; "
-                            "nothing was saved");
-            else
-                text_printf(&web.output, "table %s holds a NaN or infinity; "
-                            "nothing was saved", gpt_tables[r->fault_table].name);
+            text_printf(&web.output, "%s, seed %llu: ", trials.run[m].label,
+                        (unsigned long long)seed);
+            training_stopped(&web.output, &trials.run[m].result);
             return 1;
         }
     return 0;
