@@ -380,12 +380,13 @@
         }
         status.textContent = 'seed ' + checked + ': both models trained ' +
           'in your browser, ' + ms.map((x, k) => names[k] + ' ' + x.toFixed(2) + ' ms a step').join(', ') + '.';
-        table.replaceChildren(el('tr', {}, ...['model', 'seed', 'first 100/100 at step',
-                                               'final score', 'final loss'].map((h) => el('th', {}, h))));
-        r.results.split('\n').filter((row) => row).forEach((row, k) => {
+        table.replaceChildren(el('caption', {}, 'seed ' + checked),
+                              el('tr', {}, ...['model', 'first 100/100 at step', 'final score',
+                                               'final loss'].map((h) => el('th', {}, h))));
+        r.results.split('\n').filter((row) => row).forEach((row) => {
           const [name, first, score, loss, exact] = row.split('\t');
           table.append(el('tr', { 'data-exact-loss': exact },
-                          ...[name, String(checked), first, score, loss].map((v) => el('td', {}, v))));
+                          ...[name, first, score, loss].map((v) => el('td', {}, v))));
         });
         table.hidden = false;
         logs.replaceChildren('Training logs: ');

@@ -277,6 +277,7 @@ async function run_experiment(page, widget, option, seed) {
   const after = await page.$eval(box, (b) => ({
     done: b.dataset.done, ms: b.dataset.msPerStep,
     status: b.querySelector('.live-status').textContent,
+    seed: b.querySelector('table.live-results caption').textContent,
     rows: [...b.querySelectorAll('table.live-results tr')].slice(1)
       .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).concat(tr.dataset.exactLoss)),
     lines: [...b.querySelectorAll('.live-chart svg path[stroke-width="2"]')]
@@ -309,8 +310,8 @@ async function experiments(page) {
   const off = await run_experiment(page, 'ablations', '3', '2');
   const want = [['book\'s model', ...table.get('book\'s model,2')],
                 ['no LayerNorm', ...table.get('no LayerNorm,2')]];
-  const got = off.rows.map((r) => [r[0], r[2], r[3], r[4]]);
-  check(JSON.stringify(got) === JSON.stringify(want) && off.rows.every((r) => r[1] === '2'),
+  const got = off.rows.map((r) => r.slice(0, 4));
+  check(JSON.stringify(got) === JSON.stringify(want) && off.seed === 'seed 2',
         'without LayerNorm, seed 2: the page\'s runs are the book\'s (' +
         JSON.stringify(got) + ', ablations.md ' + JSON.stringify(want) + ')');
 
@@ -318,7 +319,7 @@ async function experiments(page) {
   // book's model's training log
   const heads = heads_rows(0);
   const eight = await run_experiment(page, 'heads', '3', '1');
-  const got8 = eight.rows.map((r) => [r[2], r[3], Number(r[5]).toFixed(3)]);
+  const got8 = eight.rows.map((r) => [r[1], r[2], Number(r[4]).toFixed(3)]);
   const want8 = [heads.get('4'), heads.get('8')];
   check(JSON.stringify(got8) === JSON.stringify(want8),
         'eight heads, seed 1: the page\'s runs are the book\'s (' + JSON.stringify(got8) +
@@ -332,6 +333,9 @@ async function experiments(page) {
                                            document.documentElement.clientWidth);
     check(wide <= 0, 'at ' + width + ' px, with the experiments\' results, the page does not ' +
           'scroll sideways (' + wide + ' px too wide)');
+    const cut = await page.$$eval('div.live-table', (all) =>
+      all.map((e) => e.scrollWidth - e.clientWidth).filter((x) => x > 0).length);
+    check(cut === 0, 'at ' + width + ' px the experiments\' tables fit their boxes');
     for (const name of ['ablations', 'heads']) {
       const el = await page.$('div.live[data-widget="' + name + '"]');
       await el.scrollIntoView();
