@@ -427,6 +427,117 @@
     run();
   }
 
+  // ---------------------------------------------------------------- run an experiment
+  // The experiment's worker: its own instance of the module trains the
+  // book's model and the reader's variant from one seed (web_experiment),
+  // posting the chart at each record, and at the end the results and the
+  // two training logs, as the module writes them.
+  function experimentWorker() {
+    onmessage = async (event) => {
+      const { module, seed, heads, part } = event.data;
+      let m = null;
+      const progress = (step, loss, correct) =>
+        postMessage({ run: m.x.experiment_run(), step, loss, correct, chart: m.text(),
+                      at: performance.now() });
+      const instance = await WebAssembly.instantiate(module, imports(module, progress));
+      m = wrap(instance.exports);
+      m.x._initialize();
+      const status = m.x.experiment(seed, heads, part);
+      const message = status !== 0 ? m.text() : '';
+      m.x.experiment_results();
+      const results = m.text();
+      const logs = [0, 1].map((k) => { m.x.experiment_log(k); return m.text(); });
+      postMessage({ done: true, status, message, results, logs });
+    };
+  }
+
+  // One widget for chapter 7 (which part is switched off) and one for
+  // chapter 8 (how many heads); the rest is the same.
+  function experimentWidget(box) {
+    const heads = box.dataset.widget === 'heads';
+    const choices = heads
+      ? [[1, 0, 'one head'], [2, 0, 'two heads'], [4, 0, 'four heads'], [8, 0, 'eight heads']]
+      : [[4, 1, 'without position vectors'], [4, 2, 'without the causal mask'],
+         [4, 3, 'without the residual'], [4, 4, 'without LayerNorm']];
+    const which = el('select', { 'aria-label': heads ? 'heads' : 'part switched off',
+                                 class: 'live-variant' });
+    choices.forEach(([n, part, label], k) => which.append(el('option', { value: String(k) }, label)));
+    const seed = el('input', { type: 'text', value: '1', size: '6', 'aria-label': 'seed',
+                               inputmode: 'numeric', class: 'live-seed' });
+    const go = el('button', { type: 'button', class: 'live-run' }, 'Train both');
+    const status = el('span', { class: 'live-status', role: 'status' },
+                      'Not run yet: the figures above are the book\'s.');
+    const chart = el('div', { class: 'live-chart' });
+    const table = el('table', { class: 'live-results', hidden: '' });
+    const logs = el('span', { class: 'live-logs', hidden: '' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'model ', which),
+                  el('label', {}, 'seed ', seed), go),
+               status, chart, el('div', { class: 'live-table' }, table), logs);
+    let running = null;
+    go.addEventListener('click', () => {
+      const n = book.put(seed.value);
+      if (book.x.seed_check(n) !== 0) {
+        status.textContent = book.text();
+        status.classList.add('live-error');
+        return;
+      }
+      const checked = BigInt.asUintN(64, book.x.seed());
+      const [n_heads, part, label] = choices[Number(which.value)];
+      status.classList.remove('live-error');
+      if (running) running.terminate();
+      const source = [imports, wrap, '(' + experimentWorker + ')()'].join('\n');
+      const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+      running = new Worker(url);
+      URL.revokeObjectURL(url);
+      table.hidden = true;
+      logs.hidden = true;
+      delete box.dataset.done;
+      const names = ['the book\'s model', label];
+      const times = [[], []];        // [time, step] of each record, per run
+      running.onmessage = (event) => {
+        const r = event.data;
+        if (!r.done) {
+          chart.innerHTML = r.chart;
+          times[r.run].push([r.at, r.step]);
+          status.textContent = 'seed ' + checked + ', ' + names[r.run] + ', step ' + r.step +
+            ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/100';
+          return;
+        }
+        running = null;
+        // milliseconds a step of each run, from its first record to its last
+        const ms = times.map((t) => t.length < 2 ? NaN
+          : (t[t.length - 1][0] - t[0][0]) / (t[t.length - 1][1] - t[0][1]));
+        box.dataset.msPerStep = ms.map((x) => x.toFixed(3)).join(' ');
+        box.dataset.done = r.status === 0 ? 'ok' : 'failed';
+        if (r.status !== 0) {
+          status.textContent = r.message;
+          status.classList.add('live-error');
+          return;
+        }
+        status.textContent = 'seed ' + checked + ': both models trained ' +
+          'in your browser, ' + ms.map((x, k) => names[k] + ' ' + x.toFixed(2) + ' ms a step').join(', ') + '.';
+        table.replaceChildren(el('caption', {}, 'seed ' + checked),
+                              el('tr', {}, ...['model', 'first 100/100 at step', 'final score',
+                                               'final loss'].map((h) => el('th', {}, h))));
+        r.results.split('\n').filter((row) => row).forEach((row) => {
+          const [name, first, score, loss, exact] = row.split('\t');
+          table.append(el('tr', { 'data-exact-loss': exact },
+                          ...[name, first, score, loss].map((v) => el('td', {}, v))));
+        });
+        table.hidden = false;
+        logs.replaceChildren('Training logs: ');
+        r.logs.forEach((text, k) => {
+          const a = el('a', { class: 'live-log', download: 'seed' + checked + '-' +
+                              (k ? label.replace(/ /g, '-') : 'book') + '.log' }, names[k]);
+          a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+          logs.append(a, k ? '.' : ', ');
+        });
+        logs.hidden = false;
+      };
+      running.postMessage({ module, seed: checked, heads: n_heads, part });
+    });
+  }
+
   // ---------------------------------------------------------------- start
   async function start() {
     // the module is embedded gzipped (a third of its size); the browser unzips it
@@ -443,6 +554,8 @@
     widgets('own').forEach(ownWidget);
     widgets('neuron').forEach(neuronWidget);
     widgets('scree').forEach(screeWidget);
+    widgets('ablations').forEach(experimentWidget);
+    widgets('heads').forEach(experimentWidget);
     document.documentElement.dataset.live = 'ready';
   }
   start().catch((error) => {

@@ -60,11 +60,13 @@ WEB_EXPORT(load) int web_load(int length)
     char why[256];
     clear_output();
     if (fresh_model(0) != 0)
-        return text_printf(&web.output, "out of memory for the transformer"), 1;
+        return text_printf(&web.output,
+                           "out of memory for the transformer"), 1;
     if (length < 0 || length > WEB_INPUT)
-        return text_printf(&web.output, "a checkpoint larger than %d bytes", WEB_INPUT), 1;
-    if (checkpoint_decode(&web.g.model.p, web.g.n_heads, web.input, (size_t)length,
-                          why, sizeof why) != NULL)
+        return text_printf(&web.output, "a checkpoint larger than %d bytes",
+                           WEB_INPUT), 1;
+    if (checkpoint_decode(&web.g.model.p, web.g.n_heads, web.input,
+                          (size_t)length, why, sizeof why) != NULL)
         return text_printf(&web.output, "%s", why), 1;
     return 0;
 }
@@ -76,7 +78,8 @@ WEB_EXPORT(save) int web_save(void)
     text_printf(&web.output, "%*s", (int)n, "");
     if (web.output.failed)
         return -1;
-    checkpoint_encode((unsigned char *)web.output.data, &web.g.model.p, web.g.n_heads);
+    checkpoint_encode((unsigned char *)web.output.data, &web.g.model.p,
+                      web.g.n_heads);
     return (int)n;
 }
 
@@ -89,19 +92,33 @@ static void training_chart(Text *svg, int steps)
         loss[r] = (float)web.log[r].loss;
         correct[r] = (float)web.log[r].correct;
     }
-    snprintf(marker, sizeof marker, "100/100 at step %d", web.first_perfect);
+    snprintf(marker, sizeof marker, "100/100 at step %d",
+             web.first_perfect);
     SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL};
-    SvgSeries scores = {"transformer", step, correct, web.n_records, 0, NULL};
+    SvgSeries scores = {"transformer", step, correct, web.n_records, 0,
+                        NULL};
     SvgLinePanel panels[2] = {
-        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = &losses,
-         .n_series = 1, .log_y = 1, .x_min = 0, .x_max = steps, .y_min = 0.3, .y_max = 3,
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
+         .series = &losses, .n_series = 1, .log_y = 1, .x_min = 0,
+         .x_max = steps, .y_min = 0.3, .y_max = 3,
          .legend = SVG_LEGEND_NONE},
-        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = &scores,
-         .n_series = 1, .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
-         .legend = SVG_LEGEND_NONE,
+        {.title = "Score", .x_label = "step", .y_label = "problems right",
+         .series = &scores, .n_series = 1, .x_min = 0, .x_max = steps,
+         .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE,
          .v_line = {web.first_perfect > 0, web.first_perfect, marker}},
     };
     svg_line_charts(svg, panels, 2, NULL, 760, 300);
+}
+
+static void training_stopped(Text *out, const TrainResult *r)
+{
+    text_printf(out, "training stopped at step %d: ", r->fault_step);
+    if (r->fault_table < 0)
+        text_printf(out, "the loss is not a finite number; "
+                    "nothing was saved");
+    else
+        text_printf(out, "table %s holds a NaN or infinity; "
+                    "nothing was saved", gpt_tables[r->fault_table].name);
 }
 
 typedef struct { int steps; } WebRun;
@@ -129,16 +146,19 @@ WEB_EXPORT(train) int web_train(uint64_t seed, int steps)
     web.n_records = 0;
     web.first_perfect = -1;
     if (fresh_model(seed) != 0)
-        return text_printf(&web.output, "out of memory for the transformer"), 1;
+        return text_printf(&web.output,
+                           "out of memory for the transformer"), 1;
     TrainResult result = train(&web.g.model, &cfg, NULL, 0);
     clear_output();
     if (result.fault_step != 0)
-        return text_printf(&web.output, "training stopped at step %d: a number is not "
-                           "finite; nothing was saved", result.fault_step), 1;
+        return training_stopped(&web.output, &result), 1;
     return 0;
 }
 
-WEB_EXPORT(first_perfect) int web_first_perfect(void) { return web.first_perfect; }
+WEB_EXPORT(first_perfect) int web_first_perfect(void)
+{
+    return web.first_perfect;
+}
 
 WEB_EXPORT(seed_check) int web_seed_check(int length)
 {
@@ -151,7 +171,8 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
     if (text[0] >= '0' && text[0] <= '9')
         value = strtoull(text, &end, 10);
     if (end == NULL || *end != '\0' || errno == ERANGE)
-        return text_printf(&web.output, "--seed: '%s' is not a whole number from 0 to %llu",
+        return text_printf(&web.output, "--seed: '%s' is not a whole "
+                           "number from 0 to %llu",
                            length < (int)sizeof text ? text : "(too long)",
                            (unsigned long long)UINT64_MAX), -1;
     web.seed = value;
@@ -159,6 +180,167 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
 }
 
 WEB_EXPORT(seed) uint64_t web_seed(void) { return web.seed; }
+
+enum { WEB_PARTS = 5 };
+static const struct {
+    const char *label;
+    Ablation off;
+} web_parts[WEB_PARTS] = {
+    {"book's model", {0, 0, 0, 0, 0}},
+    {"no position vectors", {1, 0, 0, 0, 0}},
+    {"no causal mask", {0, 1, 0, 0, 0}},
+    {"no residual", {0, 0, 1, 0, 0}},
+    {"no LayerNorm", {0, 0, 0, 1, 0}},
+};
+
+typedef struct {
+    char label[32];
+    int n_heads;
+    Ablation off;
+    TrainConfig cfg;
+    TrainRecord log[WEB_RECORDS];
+    int n_records;                  /* so far, while it trains */
+    TrainResult result;
+    double loss;                    /* on all 100 problems, at the end */
+} WebTrial;
+
+static struct {
+    WebTrial run[2];                /* the book's model, the other */
+    int now;                        /* the run under way */
+} trials;
+
+static void experiment_chart(Text *svg);
+
+static void observe_trial(const TrainRecord *r, void *context)
+{
+    WebTrial *run = context;
+    run->n_records++;
+    clear_output();
+    experiment_chart(&web.output);
+    page_progress(r->step, (double)r->loss, r->correct);
+}
+
+static int train_trial(WebTrial *run, uint64_t seed)
+{
+    Gpt g;
+    if (gpt_create(&g, seed, run->n_heads, MAX_BATCH) != 0)
+        return -1;
+    g.ablate = run->off;
+    run->cfg = train_defaults();
+    run->cfg.seed = seed;
+    run->cfg.observe = observe_trial;
+    run->cfg.context = run;
+    run->result = train(&g.model, &run->cfg, run->log, WEB_RECORDS);
+    run->loss = run->result.fault_step != 0
+                    ? NAN : (double)loss_on_all_problems(&g.model);
+    gpt_destroy(&g);
+    return 0;
+}
+
+static void experiment_chart(Text *svg)
+{
+    static float step[2][WEB_RECORDS], loss[2][WEB_RECORDS],
+        correct[2][WEB_RECORDS];
+    SvgSeries losses[2], scores[2];
+    for (int m = 0; m < 2; m++) {
+        const WebTrial *run = &trials.run[m];
+        for (int r = 0; r < run->n_records; r++) {
+            step[m][r] = (float)run->log[r].step;
+            loss[m][r] = (float)run->log[r].loss;
+            correct[m][r] = (float)run->log[r].correct;
+        }
+        losses[m] = (SvgSeries){run->label, step[m], loss[m],
+                                run->n_records, m, svg_palette(m)};
+        scores[m] = losses[m];
+        scores[m].y = correct[m];
+    }
+    double steps = trials.run[0].cfg.steps;
+    SvgLinePanel panels[2] = {
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
+         .series = losses, .n_series = 2, .log_y = 1, .x_min = 0,
+         .x_max = steps, .legend = SVG_LEGEND_BELOW},
+        {.title = "Score", .x_label = "step",
+         .y_label = "problems right", .series = scores, .n_series = 2,
+         .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
+         .legend = SVG_LEGEND_NONE},
+    };
+    svg_line_charts(svg, panels, 2, NULL, 760, 380);
+}
+
+static void name_trial(WebTrial *run, int n_heads, int part, int book)
+{
+    run->n_heads = n_heads;
+    run->off = web_parts[part].off;
+    run->n_records = 0;
+    run->cfg = train_defaults();
+    if (part != 0 || book)
+        snprintf(run->label, sizeof run->label, "%s",
+                 web_parts[part].label);
+    else
+        snprintf(run->label, sizeof run->label, "%d head%s", n_heads,
+                 n_heads > 1 ? "s" : "");
+}
+
+WEB_EXPORT(experiment)
+int web_experiment(uint64_t seed, int n_heads, int part)
+{
+    clear_output();
+    if (part < 0 || part >= WEB_PARTS || n_heads < 1
+        || n_heads > MAX_HEADS || WIDTH % n_heads != 0)
+        return text_printf(&web.output, "no such experiment: %d heads, "
+                           "part %d", n_heads, part), 2;
+    name_trial(&trials.run[0], N_HEADS, 0, 1);
+    name_trial(&trials.run[1], n_heads, part, 0);
+    for (trials.now = 0; trials.now < 2; trials.now++)
+        if (train_trial(&trials.run[trials.now], seed) != 0)
+            return clear_output(), text_printf(&web.output,
+                "out of memory for the transformer"), 1;
+    clear_output();
+    for (int m = 0; m < 2; m++)
+        if (trials.run[m].result.fault_step != 0) {
+            text_printf(&web.output, "%s, seed %llu: ", trials.run[m].label,
+                        (unsigned long long)seed);
+            training_stopped(&web.output, &trials.run[m].result);
+            return 1;
+        }
+    return 0;
+}
+
+WEB_EXPORT(experiment_run) int web_experiment_run(void)
+{
+    return trials.now;
+}
+
+WEB_EXPORT(experiment_results) void web_experiment_results(void)
+{
+    clear_output();
+    for (int m = 0; m < 2; m++) {
+        const WebTrial *run = &trials.run[m];
+        int n = run->result.n_records;
+        text_printf(&web.output, "%s\t", run->label);
+        if (run->result.first_perfect < 0)
+            text_printf(&web.output, "never\t");
+        else
+            text_printf(&web.output, "%d\t", run->result.first_perfect);
+        text_printf(&web.output, "%d\t%.4f\t%.9g\n",
+                    n > 0 ? run->log[n - 1].correct : 0, run->loss,
+                    run->loss);
+    }
+}
+
+WEB_EXPORT(experiment_log) void web_experiment_log(int m)
+{
+    const WebTrial *run = &trials.run[m != 0];
+    const TrainConfig *c = &run->cfg;
+    clear_output();
+    text_printf(&web.output, "# seed=%llu steps=%d batch=%d lr=%.9g "
+                "eval_every=%d\n", (unsigned long long)c->seed, c->steps,
+                c->batch, (double)c->lr, c->eval_every);
+    text_printf(&web.output, "# step\tloss\tcorrect\n");
+    for (int r = 0; r < run->result.n_records; r++)
+        text_printf(&web.output, "%d\t%.9g\t%d\n", run->log[r].step,
+                    (double)run->log[r].loss, run->log[r].correct);
+}
 
 int attention_stepping;
 

@@ -845,6 +845,9 @@ course_mode() {
 # checkpoint with attention train's, byte for byte; walks the stepper
 # through 7*8= and compares its numbers with attention trace; checks the
 # messages for bad input, the console, and the width at 1280 and 400 px.
+# It runs one experiment of chapter 7 and one of chapter 8 in the page
+# and compares them with the native runs (ablations.md, heads.md and the
+# book's model's training log), while another widget answers.
 # The screenshots are left in $B/live/.
 live_book() {
     b=${B:-build}

@@ -67,6 +67,7 @@ async function main() {
     await own(page);
     await neurons(page);
     await screeplot(page);
+    await experiments(page);
     await screenshots(page);
     for (const e of errors) check(false, e);
     check(errors.length === 0, 'no console error and no uncaught exception');
@@ -347,6 +348,127 @@ async function screeplot(page) {
   check(got[0] === book.get('pca_90') && got[1] === book.get('pca_90_input') && got[2] === book.get('pca_first_share') && got[3] > 0,
         'the scree plot: ' + got[0] + ' and ' + got[1] + ' directions for 90 %, the first ' + got[2] +
         ' %, as numbers-ffn.txt says');
+}
+
+// ------------------------------------------------------------------ run an experiment
+// The rows of chapter 7's and chapter 8's tables, as the native
+// experiments wrote them: model name and seed to [first, score, loss].
+function ablation_rows() {
+  const rows = new Map();
+  let name = '';
+  const md = fs.readFileSync(path.join(path.dirname(model), 'results', 'ablations.md'), 'utf8');
+  for (const line of md.split('\n').slice(2)) {
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length !== 5) continue;
+    name = cells[0] || name;
+    rows.set(name + ',' + cells[1], cells.slice(2));
+  }
+  return rows;
+}
+function heads_rows(seed_index) {
+  const rows = new Map();
+  const md = fs.readFileSync(path.join(path.dirname(model), 'results', 'heads.md'), 'utf8');
+  for (const line of md.split('\n').slice(2)) {
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length !== 6) continue;
+    const [first, score, loss] = [cells[2], cells[4], cells[5]].map((c) => c.split(', ')[seed_index]);
+    rows.set(cells[0], [first === 'none' ? 'never' : first, score, loss]);
+  }
+  return rows;
+}
+
+// Run one experiment in the page; while it trains, another widget must
+// answer.  Returns the rows of the page's table and the box's data.
+async function run_experiment(page, widget, option, seed) {
+  const box = 'div.live[data-widget="' + widget + '"]';
+  await page.$eval(box + ' select.live-variant', (e, v) => { e.value = v; }, option);
+  await page.$eval(box + ' input.live-seed', (e, v) => { e.value = v; }, seed);
+  await page.click(box + ' button.live-run');
+  await page.waitForFunction((b) => / step \d+:/.test(document.querySelector(b + ' .live-status').textContent),
+                             { timeout: 30000 }, box);
+  const before = await page.$eval(box + ' .live-status', (e) => e.textContent);
+  const answer = await page.evaluate(() => {
+    const t = performance.now();
+    const grow = document.querySelector('div.live[data-widget="grow"]');
+    grow.querySelector('button.live-less').click();
+    grow.querySelector('button.live-more').click();
+    return performance.now() - t;
+  });
+  const running = await page.$eval(box, (b) => b.dataset.done === undefined);
+  check(running, widget + ': the page answered another widget (in ' + answer.toFixed(1) +
+        ' ms) while the worker trained');
+  await page.waitForFunction((b) => document.querySelector(b).dataset.done, { timeout: 120000 }, box);
+  const after = await page.$eval(box, (b) => ({
+    done: b.dataset.done, ms: b.dataset.msPerStep,
+    status: b.querySelector('.live-status').textContent,
+    seed: b.querySelector('table.live-results caption').textContent,
+    rows: [...b.querySelectorAll('table.live-results tr')].slice(1)
+      .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).concat(tr.dataset.exactLoss)),
+    lines: [...b.querySelectorAll('.live-chart svg path[stroke-width="2"]')]
+      .map((p) => p.getAttribute('stroke') + ' ' + (p.getAttribute('stroke-dasharray') || 'solid')),
+    logs: [...b.querySelectorAll('a.live-log')].map((a) => a.href),
+  }));
+  check(after.done === 'ok', widget + ': the experiment ends: ' + after.status);
+  check(before !== after.status, widget + ': the status moved on while training ran');
+  console.log('       in the browser, ms a step (the book\'s model, the other): ' + after.ms);
+  // two panels, two curves each: one solid, one dashed, in two colours
+  const kinds = [...new Set(after.lines)];
+  check(after.lines.length === 4 && kinds.length === 2 && kinds[0].endsWith(' solid') &&
+        !kinds[1].endsWith(' solid') && kinds[0].split(' ')[0] !== kinds[1].split(' ')[0],
+        widget + ': the chart draws both models, as the book\'s figures do (' + kinds.join('; ') + ')');
+  after.log = await page.evaluate((url) => fetch(url).then((r) => r.text()), after.logs[0]);
+  return after;
+}
+
+async function experiments(page) {
+  // bad input: the command line's message
+  const box = 'div.live[data-widget="ablations"]';
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = '-3'; });
+  await page.click(box + ' button.live-run');
+  const refused = await page.$eval(box + ' .live-status', (e) => e.textContent);
+  check(refused === cli_message(['train', '--seed', '-3', '-o', '/dev/null']),
+        'experiment: seed -3 is refused with the command line\'s message: ' + refused);
+
+  // chapter 7: without LayerNorm, seed 2, against exp_ablations.c's runs
+  const table = ablation_rows();
+  const off = await run_experiment(page, 'ablations', '3', '2');
+  const want = [['book\'s model', ...table.get('book\'s model,2')],
+                ['no LayerNorm', ...table.get('no LayerNorm,2')]];
+  const got = off.rows.map((r) => r.slice(0, 4));
+  check(JSON.stringify(got) === JSON.stringify(want) && off.seed === 'seed 2',
+        'without LayerNorm, seed 2: the page\'s runs are the book\'s (' +
+        JSON.stringify(got) + ', ablations.md ' + JSON.stringify(want) + ')');
+
+  // chapter 8: eight heads, seed 1, against exp_heads.c's runs and the
+  // book's model's training log
+  const heads = heads_rows(0);
+  const eight = await run_experiment(page, 'heads', '3', '1');
+  const got8 = eight.rows.map((r) => [r[1], r[2], Number(r[4]).toFixed(3)]);
+  const want8 = [heads.get('4'), heads.get('8')];
+  check(JSON.stringify(got8) === JSON.stringify(want8),
+        'eight heads, seed 1: the page\'s runs are the book\'s (' + JSON.stringify(got8) +
+        ', heads.md ' + JSON.stringify(want8) + ')');
+  check(eight.log === fs.readFileSync(model + '.log', 'utf8'),
+        'the page\'s log of the book\'s model at seed 1 is byte for byte ' + path.basename(model) + '.log');
+
+  for (const width of [1280, 400]) {
+    await page.setViewport({ width, height: 900 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth -
+                                           document.documentElement.clientWidth);
+    check(wide <= 0, 'at ' + width + ' px, with the experiments\' results, the page does not ' +
+          'scroll sideways (' + wide + ' px too wide)');
+    const cut = await page.$$eval('div.live-table', (all) =>
+      all.map((e) => e.scrollWidth - e.clientWidth).filter((x) => x > 0).length);
+    check(cut === 0, 'at ' + width + ' px the experiments\' tables fit their boxes');
+    for (const name of ['ablations', 'heads']) {
+      const el = await page.$('div.live[data-widget="' + name + '"]');
+      await el.scrollIntoView();
+      const file = path.join(work, 'live-' + name + '-' + width + '.png');
+      await el.screenshot({ path: file });
+      console.log('       screenshot ' + file);
+    }
+  }
+  await page.setViewport({ width: 1280, height: 900 });
 }
 
 // ------------------------------------------------------------------ look at it
