@@ -469,6 +469,16 @@ async function experiments(page) {
     }
   }
   await page.setViewport({ width: 1280, height: 900 });
+
+  // without JavaScript the page is the static book: no widget box shows
+  const bare = await page.browser().newPage();
+  await bare.setJavaScriptEnabled(false);
+  await bare.goto(page.url(), { waitUntil: 'load' });
+  const boxes = await bare.$$eval('div.live', (all) =>
+    all.map((d) => d.getBoundingClientRect().height));
+  check(boxes.length >= 5 && boxes.every((h) => h === 0),
+        'without JavaScript none of the ' + boxes.length + ' widget boxes shows');
+  await bare.close();
 }
 
 // ------------------------------------------------------------------ look at it
