@@ -226,6 +226,10 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
     number(out, "layouts_extra_positions", "%d", longest - SEQ_LEN);
     number(out, "layouts_pairs", "%d", N_LAYOUTS * N_PROBLEMS);
     number(out, "layouts_parsed", "%d", e->parsed);
+    int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
+    operands_of_tokens(zero, 5, &a, &b);        /* 07*8= */
+    number(out, "layouts_zero_a", "%d", a);
+    number(out, "layouts_zero_b", "%d", b);
     number(out, "layouts_seed", "%llu",
            (unsigned long long)e->run[0].cfg.seed);
     number(out, "layouts_last_seed", "%llu",
@@ -276,23 +280,33 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
 static int table_of_runs(const char *dir, const LayoutRuns *e)
 {
     Text md = {0};
-    text_printf(&md, "| seed | first all right at step |");
-    for (int which = 0; which < N_LAYOUTS; which++)
-        text_printf(&md, " `%s` |", layouts[which]);
-    text_printf(&md, " head | follows | on an operand |\n|--:|--:|");
-    for (int which = 0; which < N_LAYOUTS; which++)
+    text_printf(&md, "| layout |");
+    for (int r = 0; r < N_SEEDS; r++)
+        text_printf(&md, " seed %llu |",
+                    (unsigned long long)e->run[r].cfg.seed);
+    text_printf(&md, "\n|:--|");
+    for (int r = 0; r < N_SEEDS; r++)
         text_printf(&md, "--:|");
-    text_printf(&md, "--:|--:|--:|\n");
-    for (int r = 0; r < N_SEEDS; r++) {
-        text_printf(&md, "| %llu | %d |",
-                    (unsigned long long)e->run[r].cfg.seed,
-                    e->run[r].result.first_perfect);
-        for (int which = 0; which < N_LAYOUTS; which++)
+    for (int which = 0; which < N_LAYOUTS; which++) {
+        text_printf(&md, "\n| `%s` |", layouts[which]);
+        for (int r = 0; r < N_SEEDS; r++)
             text_printf(&md, " %d |", e->right[r][which]);
-        text_printf(&md, " %d | %d | %d |\n", e->best[r],
-                    e->follows[r][e->best[r]],
-                    e->on_operand[r][e->best[r]]);
     }
+    text_printf(&md, "\n| first all right at step |");
+    for (int r = 0; r < N_SEEDS; r++)
+        text_printf(&md, " %d |", e->run[r].result.first_perfect);
+    text_printf(&md, "\n| head that follows most |");
+    for (int r = 0; r < N_SEEDS; r++)
+        text_printf(&md, " %d |", e->best[r]);
+    text_printf(&md, "\n| problems it follows on, of %d |",
+                N_PROBLEMS - N_DIGITS);
+    for (int r = 0; r < N_SEEDS; r++)
+        text_printf(&md, " %d |", e->follows[r][e->best[r]]);
+    text_printf(&md, "\n| strings it peaks on an operand, of %d |",
+                N_LAYOUTS * N_PROBLEMS);
+    for (int r = 0; r < N_SEEDS; r++)
+        text_printf(&md, " %d |", e->on_operand[r][e->best[r]]);
+    text_printf(&md, "\n");
     return save_text(dir, "layouts_runs.md", &md);
 }
 
@@ -333,6 +347,10 @@ static int claims_about_layouts(const LayoutRuns *e, const Run *book)
     if (e->parsed != N_LAYOUTS * N_PROBLEMS)
         return fail("the chapter 'The turn' says the parser reads every "
                     "string; it reads %d", e->parsed);
+    int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
+    if (operands_of_tokens(zero, 5, &a, &b) != 0 || (a == 7 && b == 8))
+        return fail("the chapter 'The turn' says the parser misreads "
+                    "07*8=; it reads it: revise");
     if (position_of(0, 'b') != 2 || position_of(1, 'a') != 2)
         return fail("the chapter 'The turn' says position 2 holds b in "
                     "the first layout and a in the second: revise");

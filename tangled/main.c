@@ -174,8 +174,9 @@ static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
     if (a->n_words > 0)
-        return usage_error("train: unexpected argument %s (--layouts "
-                           "takes no value)", quoted(a->words[0]));
+        return usage_error("train: unexpected argument %s%s",
+                           quoted(a->words[0]), a->layouts
+                           ? " (--layouts takes no value)" : "");
     Run *run = malloc(sizeof *run);
     Gpt *g = a->layouts ? new_layout_transformer(a->seed)
                         : new_transformer(a->seed);

@@ -403,7 +403,9 @@ deterministic_outputs() {
     for run in 1 2; do
         mkdir $work/$run
         $B/attention train -o $work/$run/m.ckpt > /dev/null &&
-        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen \
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen &&
+        $B/attention train --layouts -o $work/$run/layouts.ckpt > /dev/null &&
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part layouts \
             || { echo "run $run failed"; rm -rf $work; return 1; }
     done
     n=$(find $work/1 -type f | wc -l)
