@@ -40,7 +40,7 @@ Gpt *new_layout_transformer(uint64_t seed)
         fail("out of memory for the transformer on layouts");
         return NULL;
     }
-    return &l->gpt;         /* its first member: delete_transformer frees l */
+    return &l->gpt;     /* its first member: delete_transformer frees l */
 }
 
 Gpt *train_on_layouts(Run *run, const TrainConfig *cfg)
