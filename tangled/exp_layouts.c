@@ -375,8 +375,8 @@ static int claims_about_layouts(const LayoutRuns *e, const Run *book)
         int head = e->best[r], distinct = N_PROBLEMS - N_DIGITS;
         if (2 * e->follows[r][head] <= distinct
             || 10 * e->on_operand[r][head] <= 9 * N_LAYOUTS * N_PROBLEMS)
-            return fail("the chapter 'Train it first' says the = row's "
-                        "peak follows the operand; in seed %llu it does not",
+            return fail("'Train it first' says the = row's peak "
+                        "follows the operand; in seed %llu it does not",
                         (unsigned long long)e->run[r].cfg.seed);
     }
     if (!follows_in_the_figure(e))
@@ -394,8 +394,8 @@ static int claims_about_layouts(const LayoutRuns *e, const Run *book)
                     "figure follows the other operand of 7*8; none does");
     follows_by_operand(e, 0, e->best[0], follow);
     if (follow[READS_A] == 0 || follow[READS_B] == 0)
-        return fail("the chapter 'Train it first' says the head that follows "
-                    "best follows a on some problems and b on others: revise");
+        return fail("'Train it first' says the head that follows best "
+                    "follows a on some problems, b on others: revise");
     for (int r = 0; r < N_SEEDS; r++)
         if (e->run[r].result.first_perfect <= book->result.first_perfect)
             return fail("the chapter 'Train it first' says every run on "

@@ -55,7 +55,8 @@ static void test_layout_tokens(void **state)
     /* the operands move: some layouts put them elsewhere than 0 and 2 */
     int moved = 0;
     for (int which = 1; which < N_LAYOUTS; which++)
-        moved += position_in(which, 'a') != 0 || position_in(which, 'b') != 2;
+        moved += position_in(which, 'a') != 0
+                 || position_in(which, 'b') != 2;
     assert_int_equal(moved, N_LAYOUTS - 1);
 }
 
@@ -81,7 +82,8 @@ static void test_longer_table_shape(void **state)
     static Gpt book, longer;
     int rows = layouts_longest();
     assert_int_equal(gpt_create(&book, 1, N_HEADS, 4), 0);
-    assert_int_equal(gpt_create_with_positions(&longer, 1, N_HEADS, 4, rows), 0);
+    assert_int_equal(gpt_create_with_positions(&longer, 1, N_HEADS, 4,
+                                               rows), 0);
     assert_int_equal(book.n_positions, SEQ_LEN);
     assert_int_equal(longer.n_positions, rows);
     assert_int_equal(longer.model.p.specs[POS_EMB].rows, rows);
@@ -91,7 +93,8 @@ static void test_longer_table_shape(void **state)
     gpt_destroy(&book);
     gpt_destroy(&longer);
     static Gpt refused;
-    assert_int_equal(gpt_create_with_positions(&refused, 1, N_HEADS, 4, 0), -1);
+    assert_int_equal(gpt_create_with_positions(&refused, 1, N_HEADS, 4,
+                                               0), -1);
     assert_int_equal(gpt_create_with_positions(&refused, 1, N_HEADS, 4,
                                                MAX_T + 1), -1);
 }
@@ -203,8 +206,10 @@ static void test_learns_every_layout(void **state)
    exercise: group "whole" */
 static const ChapterTest tests[] = {
     CHAPTER_TEST("turn", "layout_tokens", test_layout_tokens),
-    CHAPTER_TEST("turn", "operands_of_tokens", test_parser_finds_the_operands),
-    CHAPTER_TEST("turn", "gpt_create_with_positions", test_longer_table_shape),
+    CHAPTER_TEST("turn", "operands_of_tokens",
+                 test_parser_finds_the_operands),
+    CHAPTER_TEST("turn", "gpt_create_with_positions",
+                 test_longer_table_shape),
     CHAPTER_TEST("turn", "checkpoint_table_rows", test_checkpoint_shape),
     CHAPTER_TEST("whole", "gpt_create_with_positions",
                  test_longer_table_computes_the_same),
