@@ -53,7 +53,7 @@ LDLIBS  := -lm
 # these.  The core (core, checkpoint, dissect) does no I/O; around it the
 # figures (svg), files, the experiments (one file per topic of the book,
 # exp_TOPIC.c, and what they share) and the command line (main).
-TOPICS  := perceptron specimen routing ablations heads ffn speed
+TOPICS  := perceptron specimen routing ablations heads ffn speed layouts
 CORE    := core.c checkpoint.c dissect.c
 C_ROOTS := $(CORE) svg.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
 H_ROOTS := core.h checkpoint.h dissect.h svg.h files.h experiments.h
@@ -326,7 +326,8 @@ $(B)/test_exercises: tests/test_exercises.c $(TEST_DEPS)
 
 TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
          $(B)/test_ablation $(B)/test_ablation_double \
-         $(B)/test_dissect $(B)/test_dissect_double $(B)/test_build
+         $(B)/test_dissect $(B)/test_dissect_double \
+         $(B)/test_layouts $(B)/test_layouts_double $(B)/test_build
 # One line per chapter at the end; make check CHAPTER=5 runs chapter 5 only
 # (or CHAPTER=forward-pass, its topic: tests/chapters.awk lists them; or a
 # group: build, whole, course), and make check EXERCISE=7 the tests of

@@ -124,3 +124,16 @@ const char *checkpoint_decode(Params *p, int n_heads,
     return NULL;
 }
 
+int checkpoint_table_rows(const unsigned char *in, size_t length,
+                          int table)
+{
+    size_t at = 20 + 8 * (size_t)table;
+    if (table < 0 || length < at + 4 || length < 20
+        || memcmp(in, checkpoint_magic, 8) != 0
+        || get_u32(in + 8) != CHECKPOINT_VERSION
+        || (uint32_t)table >= get_u32(in + 16)
+        || get_u32(in + at) > MAX_T)
+        return -1;
+    return (int)get_u32(in + at);
+}
+

@@ -16,6 +16,8 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
 static size_t layout(Activations *a, real *memory, int B, int T,
                      int n_heads);
 
+static const uint64_t LAYOUT_STREAM = 0x6c61796f75747321u;  /* "layouts!" */
+
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -127,6 +129,35 @@ int problem_tokens(int p, int tokens[SEQ_LEN])
     for (int i = 0; i < length; i++)
         tokens[n++] = token_of_char(answer[i]);
     return n;
+}
+
+const char *const layouts[N_LAYOUTS] = {
+    "a*b=", ";;a*b=", "a;*b=", "a*;;b=", ";a;;*b=", ";;;a*;b=",
+};
+
+int layout_tokens(int p, int which, int tokens[MAX_T])
+{
+    char answer[8];
+    int n = 0, length = problem_answer(p, answer);
+    for (const char *c = layouts[which]; *c != '\0'; c++)
+        tokens[n++] = *c == 'a' ? p / 10
+                    : *c == 'b' ? p % 10 : token_of_char(*c);
+    for (int i = 0; i < length; i++)
+        tokens[n++] = token_of_char(answer[i]);
+    return n;
+}
+
+int operands_of_tokens(const int *tokens, int T, int *a, int *b)
+{
+    int digits[2], found = 0;
+    for (int t = 0; t < T && tokens[t] != TOK_EQUALS; t++)
+        if (tokens[t] < N_DIGITS && found < 2)
+            digits[found++] = tokens[t];    /* ';' and '*' are skipped */
+    if (found != 2)
+        return -1;
+    *a = digits[0];
+    *b = digits[1];
+    return 0;
 }
 
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)
@@ -595,28 +626,38 @@ static size_t layout(Activations *a, real *memory, int B, int T,
 
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
+    return gpt_create_with_positions(g, seed, n_heads, max_batch, SEQ_LEN);
+}
+
+int gpt_create_with_positions(Gpt *g, uint64_t seed, int n_heads,
+                              int max_batch, int n_positions)
+{
     memset(g, 0, sizeof *g);
     if (n_heads < 1 || n_heads > MAX_HEADS || WIDTH % n_heads
         || max_batch < 1)
         return -1;
-    if (params_alloc(&g->model.p, gpt_tables, N_GPT_TABLES) != 0)
+    if (n_positions < 1 || n_positions > MAX_T)
+        return -1;
+    memcpy(g->tables, gpt_tables, sizeof g->tables);
+    g->tables[POS_EMB].rows = g->n_positions = n_positions;
+    if (params_alloc(&g->model.p, g->tables, N_GPT_TABLES) != 0)
         return -1;
     g->model.batch_loss = gpt_batch_loss;
     g->model.answer = gpt_answer;
     g->model.grade = gpt_grade;
     g->n_heads = n_heads;
     g->max_batch = max_batch;
-    g->act_size = layout(&g->act, NULL, max_batch, SEQ_LEN, n_heads);
+    g->act_size = layout(&g->act, NULL, max_batch, n_positions, n_heads);
     g->act_memory = calloc(g->act_size, sizeof(real));
     g->grad_memory = calloc(g->act_size, sizeof(real));
-    g->tokens = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
-    g->targets = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
+    g->tokens = calloc((size_t)max_batch * n_positions, sizeof(int));
+    g->targets = calloc((size_t)max_batch * n_positions, sizeof(int));
     if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
         gpt_destroy(g);
         return -1;
     }
-    layout(&g->act, g->act_memory, max_batch, SEQ_LEN, n_heads);
-    layout(&g->grad, g->grad_memory, max_batch, SEQ_LEN, n_heads);
+    layout(&g->act, g->act_memory, max_batch, n_positions, n_heads);
+    layout(&g->grad, g->grad_memory, max_batch, n_positions, n_heads);
     gpt_init_params(g, seed);
     return 0;
 }
@@ -649,7 +690,7 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     Rng rng;
     rng_seed(&rng, seed);
     for (int table = 0; table < N_GPT_TABLES; table++) {
-        int n = gpt_tables[table].rows * gpt_tables[table].cols;
+        int n = p->specs[table].rows * p->specs[table].cols;
         int is_gain = table == LN1_GAIN || table == LN2_GAIN
                       || table == LNF_GAIN;
         real std = init_std(table);
@@ -878,7 +919,7 @@ static void put_columns(real *a, const real *part, int n, int m,
             a[i * m + first + j] = part[i * count + j];
 }
 
-static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
+static void keep_square(real out[MAX_T][MAX_T], const real *a, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = 0; u < T; u++)
@@ -888,8 +929,8 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
 static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
-    real Q[SEQ_LEN * WIDTH], K[SEQ_LEN * WIDTH], V[SEQ_LEN * WIDTH];
-    real K_T[WIDTH * SEQ_LEN], S[SEQ_LEN * SEQ_LEN], O[SEQ_LEN * WIDTH];
+    real Q[MAX_T * WIDTH], K[MAX_T * WIDTH], V[MAX_T * WIDTH];
+    real K_T[WIDTH * MAX_T], S[MAX_T * MAX_T], O[MAX_T * WIDTH];
     take_columns(Q, &tr->q[0][0], T, WIDTH, first, d_head);
     take_columns(K, &tr->k[0][0], T, WIDTH, first, d_head);
     take_columns(V, &tr->v[0][0], T, WIDTH, first, d_head);
@@ -920,8 +961,8 @@ static void classic_attention(Trace *tr, real **w, int causal)
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
-    real mean[SEQ_LEN], rstd[SEQ_LEN], norm[SEQ_LEN * WIDTH];
-    real pre_gelu[SEQ_LEN * HIDDEN], ffn[SEQ_LEN * WIDTH];
+    real mean[MAX_T], rstd[MAX_T], norm[MAX_T * WIDTH];
+    real pre_gelu[MAX_T * HIDDEN], ffn[MAX_T * WIDTH];
     tr->T = T;
     tr->n_heads = g->n_heads;
     for (int t = 0; t < T; t++)
@@ -1333,5 +1374,129 @@ int first_nonfinite_table(const Params *p)
             if (!isfinite(p->table[t][i]))
                 return t;
     return -1;
+}
+
+int layouts_longest(void)
+{
+    int longest = 0, tokens[MAX_T];
+    for (int which = 0; which < N_LAYOUTS; which++)
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int n = layout_tokens(p, which, tokens);
+            longest = n > longest ? n : longest;
+        }
+    return longest;
+}
+
+static void fill_layout_batch(Gpt *g, const int *problems,
+                              const int *which, int n, int T)
+{
+    for (int b = 0; b < n; b++) {
+        int padded[MAX_T + 1];
+        int length = layout_tokens(problems[b], which[b], padded);
+        for (int t = length; t <= T; t++)
+            padded[t] = TOK_END;
+        for (int t = 0; t < T; t++) {
+            g->tokens[b * T + t] = padded[t];
+            g->targets[b * T + t] = t + 1 < length ? padded[t + 1] : -1;
+        }
+    }
+}
+
+static real layout_batch_loss(Model *m, const int *problems, int n,
+                              int backward)
+{
+    LayoutGpt *l = (LayoutGpt *)m;
+    Gpt *g = &l->gpt;
+    int which[MAX_BATCH], T = g->n_positions - 1;
+    if (n < 1 || n > g->max_batch || n > MAX_BATCH)
+        return NAN;
+    for (int b = 0; b < n; b++)
+        which[b] = rng_below(&l->rng, N_LAYOUTS);
+    fill_layout_batch(g, problems, which, n, T);
+    gpt_forward(g, g->tokens, n, T);
+    real loss = gpt_loss(g, g->targets, n, T);
+    if (backward)
+        gpt_backward(g, g->tokens, g->targets, n, T);
+    return loss;
+}
+
+int layout_grade(LayoutGpt *l, int which,
+                 unsigned char solved[N_PROBLEMS])
+{
+    Gpt *g = &l->gpt;
+    int all[N_PROBLEMS], same[N_PROBLEMS], correct = 0;
+    int equals = (int)strlen(layouts[which]) - 1, T = equals + 3;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        all[p] = p;
+        same[p] = which;
+    }
+    fill_layout_batch(g, all, same, N_PROBLEMS, T);
+    gpt_forward(g, g->tokens, N_PROBLEMS, T);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int right = 1;
+        for (int t = equals; t < T; t++) {
+            int row = p * T + t, target = g->targets[row];
+            const real *scores = g->act.logits + row * VOCAB;
+            if (target >= 0 && argmax(scores, VOCAB) != target)
+                right = 0;
+        }
+        solved[p] = (unsigned char)right;
+        correct += right;
+    }
+    return correct;
+}
+
+static int layout_grade_all(Model *m, unsigned char solved[N_PROBLEMS])
+{
+    unsigned char here[N_PROBLEMS];
+    int correct = 0;
+    memset(solved, 1, N_PROBLEMS);
+    for (int which = 0; which < N_LAYOUTS; which++) {
+        layout_grade((LayoutGpt *)m, which, here);
+        for (int p = 0; p < N_PROBLEMS; p++)
+            solved[p] &= here[p];
+    }
+    for (int p = 0; p < N_PROBLEMS; p++)
+        correct += solved[p];
+    return correct;
+}
+
+int gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8])
+{
+    int length = 0;
+    while (T >= 1 && T < g->n_positions && length < 7) {
+        gpt_forward(g, tokens, 1, T);
+        int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
+        tokens[T++] = next;
+        out[length++] = char_of_token(next);
+        if (next == TOK_END)
+            break;
+    }
+    out[length] = '\0';
+    return length;
+}
+
+int layout_answer(Gpt *g, int p, int which, char out[8])
+{
+    int tokens[MAX_T];
+    layout_tokens(p, which, tokens);
+    return gpt_continue(g, tokens, (int)strlen(layouts[which]), out);
+}
+
+static int layout_answer_book(Model *m, int p, char out[8])
+{
+    return layout_answer((Gpt *)m, p, 0, out);
+}
+
+int layout_gpt_create(LayoutGpt *l, uint64_t seed)
+{
+    if (gpt_create_with_positions(&l->gpt, seed, N_HEADS, MAX_BATCH,
+                                  layouts_longest()) != 0)
+        return -1;
+    l->gpt.model.batch_loss = layout_batch_loss;
+    l->gpt.model.grade = layout_grade_all;
+    l->gpt.model.answer = layout_answer_book;
+    rng_seed(&l->rng, seed ^ LAYOUT_STREAM);
+    return 0;
 }
 

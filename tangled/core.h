@@ -28,6 +28,12 @@ int  problem_answer(int p, char answer[8]);
 int  token_of_char(int c);
 char char_of_token(int token);
 
+enum { N_LAYOUTS = 6, MAX_T = 16 };     /* MAX_T: any model's longest */
+extern const char *const layouts[N_LAYOUTS];
+int  layout_tokens(int p, int which, int tokens[MAX_T]);
+
+int  operands_of_tokens(const int *tokens, int T, int *a, int *b);
+
 enum { MAX_TABLES = 16 };
 typedef struct { const char *name; int rows, cols; } TableSpec;
 typedef struct {
@@ -153,8 +159,12 @@ typedef struct {
     real *act_memory, *grad_memory;
     size_t act_size;        /* reals in each of the two memories */
     int *tokens, *targets;  /* max_batch * SEQ_LEN; target -1 = none */
+    int n_positions;        /* rows of pos_emb: SEQ_LEN in the book */
+    TableSpec tables[N_GPT_TABLES];     /* gpt_tables, pos_emb that long */
 } Gpt;
 int  gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch);
+int  gpt_create_with_positions(Gpt *g, uint64_t seed, int n_heads,
+                               int max_batch, int n_positions);
 void gpt_destroy(Gpt *g);
 void gpt_init_params(Gpt *g, uint64_t seed);
 void gpt_forward(Gpt *g, const int *tokens, int B, int T);
@@ -176,15 +186,15 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
 
 typedef struct {
-    int T, n_heads, tokens[SEQ_LEN];
-    real x[SEQ_LEN][WIDTH], ln1[SEQ_LEN][WIDTH];
-    real q[SEQ_LEN][WIDTH], k[SEQ_LEN][WIDTH], v[SEQ_LEN][WIDTH];
-    real scores[MAX_HEADS][SEQ_LEN][SEQ_LEN];   /* scaled, masked to -inf */
-    real weights[MAX_HEADS][SEQ_LEN][SEQ_LEN];  /* softmax of each row */
-    real heads[SEQ_LEN][WIDTH];                 /* heads side by side */
-    real attn[SEQ_LEN][WIDTH], x2[SEQ_LEN][WIDTH];
-    real hidden[SEQ_LEN][HIDDEN], x3[SEQ_LEN][WIDTH];
-    real logits[SEQ_LEN][VOCAB];
+    int T, n_heads, tokens[MAX_T];
+    real x[MAX_T][WIDTH], ln1[MAX_T][WIDTH];
+    real q[MAX_T][WIDTH], k[MAX_T][WIDTH], v[MAX_T][WIDTH];
+    real scores[MAX_HEADS][MAX_T][MAX_T];   /* scaled, masked to -inf */
+    real weights[MAX_HEADS][MAX_T][MAX_T];  /* softmax of each row */
+    real heads[MAX_T][WIDTH];               /* heads side by side */
+    real attn[MAX_T][WIDTH], x2[MAX_T][WIDTH];
+    real hidden[MAX_T][HIDDEN], x3[MAX_T][WIDTH];
+    real logits[MAX_T][VOCAB];
 } Trace;
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
 int  gpt_forms_agree(Gpt *g, int p);
@@ -204,5 +214,18 @@ int  most_changed_pair(Gpt *g, int *a, int *b, real *change);
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift);
 
 double gpt_train_flops(int B, int T);
+
+typedef struct {
+    Gpt gpt;                /* first member: a LayoutGpt * is a Model * */
+    Rng rng;                /* draws the layout of each problem drawn */
+} LayoutGpt;
+int  layouts_longest(void);
+int  layout_gpt_create(LayoutGpt *l, uint64_t seed);
+
+int  layout_grade(LayoutGpt *l, int which,
+                  unsigned char solved[N_PROBLEMS]);
+
+int  gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8]);
+int  layout_answer(Gpt *g, int p, int which, char out[8]);
 
 #endif

@@ -59,7 +59,9 @@ int forms_agree_at_start_up(void)
 
 Gpt *load_transformer(const char *path)
 {
-    Gpt *g = new_transformer(0);
+    int rows = checkpoint_rows_in_file(path, POS_EMB);
+    Gpt *g = rows == layouts_longest() && rows != SEQ_LEN
+             ? new_layout_transformer(0) : new_transformer(0);
     if (g != NULL && load_checkpoint(path, &g->model.p, g->n_heads) != 0) {
         delete_transformer(g);
         return NULL;

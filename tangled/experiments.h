@@ -56,5 +56,9 @@ Topic perceptron_experiments, specimen_experiments, routing_experiments,
       ablation_experiments, heads_experiments, ffn_experiments,
       speed_experiments;
 
+Topic layouts_experiments;
+Gpt *new_layout_transformer(uint64_t seed);
+Gpt *train_on_layouts(Run *run, const TrainConfig *cfg);
+
 
 #endif

@@ -73,13 +73,14 @@ typedef struct {
     /* the default model's path, if beside the program */
     char book_model[4096];
     int exact;                      /* trace: numbers to the last bit */
+    int layouts;                    /* train: on the six layouts */
 } Arguments;
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
     *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
-                     NULL, NULL, NULL, {NULL}, 0, "", 0};
+                     NULL, NULL, NULL, {NULL}, 0, "", 0, 0};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -94,8 +95,12 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         snprintf(list, sizeof list, " %s ", accepted);
         if (strlen(arg) > 16 || strstr(list, wanted) == NULL)
             return usage_error("%s: unknown option '%s'", argv[1], arg);
-        if (strcmp(arg, "--exact") == 0) {      /* the one option without a value */
+        if (strcmp(arg, "--exact") == 0) {      /* options without a value */
             a->exact = 1;
+            continue;
+        }
+        if (strcmp(arg, "--layouts") == 0) {
+            a->layouts = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -189,8 +194,13 @@ static int parse_question(const char *text, int *problem)
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
+    if (a->n_words > 0)
+        return usage_error("train: unexpected argument %s%s",
+                           quoted(a->words[0]), a->layouts
+                           ? " (--layouts takes no value)" : "");
     Run *run = malloc(sizeof *run);
-    Gpt *g = new_transformer(a->seed);
+    Gpt *g = a->layouts ? new_layout_transformer(a->seed)
+                        : new_transformer(a->seed);
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         Watcher watcher = {isatty(fileno(stderr)), 0, -1, g};
@@ -263,24 +273,52 @@ static void report_training(const Run *run, const char *output)
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
 
+static int layout_of_question(const char *text, int *problem)
+{
+    for (int which = 0; which < N_LAYOUTS; which++) {
+        const char *c = layouts[which];
+        int digits[2] = {0, 0}, same = strlen(text) == strlen(c);
+        for (size_t i = 0; same && c[i] != '\0'; i++)
+            if (c[i] == 'a' || c[i] == 'b') {
+                same = text[i] >= '0' && text[i] <= '9';
+                digits[c[i] - 'a'] = text[i] - '0';
+            } else
+                same = text[i] == c[i];
+        if (same) {
+            *problem = digits[0] * 10 + digits[1];
+            return which;
+        }
+    }
+    return -1;
+}
+
 static int command_ask(const Arguments *a)
 {
-    int problems[MAX_WORDS];
+    int problems[MAX_WORDS], which[MAX_WORDS], status = 0;
     if (a->n_words == 0)
         return usage_error("ask: give at least one problem, such as 7*8=");
     for (int i = 0; i < a->n_words; i++)
-        if (parse_question(a->words[i], &problems[i]) != 0)
+        if ((which[i] = layout_of_question(a->words[i], &problems[i])) < 0
+            && parse_question(a->words[i], &problems[i]) != 0)
             return 2;
     Gpt *g = load_transformer(a->model);
     if (g == NULL)
         return 1;
-    for (int i = 0; i < a->n_words; i++) {
+    for (int i = 0; i < a->n_words && status == 0; i++) {
         char answer[8];
-        g->model.answer(&g->model, problems[i], answer);
-        printf("%s%s\n", a->words[i], answer);
+        if (which[i] > 0 && g->n_positions == SEQ_LEN)
+            status = usage_error("%s is in a layout of chapter 2; only a "
+                                 "model trained with train --layouts "
+                                 "reads it", quoted(a->words[i]));
+        else if (which[i] > 0)
+            layout_answer(g, problems[i], which[i], answer);
+        else
+            g->model.answer(&g->model, problems[i], answer);
+        if (status == 0)
+            printf("%s%s\n", a->words[i], answer);
     }
     delete_transformer(g);
-    return 0;
+    return status;
 }
 
 static void print_vector(const char *label, const real *x, int n, int exact)
@@ -425,6 +463,7 @@ static const struct {
     {"heads", heads_experiments},
     {"ffn", ffn_experiments},
     {"speed", speed_experiments},
+    {"layouts", layouts_experiments},
 };
 
 static int command_figures(const Arguments *a)
@@ -529,12 +568,14 @@ static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
     "Commands:\n"
-    "  train [--seed N] [--steps N] [-o FILE]\n"
+    "  train [--seed N] [--steps N] [-o FILE] [--layouts]\n"
     "        train the transformer; save it to FILE"
     " (default attention.ckpt)\n"
     "        and its training log to FILE.log; print the final score\n"
     "  ask [-m FILE] PROBLEM...\n"
-    "        answer problems such as 7*8= with the model in FILE\n"
+    "        answer problems such as 7*8= with the model in FILE; a\n"
+    "        model trained with --layouts also answers ;;7*8= and the\n"
+    "        other layouts\n"
     "  trace [-m FILE] SEQUENCE [--pos N] [--exact]\n"
     "        print every number of the forward pass of SEQUENCE (such as\n"
     "        7*8=) at position N (default: the last); with --exact, every\n"
@@ -543,8 +584,8 @@ static const char usage[] =
     "  figures [-m FILE] -o DIR [--part TOPIC]\n"
     "        run the book's experiments with the model in FILE"
     " (all topics, or\n"
-    "        one: perceptron, specimen, routing, ablations, heads, ffn,"
-    " speed);\n"
+    "        one: perceptron, specimen, routing, ablations, heads, ffn,\n"
+    "        speed, layouts);\n"
     "        write DIR/numbers-TOPIC.txt, the tables DIR/*.md and the"
     " figures\n"
     "        DIR/fig/*.svg\n"
@@ -556,6 +597,10 @@ static const char usage[] =
     "Options:\n"
     "  --seed N    seed of the initial weights and batches (default 1)\n"
     "  --steps N   training steps, 1 to 1000000 (default 1000)\n"
+    "  --layouts   train on the problems in the six layouts of\n"
+    "              chapter 2 (a, b: the operands; ';' fills gaps):\n"
+    "              a*b= ;;a*b= a;*b= a*;;b= ;a;;*b= ;;;a*;b=\n"
+    "              a score of 100/100: every problem in every layout\n"
     "  -m FILE     the model to use (default attention.ckpt, or if"
     " there is\n"
     "              none, model.ckpt beside the program: the book's model)\n"
@@ -568,7 +613,7 @@ static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
 } commands[] = {
-    {"train", "--seed --steps -o", command_train},
+    {"train", "--seed --steps -o --layouts", command_train},
     {"ask", "-m", command_ask},
     {"trace", "-m --pos --exact", command_trace},
     {"figures", "-m -o --part", command_figures},

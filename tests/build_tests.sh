@@ -434,6 +434,8 @@ cli_errors() {
     { head -c 8 $M; printf '\002'; tail -c +10 $M; } > $work/version.ckpt
     { head -c 20000 $M; printf '\377'; tail -c +20002 $M; } > $work/flipped.ckpt
     : > $work/empty.ckpt
+    # a checkpoint whose position table has 9 rows: no model of the program
+    { head -c 28 $M; printf '\011\000\000\000'; tail -c +33 $M; } > $work/positions.ckpt
     mkdir $work/dir.ckpt
     status=0
     check() {   # expected-status words-in-message command...
@@ -474,6 +476,16 @@ cli_errors() {
     check 2 "exactly one sequence" $A trace -m $M --exact
     check 2 "ask: unknown option '--exact'" $A ask -m $M --exact 7*8=
     check 0 "head 3 mix u=3" $A trace -m $M 7*8= --exact
+    check 2 "unexpected argument '6' (--layouts takes no value)" $A train --layouts 6
+    check 2 "unexpected argument 'x'" $A train x
+    check 2 "unknown option '--layouts'" $A ask --layouts -m $M 7*8=
+    check 2 "unknown option '--layouts'" $A trace --layouts -m $M 7*8=
+    check 2 "';;7\*8=' is in a layout of chapter 2; only a model trained with train --layouts" $A ask -m $M ';;7*8='
+    check 2 "';;7\*8;=' is not a problem" $A ask -m $M ';;7*8;='
+    check 1 "table 1 (pos_emb) is 9x32, expected 7x32" $A ask -m $work/positions.ckpt 7*8=
+    $A train --layouts --steps 10 -o $work/layouts.ckpt > /dev/null 2>&1
+    check 0 ";;;7\*;8=" $A ask -m $work/layouts.ckpt ';;;7*;8='
+    check 2 "';;;7\*;8;=' is not a problem" $A ask -m $work/layouts.ckpt ';;;7*;8;='
     check 2 "missing -o DIR" $A figures -m $M
     check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=
@@ -531,7 +543,9 @@ deterministic_outputs() {
     for run in 1 2; do
         mkdir $work/$run
         $B/attention train -o $work/$run/m.ckpt > /dev/null &&
-        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen \
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen &&
+        $B/attention train --layouts -o $work/$run/layouts.ckpt > /dev/null &&
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part layouts \
             || { echo "run $run failed"; rm -rf $work; return 1; }
     done
     n=$(find $work/1 -type f | wc -l)
