@@ -390,7 +390,7 @@ numbers_read_as_prose() {
         while (/(\b\d+(?:\.\d+)?[eE][-+]?\d+\b
                 |(?<![\d.,])\b[01]\s+(?:pair|seed|problem|head|row|step|time|run
                   |neuron|direction|table|number|token|digit|column|layer|answer)s\b
-                |\b(\d+)\s+of\s+the\s+(?:\2\b|hundred\b(?(?{$2 == 100})|(*FAIL)))
+                |(?<!to\s)\b(\d+)\s+of\s+the\s+(?:\2\b|hundred\b(?(?{$2 == 100})|(*FAIL)))
                 |\b(\d+)\s+to\s+\3\b(?!\.\d))/xg) { print "  ...$1...\n" }')
     words=$(printf '%s\n' "$text" | wc -w)
     if [ -n "$bad" ]; then
