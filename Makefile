@@ -171,6 +171,8 @@ else
 RESULTS := $(B)/results
 $(B)/results.stamp: $(TOPICS:%=$(B)/topic-%.stamp)
 	cat $(TOPICS:%=$(RESULTS)/numbers-%.txt) > $(RESULTS)/numbers.txt.tmp
+	printf 'claim_checks %s\n' "$$(cat $(TOPICS:%=tangled/exp_%.c) \
+	  | grep -c 'fail("the chapter')" >> $(RESULTS)/numbers.txt.tmp
 	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
 	@cmp -s $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg \
 	   || cp $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg

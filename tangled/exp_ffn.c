@@ -67,17 +67,12 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
     return worst;
 }
 
-static int lowest_after_perfect(const Trained runs[N_SEEDS])
+static int lowest_of_the_seeds(const Trained runs[N_SEEDS])
 {
     int lowest = N_PROBLEMS;
-    for (int s = 0; s < N_SEEDS; s++) {
-        const Run *run = &runs[s].run;
-        for (int r = 0; r < run->result.n_records; r++)
-            if (run->result.first_perfect > 0
-                && run->log[r].step > run->result.first_perfect)
-                lowest = run->log[r].correct < lowest ? run->log[r].correct
-                                                      : lowest;
-    }
+    for (int s = 0; s < N_SEEDS; s++)
+        if (lowest_after_perfect(&runs[s].run) < lowest)
+            lowest = lowest_after_perfect(&runs[s].run);
     return lowest;
 }
 
@@ -99,8 +94,8 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
            mean_steps(e->no_gelu, N_SEEDS));
     number(numbers, "gelu_mean_steps", "%.0f", mean_steps(with, N_SEEDS));
     number(numbers, "nogelu_relapse", "%d",
-           lowest_after_perfect(e->no_gelu));
-    number(numbers, "gelu_relapse", "%d", lowest_after_perfect(with));
+           lowest_of_the_seeds(e->no_gelu));
+    number(numbers, "gelu_relapse", "%d", lowest_of_the_seeds(with));
     return 0;
 }
 
@@ -215,6 +210,18 @@ static int principal_directions(const char *fig, Text *numbers,
     number(numbers, "pca_90", "%d", count);
     number(numbers, "pca_90_input", "%d", count_in);
     number(numbers, "pca_first_share", "%.0f", 100 * share[0]);
+    int rank = 0, rank_in = 0;      /* directions with any variance */
+    for (int i = 0; i < HIDDEN; i++)
+        rank += share[i] > 1e-7;
+    for (int i = 0; i < WIDTH; i++)
+        rank_in += share_in[i] > 1e-7;
+    number(numbers, "pca_rank", "%d", rank);
+    number(numbers, "pca_rank_input", "%d", rank_in);
+    number(numbers, "pca_least_share", "%.1e", share[HIDDEN - 1]);
+    if (rank != HIDDEN || rank_in >= HIDDEN / 2)
+        return fail("the chapter 'The feed-forward network' says the "
+                    "activations vary in all 64 directions and the inputs "
+                    "in fewer than 32 (%d and %d): revise", rank, rank_in);
     return figure_scree(fig, share, count, share_in);
 }
 
@@ -289,8 +296,8 @@ static int claims_about_the_ffn(const FfnRuns *e, double collapse,
                         "the model without GELU ends at 100/100 but needs "
                         "more steps than with GELU, from every seed; "
                         "seed %d does not", s);
-    if (lowest_after_perfect(e->no_gelu)
-        >= lowest_after_perfect(e->with_gelu))
+    if (lowest_of_the_seeds(e->no_gelu)
+        >= lowest_of_the_seeds(e->with_gelu))
         return fail("the chapter 'The feed-forward network' says "
                     "the model without GELU falls back further after its "
                     "first perfect score than the model with GELU: "

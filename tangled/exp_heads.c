@@ -97,6 +97,12 @@ struct Quota {
                                    on b| */
     double mean[MAX_HEADS][4];  /* each head's mean weight on u = 0..3
                                    at the = */
+    int sided[MAX_HEADS];       /* problems with a != b on which the
+                                   head's weights on a and b differ
+                                   by more than 0.5 */
+    int sided_head;             /* the head with the most of them */
+    double most_one;            /* the most weight one head puts on */
+    int most_head, most_p;      /* one operand, and where */
 };
 
 static const real *weights_of(const Gpt *g, int p, int head, int t)
@@ -108,7 +114,7 @@ static const real *weights_of(const Gpt *g, int p, int head, int t)
 static void quota_at_equals(Gpt *g, Quota *q)
 {
     loss_on_all_problems(&g->model);
-    *q = (Quota){0, 1, 1, 0, {{0}}};
+    *q = (Quota){0, 1, 1, 0, {{0}}, {0}, 0, 0, 0, 0};
     for (int p = 0; p < N_PROBLEMS; p++) {
         double most_a = 0, most_b = 0;
         for (int head = 0; head < g->n_heads; head++) {
@@ -123,13 +129,24 @@ static void quota_at_equals(Gpt *g, Quota *q)
                 q->mean[head][u] += (double)w[u] / N_PROBLEMS;
             most_a = fmax(most_a, (double)w[0]);
             most_b = fmax(most_b, (double)w[2]);
+            if (p / N_DIGITS != p % N_DIGITS) {     /* a != b: the two can differ */
+                q->sided[head] += fabs((double)w[0] - (double)w[2]) > 0.5;
+                if (fmax(w[0], w[2]) > q->most_one) {
+                    q->most_one = fmax(w[0], w[2]);
+                    q->most_head = head;
+                    q->most_p = p;
+                }
+            }
         }
         q->least_a = fmin(q->least_a, most_a);
         q->least_b = fmin(q->least_b, most_b);
     }
-    for (int head = 0; head < g->n_heads; head++)
+    for (int head = 0; head < g->n_heads; head++) {
         q->largest_gap = fmax(q->largest_gap,
                               fabs(q->mean[head][0] - q->mean[head][2]));
+        if (q->sided[head] > q->sided[q->sided_head])
+            q->sided_head = head;
+    }
 }
 
 static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
@@ -148,6 +165,13 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
     number(numbers, "quota_least_a", "%.2f", q->least_a);
     number(numbers, "quota_least_b", "%.2f", q->least_b);
     number(numbers, "quota_largest_gap", "%.2f", q->largest_gap);
+    number(numbers, "quota_sided_head", "%d", q->sided_head);
+    number(numbers, "quota_sided", "%d", q->sided[q->sided_head]);
+    number(numbers, "quota_distinct", "%d", N_PROBLEMS - N_DIGITS);
+    number(numbers, "quota_most_one", "%.2f", q->most_one);
+    number(numbers, "quota_most_head", "%d", q->most_head);
+    number(numbers, "quota_most_a", "%d", q->most_p / N_DIGITS);
+    number(numbers, "quota_most_b", "%d", q->most_p % N_DIGITS);
     return save_text(dir, "quota.md", &md);
 }
 
@@ -278,6 +302,13 @@ static int claims_about_heads(const HeadRuns *e, const Quota *q)
         return fail("the chapter 'Multi-head' says no head favours a or b "
                     "on average by more than 0.1; one does by %.2f: revise "
                     "the text", q->largest_gap);
+    if (q->sided[q->sided_head] <= (N_PROBLEMS - N_DIGITS) / 2
+        || q->most_one < 0.9)
+        return fail("the chapter 'Multi-head' says a head takes sides "
+                    "on most problems, and one puts nearly all its quota "
+                    "on one operand; head %d does on %d, the most is "
+                    "%.2f: revise the text", q->sided_head,
+                    q->sided[q->sided_head], q->most_one);
     if (q->least_a < 0.2 || q->least_b < 0.2)
         return fail("the chapter 'Multi-head' says every problem is read "
                     "at a and at b with a weight of at least 0.2: revise "

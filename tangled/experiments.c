@@ -209,6 +209,17 @@ double mean_steps(const Trained *runs, int n)
     return sum / n;
 }
 
+int lowest_after_perfect(const Run *run)
+{
+    int lowest = N_PROBLEMS;
+    for (int r = 0; r < run->result.n_records; r++)
+        if (run->result.first_perfect > 0
+            && run->log[r].step > run->result.first_perfect
+            && run->log[r].correct < lowest)
+            lowest = run->log[r].correct;
+    return lowest;
+}
+
 int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];

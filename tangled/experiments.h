@@ -42,6 +42,7 @@ int  train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
                     int n_heads);
 int  steps_to_perfect(const Trained *t);
 double mean_steps(const Trained *runs, int n);
+int  lowest_after_perfect(const Run *run);
 void curves_of(const Run *run, float *step, float *loss, float *correct);
 void numbers_of_training(Text *out, const Run *run, const char *prefix);
 double loss_floor(double *targets_per_sequence);
