@@ -358,6 +358,9 @@ return {
       if is_latex then el.src = el.src:gsub("%.svg$", ".pdf"); return el end
       return html_figure_width(el)
     end,
+    Table = function(el)        -- LaTeX: place waiting figures first
+      if is_latex then return {pandoc.RawBlock("latex", "\\FloatBarrier"), el} end
+    end,
     Strong = latex_bold_math,
     Header = function(el)       -- LaTeX: an unnumbered chapter sets the running head
       if not (is_latex and el.level == 1 and has_class(el, "unnumbered")) then return nil end
