@@ -124,6 +124,15 @@ const char *checkpoint_decode(Params *p, int n_heads,
     return NULL;
 }
 
+int checkpoint_heads(const unsigned char *in, size_t length)
+{
+    if (length < 20 || memcmp(in, checkpoint_magic, 8) != 0
+        || get_u32(in + 8) != CHECKPOINT_VERSION
+        || get_u32(in + 12) > MAX_HEADS)
+        return -1;
+    return (int)get_u32(in + 12);
+}
+
 int checkpoint_table_rows(const unsigned char *in, size_t length,
                           int table)
 {

@@ -13,6 +13,7 @@ const char *checkpoint_decode(Params *p, int n_heads,
 
 int  checkpoint_table_rows(const unsigned char *in, size_t length,
                            int table);
+int  checkpoint_heads(const unsigned char *in, size_t length);
 
 
 #endif

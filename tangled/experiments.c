@@ -25,15 +25,20 @@ int decimals_for(double x)
     return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
 }
 
-Gpt *new_transformer(uint64_t seed)
+Gpt *new_transformer_heads(uint64_t seed, int n_heads)
 {
     Gpt *g = malloc(sizeof *g);
-    if (g == NULL || gpt_create(g, seed, N_HEADS, MAX_BATCH) != 0) {
+    if (g == NULL || gpt_create(g, seed, n_heads, MAX_BATCH) != 0) {
         free(g);
         fail("out of memory for the transformer");
         return NULL;
     }
     return g;
+}
+
+Gpt *new_transformer(uint64_t seed)
+{
+    return new_transformer_heads(seed, N_HEADS);
 }
 
 void delete_transformer(Gpt *g)
@@ -60,8 +65,11 @@ int forms_agree_at_start_up(void)
 Gpt *load_transformer(const char *path)
 {
     int rows = checkpoint_rows_in_file(path, POS_EMB);
+    int heads = checkpoint_heads_in_file(path);
+    if (heads < 1 || WIDTH % heads != 0)
+        heads = N_HEADS;
     Gpt *g = rows == layouts_longest() && rows != SEQ_LEN
-             ? new_layout_transformer(0) : new_transformer(0);
+             ? new_layout_transformer(0) : new_transformer_heads(0, heads);
     if (g != NULL && load_checkpoint(path, &g->model.p, g->n_heads) != 0) {
         delete_transformer(g);
         return NULL;

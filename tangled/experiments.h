@@ -27,6 +27,7 @@ void number(Text *numbers, const char *name, const char *format, ...)
     SVG_PRINTF_LIKE(3, 4);
 int  decimals_for(double x);
 Gpt *new_transformer(uint64_t seed);
+Gpt *new_transformer_heads(uint64_t seed, int n_heads);
 void delete_transformer(Gpt *g);
 int  forms_agree_at_start_up(void);
 Gpt *load_transformer(const char *path);

@@ -142,3 +142,13 @@ int checkpoint_rows_in_file(const char *path, int table)
     return checkpoint_table_rows(head, n, table);
 }
 
+int checkpoint_heads_in_file(const char *path)
+{
+    unsigned char head[20];
+    FILE *f = fopen(path, "rb");
+    size_t n = f == NULL ? 0 : fread(head, 1, sizeof head, f);
+    if (f != NULL)
+        fclose(f);
+    return checkpoint_heads(head, n);
+}
+

@@ -74,13 +74,15 @@ typedef struct {
     char book_model[4096];
     int exact;                      /* trace: numbers to the last bit */
     int layouts;                    /* train: on the six layouts */
+    int heads;                      /* train: attention heads */
 } Arguments;
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
     *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
-                     NULL, NULL, NULL, {NULL}, 0, "", 0, 0};
+                     NULL, NULL, NULL, {NULL}, 0, "", 0, 0,
+                     N_HEADS};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -121,6 +123,15 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         else if (strcmp(arg, "--repeat") == 0
                  && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
             a->repeat = (int)number;
+        else if (strcmp(arg, "--heads") == 0
+                 && (status = parse_whole(arg, value, 1, MAX_HEADS,
+                                          &number)) == 0) {
+            if (WIDTH % number != 0)
+                return usage_error("--heads: %llu heads cannot share the %d "
+                                   "numbers of a row; use 1, 2, 4 or 8",
+                                   number, WIDTH);
+            a->heads = (int)number;
+        }
         else if (strcmp(arg, "-m") == 0)
             a->model = value;
         else if (strcmp(arg, "-o") == 0)
@@ -198,9 +209,12 @@ static int command_train(const Arguments *a)
         return usage_error("train: unexpected argument %s%s",
                            quoted(a->words[0]), a->layouts
                            ? " (--layouts takes no value)" : "");
+    if (a->layouts && a->heads != N_HEADS)
+        return usage_error("train: --layouts trains the book's %d heads; "
+                           "leave out --heads", N_HEADS);
     Run *run = malloc(sizeof *run);
     Gpt *g = a->layouts ? new_layout_transformer(a->seed)
-                        : new_transformer(a->seed);
+                        : new_transformer_heads(a->seed, a->heads);
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         Watcher watcher = {isatty(fileno(stderr)), 0, -1, g};
@@ -568,7 +582,7 @@ static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
     "Commands:\n"
-    "  train [--seed N] [--steps N] [-o FILE] [--layouts]\n"
+    "  train [--seed N] [--steps N] [-o FILE] [--heads N] [--layouts]\n"
     "        train the transformer; save it to FILE"
     " (default attention.ckpt)\n"
     "        and its training log to FILE.log; print the final score\n"
@@ -597,6 +611,8 @@ static const char usage[] =
     "Options:\n"
     "  --seed N    seed of the initial weights and batches (default 1)\n"
     "  --steps N   training steps, 1 to 1000000 (default 1000)\n"
+    "  --heads N   attention heads: 1, 2, 4 or 8 (default 4); ask and\n"
+    "              trace read them from the checkpoint\n"
     "  --layouts   train on the problems in the six layouts of\n"
     "              chapter 2 (a, b: the operands; ';' fills gaps):\n"
     "              a*b= ;;a*b= a;*b= a*;;b= ;a;;*b= ;;;a*;b=\n"
@@ -613,7 +629,7 @@ static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
 } commands[] = {
-    {"train", "--seed --steps -o --layouts", command_train},
+    {"train", "--seed --steps -o --layouts --heads", command_train},
     {"ask", "-m", command_ask},
     {"trace", "-m --pos --exact", command_trace},
     {"figures", "-m -o --part", command_figures},

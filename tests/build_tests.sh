@@ -486,6 +486,13 @@ cli_errors() {
     $A train --layouts --steps 10 -o $work/layouts.ckpt > /dev/null 2>&1
     check 0 ";;;7\*;8=" $A ask -m $work/layouts.ckpt ';;;7*;8='
     check 2 "';;;7\*;8;=' is not a problem" $A ask -m $work/layouts.ckpt ';;;7*;8;='
+    check 2 "3 heads cannot share the 32 numbers of a row" $A train --heads 3
+    check 2 "--heads: '16' is not a whole number from 1 to 8" $A train --heads 16
+    check 2 "--layouts trains the book's 4 heads; leave out --heads" $A train --layouts --heads 2
+    check 2 "ask: unknown option '--heads'" $A ask --heads 8 -m $M 7*8=
+    $A train --heads 8 --steps 10 -o $work/heads8.ckpt > /dev/null 2>&1
+    check 0 "7\*8=" $A ask -m $work/heads8.ckpt 7*8=
+    check 0 "head 7" $A trace -m $work/heads8.ckpt 7*8=
     check 2 "missing -o DIR" $A figures -m $M
     check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=
