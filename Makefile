@@ -53,7 +53,7 @@ LDLIBS  := -lm
 # these.  The core (core, checkpoint, dissect) does no I/O; around it the
 # figures (svg), files, the experiments (one file per topic of the book,
 # exp_TOPIC.c, and what they share) and the command line (main).
-TOPICS  := perceptron specimen routing ablations heads ffn speed
+TOPICS  := perceptron specimen routing ablations heads ffn speed layouts
 CORE    := core.c checkpoint.c dissect.c
 C_ROOTS := $(CORE) svg.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
 H_ROOTS := core.h checkpoint.h dissect.h svg.h files.h experiments.h
@@ -70,7 +70,7 @@ OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 NOWEB_LIB := /usr/lib/noweb
 # The weave's tools (the student edition gets a copy).
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
-  book/weave.css book/weave-preamble.tex
+  book/katex.js book/weave.css book/weave-preamble.tex
 
 .PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests FORCE
 
@@ -171,6 +171,8 @@ else
 RESULTS := $(B)/results
 $(B)/results.stamp: $(TOPICS:%=$(B)/topic-%.stamp)
 	cat $(TOPICS:%=$(RESULTS)/numbers-%.txt) > $(RESULTS)/numbers.txt.tmp
+	printf 'claim_checks %s\n' "$$(cat $(TOPICS:%=tangled/exp_%.c) \
+	  | grep -c 'fail("the chapter')" >> $(RESULTS)/numbers.txt.tmp
 	mv $(RESULTS)/numbers.txt.tmp $(RESULTS)/numbers.txt
 	@cmp -s $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg \
 	   || cp $(RESULTS)/fig/gpt_training.svg book/readme-figure.svg
@@ -201,24 +203,39 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 # computed (and fails, naming it, on a placeholder without one);
 # book/nwpost.awk then turns the markers left in the code for chunk uses
 # into links to their definitions.
+#
+# The title page's date is that of the last commit to $(NW), so that the
+# same source gives the same book; outside a git checkout (the student
+# edition) the book is undated.  $(B)/book-date holds it, rewritten only
+# when it changes, so that a commit re-weaves the books.
+BOOK_DATE := $(shell LC_ALL=C git log -1 --format=%cd --date=format:'%-d %B %Y' -- $(NW) 2>/dev/null)
 WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
-  -M numbers=$(RESULTS)/numbers.txt --number-sections --toc
-WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk
+  -M numbers=$(RESULTS)/numbers.txt --number-sections --toc \
+  $(if $(BOOK_DATE),-M 'date=$(BOOK_DATE)')
+WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk $(B)/book-date
+$(B)/book-date: FORCE
+	@mkdir -p $(B)
+	@echo '$(BOOK_DATE)' > $@.tmp; cpif $@ < $@.tmp; rm -f $@.tmp
 
-# HTML: one self-contained page (math as MathML, figures embedded as SVG),
-# every in-page link checked by book/checklinks.  This is the static page;
-# book/attention.html is its live edition (section "the live book").
-$(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks
-	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 --mathml \
+# HTML: one self-contained page (figures embedded as SVG), every in-page
+# link checked by book/checklinks.  Its maths is typeset here, by
+# book/katex.js with Debian's KaTeX, so that the page needs no script to
+# show it.  This is the static page; book/attention.html is its live
+# edition (section "the live book").
+NEEDS += /usr/share/javascript/katex/katex.js:libjs-katex \
+  /usr/share/fonts/truetype/katex/KaTeX_Main-Regular.woff2:fonts-katex
+$(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks book/katex.js
+	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 \
 	  --highlight-style=pygments --css=book/weave.css --resource-path=$(RESULTS) \
 	  -o $(B)/attention.pandoc.html
-	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.pandoc.html > $(B)/attention.html
+	node book/katex.js $(B)/attention.pandoc.html $(B)/attention.katex.html
+	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.katex.html > $(B)/attention.html
 	python3 book/checklinks $(B)/attention.html
 
 # LaTeX: pandoc's own template and highlighting, with the styles of
 # book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.
 $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
-	$(WEAVE) $< -t latex --standalone --toc-depth=1 --top-level-division=chapter \
+	$(WEAVE) $< -t latex --standalone --toc-depth=2 --top-level-division=chapter \
 	  --highlight-style=tango -H book/weave-preamble.tex \
 	  -V documentclass=book -V classoption=oneside -V fontsize=11pt \
 	  -V geometry=a4paper -V geometry=hmargin=27mm -V geometry=vmargin=25mm \
@@ -243,8 +260,9 @@ book: book/attention.html book/attention.pdf
 
 # ---------------------------------------------------------------- the live book
 # book/attention.html is $(B)/attention.html with, before </body>, the
-# module compiled from the core and web.c, the book's model (both in
-# base64: a page opened from file:// may not fetch them), book/live.css and
+# module compiled from the core and web.c (gzipped: the page unzips it with
+# the browser's DecompressionStream), the book's model (both in base64: a
+# page opened from file:// may not fetch them), book/live.css and
 # book/live.js: still one file.  The module is compiled by Debian's clang
 # for wasm32-wasi against wasi-libc, with the program's warnings and
 # strictness, the stepper's hook on (ATTENTION_STEPPER) and SIMD; it is
@@ -257,7 +275,7 @@ NEEDS += /usr/lib/wasm32-wasi/libc.a:wasi-libc wasm-ld:lld wasm-ld-14:lld-14 \
   chromium:chromium node:nodejs npm:npm
 WASM_CC    := clang --target=wasm32-wasi
 WASM_FLAGS := $(WARN) $(STRICT) -O3 -msimd128 -DATTENTION_STEPPER
-WASM_ROOTS := core.c checkpoint.c svg.c web.c
+WASM_ROOTS := core.c checkpoint.c dissect.c svg.c web.c
 $(B)/web/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) | deps
 	@mkdir -p $(B)/web
 	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@
@@ -270,7 +288,8 @@ else
 book/attention.html: $(B)/attention.html $(B)/web.wasm $(MODEL) book/live.js book/live.css
 	{ sed '/^<\/body>/,$$d' $<; \
 	  printf '<style>\n'; cat book/live.css; printf '</style>\n'; \
-	  printf '<script type="application/octet-stream" id="live-module">'; base64 -w0 $(B)/web.wasm; \
+	  printf '<script type="application/octet-stream" id="live-module">'; \
+	  gzip -9n -c $(B)/web.wasm | base64 -w0; \
 	  printf '</script>\n<script type="application/octet-stream" id="live-model">'; base64 -w0 $(MODEL); \
 	  printf '</script>\n<script>\n'; cat book/live.js; printf '</script>\n'; \
 	  sed -n '/^<\/body>/,$$p' $<; } > $@.tmp
@@ -309,7 +328,8 @@ $(B)/test_exercises: tests/test_exercises.c $(TEST_DEPS)
 
 TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
          $(B)/test_ablation $(B)/test_ablation_double \
-         $(B)/test_dissect $(B)/test_dissect_double $(B)/test_build
+         $(B)/test_dissect $(B)/test_dissect_double \
+         $(B)/test_layouts $(B)/test_layouts_double $(B)/test_build
 # One line per chapter at the end; make check CHAPTER=5 runs chapter 5 only
 # (or CHAPTER=forward-pass, its topic: tests/chapters.awk lists them; or a
 # group: build, whole, course), and make check EXERCISE=7 the tests of

@@ -22,6 +22,14 @@
 --  * An exercise (a div of class "exercise", see course/student.awk) is
 --    numbered in order through the book, "Exercise N." put before its statement; in LaTeX
 --    it becomes the environment nwexercise (weave-preamble.tex).
+--  * HTML: each figure's image gets a least width, three quarters of the
+--    width its SVG is drawn at, so that a phone scrolls the figure rather
+--    than shrink its labels out of sight; the page ends with a link back
+--    to the contents (weave.css keeps it in a corner of the screen).
+--  * LaTeX: a formula in bold text is set in bold (\boldmath).
+--  * HTML: a formula is left as its TeX in <span class="math inline"> or
+--    <span class="math display">, which book/katex.js typesets when the
+--    book is built.
 
 local numbers = nil       -- name -> value
 local numbers_path = nil
@@ -73,7 +81,7 @@ local function load_numbers(meta)
 end
 
 -- a placeholder name: starts with a letter or _, then letters, digits, _ . - :
-local PH = "{{([%a_][%w_%.%-:]*)}}"
+local PH = "{{([%a_][%w_%.%-:|]*)}}"
 
 local function value_of(name)
   if name:match("^table:") then
@@ -85,9 +93,108 @@ local function value_of(name)
   return v          -- nil: leave the text; the build fails at the end
 end
 
+-- Numbers read as prose.  In a sentence, a placeholder may ask for a form:
+--   {{NAME|word}}         a count as a word below ten: "three"
+--   {{NAME|NOUN}}         a count with its noun: "no pairs", "one pair",
+--                         "three pairs", "45 pairs"; "no pair" for zero
+--                         ({{NAME|NOUN|PLURAL}}
+--                         when the plural is not NOUN + "s")
+--   {{NAME|of-hundred}}   "all hundred" or "91 of the hundred"
+--   {{LO|to|HI}}          "100" when the two are equal, else "91 to 100"
+--   {{PART|of|WHOLE}}     "all 60" when the two are equal, else "59 of the 60"
+-- and a value written with an exponent, "3.8e-06", is set as
+-- 3.8 x 10^-6 in mathematics.  Code and mathematics get the bare value.
+local WORDS = {[0] = "no", "one", "two", "three", "four", "five", "six",
+               "seven", "eight", "nine"}
+
+local function count_of(name, text)
+  local n = tonumber(text)
+  if n == nil or n < 0 or n ~= math.floor(n) then
+    fail("{{" .. name .. "}} asks for a count, but its value is '" .. text .. "'")
+  end
+  return n
+end
+
+local function plural(noun)
+  if noun:match("[sxz]$") or noun:match("[cs]h$") then return noun .. "es" end
+  return noun .. "s"
+end
+
+local function form_of(name, parts)
+  local text = value_of(parts[1])
+  if text == nil then return nil end
+  local form = parts[2]
+  if (form == "to" or form == "of") and #parts == 3 then
+    local other = value_of(parts[3])
+    if other == nil then return nil end
+    if form == "to" then return text == other and text or text .. " to " .. other end
+    return text == other and "all " .. other or text .. " of the " .. other
+  end
+  local n = count_of(name, text)
+  if form == "word" and #parts == 2 then
+    return n == 0 and "none" or (WORDS[n] or text)
+  elseif form == "of-hundred" and #parts == 2 then
+    return n == 100 and "all hundred" or text .. " of the hundred"
+  elseif #parts <= 3 and form:match("^%a+$") then
+    local noun = n <= 1 and form or (parts[3] or plural(form))
+    return (WORDS[n] or text) .. " " .. noun
+  end
+  fail("{{" .. name .. "}}: no such form of a number")
+end
+
+local function prose_value(name)
+  local parts = {}
+  for part in name:gmatch("[^|]+") do parts[#parts + 1] = part end
+  if #parts > 1 then return form_of(name, parts) end
+  return value_of(name)
+end
+
+-- "3.8e-06" as mantissa and power of ten, or nil
+local function exponent_form(text)
+  local m, e = text:match("^(%-?%d+%.?%d*)[eE]([-+]%d+)$")
+  if not m then return nil end
+  e = tonumber(e)
+  if e == 0 then return m end
+  return m .. "\\times 10^{" .. e .. "}"
+end
+
 local function subst(s)
   if not s:find("{{", 1, true) then return s end
-  return (s:gsub(PH, value_of))
+  return (s:gsub(PH, function(name)
+    if name:find("|", 1, true) then fail("{{" .. name .. "}}: a form in code") end
+    return value_of(name)
+  end))
+end
+
+-- in mathematics, a value with an exponent is written as a power of ten
+local function subst_math(s)
+  if not s:find("{{", 1, true) then return s end
+  return (s:gsub(PH, function(name)
+    local v = value_of(name)
+    return v and (exponent_form(v) or v)
+  end))
+end
+
+-- in a sentence: forms, and a power of ten set as mathematics
+local function subst_prose(s)
+  local out = pandoc.List()
+  local at = 1
+  while true do
+    local i, j, name = s:find(PH, at)
+    if not i then break end
+    local v = prose_value(name)
+    if v == nil then v = s:sub(i, j) end        -- missing: reported at the end
+    local power = exponent_form(v) or v
+    if power:find("times", 1, true) then
+      if i > at then out:insert(pandoc.Str(s:sub(at, i - 1))) end
+      out:insert(pandoc.Math("InlineMath", power))
+    else
+      out:insert(pandoc.Str(s:sub(at, i - 1) .. power))
+    end
+    at = j + 1
+  end
+  if at <= #s then out:insert(pandoc.Str(s:sub(at))) end
+  return out
 end
 
 -- merge runs of Str (the reader may split "{{a}}" or glue punctuation to it),
@@ -96,7 +203,7 @@ local function inlines(els)
   local out = pandoc.List()
   local buf = nil
   local function flush()
-    if buf then out:insert(pandoc.Str(subst(buf))); buf = nil end
+    if buf then out:extend(subst_prose(buf)); buf = nil end
   end
   for _, el in ipairs(els) do
     if el.t == "Str" then
@@ -194,6 +301,38 @@ local function latex_str_with_caret(el)
   return out
 end
 
+-- HTML: an SVG figure's least width, from the width it is drawn at
+local function html_figure_width(el)
+  if is_latex or not el.src:match("%.svg$") then return nil end
+  local path = numbers_dir .. "/" .. el.src
+  local svg = read_file(path)
+  if not svg then fail("cannot read the figure " .. path) end
+  local width = svg:match("<svg[^>]-%swidth=\"([%d.]+)")
+  if not width then fail("no width in " .. path) end
+  el.attributes.style = string.format("min-width: %dpx", math.floor(tonumber(width) * 3 / 4))
+  return el
+end
+
+-- LaTeX: a formula in bold text (a run-in heading such as "e^x.") in bold
+local function latex_bold_math(el)
+  if not is_latex then return nil end
+  for i, m in ipairs(el.content) do
+    if m.t == "Math" and m.mathtype == "InlineMath" then
+      el.content[i] = pandoc.RawInline("latex", "{\\boldmath\\(" .. m.text .. "\\)}")
+    end
+  end
+  return el
+end
+
+-- HTML: the formula's TeX, for book/katex.js
+local function html_math(el)
+  if is_latex then return nil end
+  local escaped = el.text:gsub("[&<>\"]", {["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+                                             ['"'] = "&quot;"})
+  local kind = el.mathtype == "DisplayMath" and "display" or "inline"
+  return pandoc.RawInline("html", '<span class="math ' .. kind .. '">' .. escaped .. "</span>")
+end
+
 local function check_missing()
   if #missing > 0 then
     local where = numbers_path and ("numbers file " .. numbers_path)
@@ -210,15 +349,19 @@ return {
     Code = function(el)      -- code in chunk names (class nwname) is left alone
       if not has_class(el, "nwname") then el.text = subst(el.text); return el end
     end,
-    Math = function(el) el.text = subst(el.text); return el end },
+    Math = function(el) el.text = subst_math(el.text); return el end },
   {
     CodeBlock = function(el)
       if has_class(el, "nwusemap") then return {} end
     end,
     Image = function(el)
-      if is_latex then el.src = el.src:gsub("%.svg$", ".pdf") end
-      return el
+      if is_latex then el.src = el.src:gsub("%.svg$", ".pdf"); return el end
+      return html_figure_width(el)
     end,
+    Table = function(el)        -- LaTeX: place waiting figures first
+      if is_latex then return {pandoc.RawBlock("latex", "\\FloatBarrier"), el} end
+    end,
+    Strong = latex_bold_math,
     Header = function(el)       -- LaTeX: an unnumbered chapter sets the running head
       if not (is_latex and el.level == 1 and has_class(el, "unnumbered")) then return nil end
       local title = pandoc.write(pandoc.Pandoc({pandoc.Plain(el.content)}), "latex")
@@ -266,7 +409,11 @@ return {
   { Pandoc = function(doc)
       check_missing()
       number_figures(doc.blocks)
+      if not is_latex then
+        doc.blocks:insert(pandoc.RawBlock("html",
+          '<a class="to-contents" href="#TOC">Contents</a>'))
+      end
       return doc:walk({ Cite = figure_reference, Code = latex_code_with_caret,
-                        Str = latex_str_with_caret })
+                        Str = latex_str_with_caret, Math = html_math })
     end },
 }

@@ -291,9 +291,258 @@
     run();
   }
 
+  // ---------------------------------------------------------------- swap the multiplicands
+  // The module draws the weights of the row of = for a*b= and b*a=, with
+  // the chunk of the book's figure; its first line holds a, b, the measure
+  // of the change, the head that follows a digit (-1: none), the pairs
+  // visited and the book's pick with its measure.
+  function swapWidget(box) {
+    const text = el('input', { type: 'text', value: '7*8=', size: '6', 'aria-label': 'question', class: 'live-question' });
+    const go = el('button', { type: 'button', class: 'live-swap' }, 'Swap');
+    const pick = el('button', { type: 'button', class: 'live-pick' }, 'The book\'s pick');
+    const where = el('div', { class: 'live-status', role: 'status' });
+    const chart = el('div', { class: 'live-chart live-swap-chart' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), go, pick),
+               where, chart);
+    let best = null;
+    function run() {
+      if (book.x.swap(book.put(text.value)) !== 0) {
+        where.textContent = book.text();
+        where.classList.add('live-error');
+        chart.replaceChildren();
+        return;
+      }
+      where.classList.remove('live-error');
+      const out = book.text(), cut = out.indexOf('\n');
+      const [a, b, change, head, visited, pa, pb, pchange] = out.slice(0, cut).split('\t');
+      chart.innerHTML = out.slice(cut + 1);
+      best = pa + '*' + pb + '=';
+      where.textContent = a + '*' + b + '= against ' + b + '*' + a + '=, ' + model.owner +
+        ': a share of ' + change + ' of the reading at the = moves to another position; ' +
+        (head === '-1' ? 'no head has its largest weight on position 0 in one order and on 2 in the other. '
+                       : 'head ' + head + ' has its largest weight on position 0 in one order and on 2 in the other: it follows a digit. ') +
+        'Of the ' + visited + ' pairs, the one that changes most is ' + best + ' (' + pchange + ').';
+      Object.assign(box.dataset, { change, head, pick: best, pickChange: pchange, visited });
+    }
+    go.addEventListener('click', run);
+    text.addEventListener('keydown', (e) => { if (e.key === 'Enter') run(); });
+    pick.addEventListener('click', () => { if (best) { text.value = best; run(); } });
+    model.changed.push(run);
+    run();
+  }
+
+  // ---------------------------------------------------------------- it reads its own output
+  // The module appends the model's own first digit to the question and
+  // traces row 4; its first line holds the five tokens, the second digit,
+  // the head that weighs position 4 most and whether it weighs it more
+  // than any other position; then one line of five weights per head.
+  function ownWidget(box) {
+    const text = el('input', { type: 'text', value: '7*8=', size: '6', 'aria-label': 'question', class: 'live-question' });
+    const go = el('button', { type: 'button', class: 'live-own' }, 'Trace row 4');
+    const where = el('div', { class: 'live-status', role: 'status' });
+    const table = el('table', { class: 'live-weights' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), go), where, table);
+    function run() {
+      table.replaceChildren();
+      if (book.x.own_output(book.put(text.value)) !== 0) {
+        where.textContent = book.text();
+        where.classList.add('live-error');
+        return;
+      }
+      where.classList.remove('live-error');
+      const [first, ...rows] = book.text().trim().split('\n');
+      const [tokens, next, top, most] = first.split('\t');
+      table.append(el('tr', {}, el('th', {}, 'head'),
+                      ...[...tokens].map((c, u) => el('th', {}, u + " '" + c + "'"))));
+      rows.forEach((row, head) => table.append(el('tr', { class: String(head) === top ? 'live-now' : '' },
+        el('th', {}, String(head)), ...row.split('\t').map((w, u) => el('td', u === 4 ? { class: 'live-own-cell' } : {}, w)))));
+      where.textContent = model.owner + ' answers ' + tokens.slice(0, 4) + ' with ' + tokens[4] +
+        '; with that digit appended, row 4 chooses ' + next + '. There head ' + top + ' puts ' +
+        rows[Number(top)].split('\t')[4] + ' of its reading on position 4, the digit the model wrote itself' +
+        (most === '1' ? ', more than on any other position.' : ', but more on an earlier position.');
+      Object.assign(box.dataset, { tokens, next, top, most });
+    }
+    go.addEventListener('click', run);
+    text.addEventListener('keydown', (e) => { if (e.key === 'Enter') run(); });
+    model.changed.push(run);
+    run();
+  }
+
+  // ---------------------------------------------------------------- looking for a neuron
+  // The concepts' names come from the module; for the one picked, the
+  // module searches the neurons of the current model and draws the best
+  // one's table; its first line holds the number of problems with the
+  // concept, the neuron, its separation and the problems one threshold
+  // sorts right.
+  function neuronWidget(box) {
+    const n = book.x.concepts();
+    const names = book.text().split('\n').slice(0, n);
+    const concept = el('select', { 'aria-label': 'concept', class: 'live-concept' },
+                       ...names.map((name, c) => el('option', { value: String(c) }, name)));
+    const where = el('div', { class: 'live-status', role: 'status' });
+    const chart = el('div', { class: 'live-chart live-neuron-chart' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'concept ', concept)), where, chart);
+    function run() {
+      if (book.x.neuron(Number(concept.value)) !== 0) {
+        where.textContent = book.text();
+        where.classList.add('live-error');
+        chart.replaceChildren();
+        return;
+      }
+      where.classList.remove('live-error');
+      const out = book.text(), cut = out.indexOf('\n');
+      const [count, neuron, d, right] = out.slice(0, cut).split('\t');
+      chart.innerHTML = out.slice(cut + 1);
+      where.textContent = model.owner + ': of the 64 neurons at the =, neuron ' + neuron +
+        ' separates the ' + count + ' problems where ' + names[Number(concept.value)] +
+        ' from the others best, d = ' + d + '; one threshold on it sorts ' + right + ' of 100 right.';
+      Object.assign(box.dataset, { count, neuron, d, right });
+    }
+    concept.addEventListener('change', run);
+    model.changed.push(run);
+    run();
+  }
+
+  // ---------------------------------------------------------------- principal directions
+  function screeWidget(box) {
+    const where = el('div', { class: 'live-status', role: 'status' });
+    const chart = el('div', { class: 'live-chart' });
+    box.append(where, chart);
+    function run() {
+      if (book.x.scree() !== 0) {
+        where.textContent = book.text();
+        where.classList.add('live-error');
+        chart.replaceChildren();
+        return;
+      }
+      where.classList.remove('live-error');
+      const out = book.text(), cut = out.indexOf('\n');
+      const [count, countIn, first] = out.slice(0, cut).split('\t');
+      chart.innerHTML = out.slice(cut + 1);
+      where.textContent = model.owner + ': ' + count + ' directions hold 90\u00a0% of the variance of the 64 activations, ' +
+        countIn + ' that of the 32 inputs; the first direction holds ' + first + '\u00a0%.';
+      Object.assign(box.dataset, { count, countIn, first });
+    }
+    model.changed.push(run);
+    run();
+  }
+
+  // ---------------------------------------------------------------- run an experiment
+  // The experiment's worker: its own instance of the module trains the
+  // book's model and the reader's variant from one seed (web_experiment),
+  // posting the chart at each record, and at the end the results and the
+  // two training logs, as the module writes them.
+  function experimentWorker() {
+    onmessage = async (event) => {
+      const { module, seed, heads, part } = event.data;
+      let m = null;
+      const progress = (step, loss, correct) =>
+        postMessage({ run: m.x.experiment_run(), step, loss, correct, chart: m.text(),
+                      at: performance.now() });
+      const instance = await WebAssembly.instantiate(module, imports(module, progress));
+      m = wrap(instance.exports);
+      m.x._initialize();
+      const status = m.x.experiment(seed, heads, part);
+      const message = status !== 0 ? m.text() : '';
+      m.x.experiment_results();
+      const results = m.text();
+      const logs = [0, 1].map((k) => { m.x.experiment_log(k); return m.text(); });
+      postMessage({ done: true, status, message, results, logs });
+    };
+  }
+
+  // One widget for chapter 7 (which part is switched off) and one for
+  // chapter 8 (how many heads); the rest is the same.
+  function experimentWidget(box) {
+    const heads = box.dataset.widget === 'heads';
+    const choices = heads
+      ? [[1, 0, 'one head'], [2, 0, 'two heads'], [4, 0, 'four heads'], [8, 0, 'eight heads']]
+      : [[4, 1, 'without position vectors'], [4, 2, 'without the causal mask'],
+         [4, 3, 'without the residual'], [4, 4, 'without LayerNorm']];
+    const which = el('select', { 'aria-label': heads ? 'heads' : 'part switched off',
+                                 class: 'live-variant' });
+    choices.forEach(([n, part, label], k) => which.append(el('option', { value: String(k) }, label)));
+    const seed = el('input', { type: 'text', value: '1', size: '6', 'aria-label': 'seed',
+                               inputmode: 'numeric', class: 'live-seed' });
+    const go = el('button', { type: 'button', class: 'live-run' }, 'Train both');
+    const status = el('span', { class: 'live-status', role: 'status' },
+                      'Not run yet: the figures above are the book\'s.');
+    const chart = el('div', { class: 'live-chart' });
+    const table = el('table', { class: 'live-results', hidden: '' });
+    const logs = el('span', { class: 'live-logs', hidden: '' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'model ', which),
+                  el('label', {}, 'seed ', seed), go),
+               status, chart, el('div', { class: 'live-table' }, table), logs);
+    let running = null;
+    go.addEventListener('click', () => {
+      const n = book.put(seed.value);
+      if (book.x.seed_check(n) !== 0) {
+        status.textContent = book.text();
+        status.classList.add('live-error');
+        return;
+      }
+      const checked = BigInt.asUintN(64, book.x.seed());
+      const [n_heads, part, label] = choices[Number(which.value)];
+      status.classList.remove('live-error');
+      if (running) running.terminate();
+      const source = [imports, wrap, '(' + experimentWorker + ')()'].join('\n');
+      const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+      running = new Worker(url);
+      URL.revokeObjectURL(url);
+      table.hidden = true;
+      logs.hidden = true;
+      delete box.dataset.done;
+      const names = ['the book\'s model', label];
+      const times = [[], []];        // [time, step] of each record, per run
+      running.onmessage = (event) => {
+        const r = event.data;
+        if (!r.done) {
+          chart.innerHTML = r.chart;
+          times[r.run].push([r.at, r.step]);
+          status.textContent = 'seed ' + checked + ', ' + names[r.run] + ', step ' + r.step +
+            ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/100';
+          return;
+        }
+        running = null;
+        // milliseconds a step of each run, from its first record to its last
+        const ms = times.map((t) => t.length < 2 ? NaN
+          : (t[t.length - 1][0] - t[0][0]) / (t[t.length - 1][1] - t[0][1]));
+        box.dataset.msPerStep = ms.map((x) => x.toFixed(3)).join(' ');
+        box.dataset.done = r.status === 0 ? 'ok' : 'failed';
+        if (r.status !== 0) {
+          status.textContent = r.message;
+          status.classList.add('live-error');
+          return;
+        }
+        status.textContent = 'seed ' + checked + ': both models trained ' +
+          'in your browser, ' + ms.map((x, k) => names[k] + ' ' + x.toFixed(2) + ' ms a step').join(', ') + '.';
+        table.replaceChildren(el('caption', {}, 'seed ' + checked),
+                              el('tr', {}, ...['model', 'first 100/100 at step', 'final score',
+                                               'final loss'].map((h) => el('th', {}, h))));
+        r.results.split('\n').filter((row) => row).forEach((row) => {
+          const [name, first, score, loss, exact] = row.split('\t');
+          table.append(el('tr', { 'data-exact-loss': exact },
+                          ...[name, first, score, loss].map((v) => el('td', {}, v))));
+        });
+        table.hidden = false;
+        logs.replaceChildren('Training logs: ');
+        r.logs.forEach((text, k) => {
+          const a = el('a', { class: 'live-log', download: 'seed' + checked + '-' +
+                              (k ? label.replace(/ /g, '-') : 'book') + '.log' }, names[k]);
+          a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+          logs.append(a, k ? '.' : ', ');
+        });
+        logs.hidden = false;
+      };
+      running.postMessage({ module, seed: checked, heads: n_heads, part });
+    });
+  }
+
   // ---------------------------------------------------------------- start
   async function start() {
-    module = await WebAssembly.compile(decode('live-module'));
+    // the module is embedded gzipped (a third of its size); the browser unzips it
+    const unzipped = new Blob([decode('live-module')]).stream().pipeThrough(new DecompressionStream('gzip'));
+    module = await WebAssembly.compile(await new Response(unzipped).arrayBuffer());
     const instance = await WebAssembly.instantiate(module, imports(module, () => {}));
     book = wrap(instance.exports);
     book.x._initialize();
@@ -301,6 +550,12 @@
     widgets('train').forEach(trainWidget);
     widgets('stepper').forEach(stepperWidget);
     widgets('grow').forEach(growWidget);
+    widgets('swap').forEach(swapWidget);
+    widgets('own').forEach(ownWidget);
+    widgets('neuron').forEach(neuronWidget);
+    widgets('scree').forEach(screeWidget);
+    widgets('ablations').forEach(experimentWidget);
+    widgets('heads').forEach(experimentWidget);
     document.documentElement.dataset.live = 'ready';
   }
   start().catch((error) => {

@@ -9,7 +9,7 @@
 #          (chunk-<slug of name>, chunk-<slug>-2, -3 ... for continuations);
 #   pass 2 writes the Markdown.
 # Documentation text is copied verbatim (it is Markdown).  A chunk use in
-# code becomes a token NWUSEnnnnX; the token -> (anchor, name) map is
+# code becomes a token NWUSEnnnnX; the token -> (anchor, number, name) map is
 # written at the end of the output as a code block of class "nwusemap",
 # which book.lua drops and nwpost.awk reads.
 
@@ -81,7 +81,7 @@ function md_code(s, attr,   run, best, i, f, pad) {
     return f pad s pad f attr
 }
 # chunk name as Markdown: [[code]] parts become inline code, rest escaped
-function md_name(s,   out, a, b) {
+function md_name(s, num,   out, a, b) {
     out = ""
     while ((a = index(s, "[[")) > 0) {
         b = index(substr(s, a + 2), "]]")
@@ -90,11 +90,18 @@ function md_name(s,   out, a, b) {
         out = out md_escape(substr(s, 1, a - 1)) md_code(substr(s, a + 2, b - 1), "{.nwname}")
         s = substr(s, a + b + 3)
     }
-    return "⟨" out md_escape(s) "⟩"
+    return "⟨" out md_escape(s) pagelabel(num) "⟩"
+}
+# LaTeX only: the page label of chunk number num ("87b", weave-preamble.tex
+# computes it from the page the chunk's head is on); nothing in the HTML,
+# where a reference is a link
+function pagelabel(num) {
+    return num == "" ? "" : "`~\\nwlab{" num "}`{=latex}"
 }
 # link to the first definition of a chunk (plain text if never defined)
 function md_chunkref(name) {
-    if (name in first_anchor) return "[" md_name(name) "](#" first_anchor[name] ")"
+    if (name in first_anchor)
+        return "[" md_name(name, first_num[name]) "](#" first_anchor[name] ")"
     warn_undefined(name)
     return "[" md_name(name) "]{.undefined}"
 }
@@ -104,11 +111,13 @@ function warn_undefined(name) {
     warned[name] = 1
 }
 function md_labelref(l) {         # link to the chunk with noidx label l
-    if (l in lab_anchor) return "[" md_name(lab_name[l]) "](#" lab_anchor[l] ")"
+    if (l in lab_anchor)
+        return "[" md_name(lab_name[l], lab_num[l]) "](#" lab_anchor[l] ")"
     return ""
 }
 function md_numref(l) {           # chunk number, linked
-    if (l in lab_anchor) return "[" lab_num[l] "](#" lab_anchor[l] ")"
+    if (l in lab_anchor)
+        return "[`" lab_num[l] "`{=html}`\\nwlab{" lab_num[l] "}`{=latex}](#" lab_anchor[l] ")"
     return ""
 }
 function lang_of_ext(name,   e) {
@@ -218,6 +227,7 @@ function assign_anchors(   i, j, nm, base, ok, try, c, l, u) {
         ch_anchor[i] = name_anchor[nm] (ch_k[i] > 1 ? "-" ch_k[i] : "")
         l = ch_label[i]
         if (l != "") { lab_anchor[l] = ch_anchor[i]; lab_num[l] = i }
+        if (ch_k[i] == 1) first_num[nm] = i
     }
     # who uses whom (for the language of unnamed-extension chunks)
     for (i = 1; i <= nnames; i++) {
@@ -331,10 +341,28 @@ function emit_chunk(c, code, start,   nm, fence, best, run, j, sep, out, l, cls)
     printf ":::\n\n"
 }
 
-function emit_chunk_index(   i, j, it, l, d, u, sd, su) {
+# sort key of a chunk name: its letters and digits, lower case, without
+# the [[ ]] of code, so that code-named chunks sort among the others
+function sort_key(s,   out, i, c) {
+    s = tolower(s); out = ""
+    for (i = 1; i <= length(s); i++) {
+        c = substr(s, i, 1)
+        if (c ~ /[a-z0-9 ]/) out = out c
+    }
+    gsub(/  +/, " ", out); sub(/^ /, "", out)
+    return out
+}
+
+function emit_chunk_index(   i, j, k, it, l, d, u, sd, su, order, key) {
     printf "\n# Index of chunks {#index-of-chunks .unnumbered .nwindex}\n\n"
     printf "::: {.nwindex}\n"
-    for (i = 1; i <= nxchunks; i++) {
+    for (i = 1; i <= nxchunks; i++) {      # insertion sort by sort_key
+        key[i] = sort_key(xc_name[i]) "\001" xc_name[i]
+        for (j = i; j > 1 && key[order[j - 1]] > key[i]; j--) order[j] = order[j - 1]
+        order[j] = i
+    }
+    for (k = 1; k <= nxchunks; k++) {
+        i = order[k]
         d = ""; u = ""; sd = ""; su = ""
         for (j = 1; j <= xc_n[i]; j++) {
             it = xc_item[i, j]; l = md_numref(substr(it, 3))
@@ -376,8 +404,9 @@ function emit_map(   i, nm) {
     printf "\n~~~~~~~~ {.nwusemap}\n"
     for (i = 1; i <= ntok; i++) {
         nm = tok_name[i]
-        printf "%s\t%s\t%s\n", sprintf("NWUSE%04dX", i),
-            (nm in first_anchor ? first_anchor[nm] : "-"), nm
+        printf "%s\t%s\t%s\t%s\n", sprintf("NWUSE%04dX", i),
+            (nm in first_anchor ? first_anchor[nm] : "-"),
+            (nm in first_num ? first_num[nm] : "-"), nm
     }
     printf "~~~~~~~~\n"
 }

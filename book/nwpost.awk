@@ -5,7 +5,8 @@
 #
 # The first file is the Markdown written by nwpandoc.awk; the token map is
 # read from its code block of class "nwusemap" (lines: token TAB anchor TAB
-# chunk name; anchor "-" = chunk never defined).  POSIX awk only.
+# number of the chunk's first piece TAB chunk name; anchor and number "-" =
+# chunk never defined).  POSIX awk only.
 # Exits 1 if the output contains a token that is not in the map.
 
 BEGIN {
@@ -22,11 +23,16 @@ FNR == NR {
     if (inmap) {
         t = index($0, "\t"); tk = substr($0, 1, t - 1); rest = substr($0, t + 1)
         t = index(rest, "\t")
-        anchor[tk] = substr(rest, 1, t - 1); name[tk] = substr(rest, t + 1)
+        anchor[tk] = substr(rest, 1, t - 1); rest = substr(rest, t + 1)
+        t = index(rest, "\t")
+        num[tk] = substr(rest, 1, t - 1); name[tk] = substr(rest, t + 1)
     }
     next
 }
 
+# LaTeX: a chunk's "Used in" paragraph is moved before \end{Shaded}, into
+# the group in which the code's list ends without a breakpoint
+# (weave-preamble.tex), so that it is kept with the code's last lines.
 {
     out = ""; s = $0
     while (match(s, /NWUSE[0-9][0-9][0-9][0-9]+X/)) {
@@ -34,10 +40,20 @@ FNR == NR {
         out = out substr(s, 1, RSTART - 1) link(tk)
         s = substr(s, RSTART + RLENGTH)
     }
-    print out s
+    s = out s
+    if (fmt != "latex") { print s; next }
+    if (held == 1 && s == "") { blanks = blanks "\n"; next }
+    if (held == 1 && index(s, "{\\nwchunkuses{") == 1) { held = 2; print s; next }
+    if (held == 2 && s != "") { print s; next }
+    if (held) { print "\\end{Shaded}"; printf "%s", blanks; held = 0 }
+    if (s == "\\end{Shaded}") { held = 1; blanks = ""; next }
+    print s
 }
 
-END { if (bad) exit 1 }
+END {
+    if (held) { print "\\end{Shaded}"; printf "%s", blanks }
+    if (bad) exit 1
+}
 
 # drop noweb's [[ ]] code quotes from a chunk name (code is shown as code anyway)
 function unquote(s,   a, b) {
@@ -57,8 +73,9 @@ function html_esc(s,   out, i, c) {
     }
     return out
 }
-# LaTeX: \nwcodelink{anchor}{name} (weave-preamble.tex) detokenizes the
-# anchor, as fancyvrb makes "-" active inside Verbatim.
+# LaTeX: \nwcodelink{anchor}{name}{number} (weave-preamble.tex)
+# detokenizes the anchor, as fancyvrb makes "-" active inside Verbatim, and
+# prints the page label of chunk number ("87b") after the name.
 # inside pandoc's Highlighting Verbatim (commandchars=\\\{\}) only \ { }
 # are special; everything else is printed as is
 function tex_esc(s,   out, i, c) {
@@ -85,5 +102,5 @@ function link(tk,   nm) {
     }
     if (anchor[tk] == "-")
         return "\\nwchunkref{" tex_esc(nm) "}"
-    return "\\nwcodelink{" anchor[tk] "}{" tex_esc(nm) "}"
+    return "\\nwcodelink{" anchor[tk] "}{" tex_esc(nm) "}{" num[tk] "}"
 }

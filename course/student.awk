@@ -91,18 +91,32 @@ function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, para
             # the stub uses the chunk at the function's level; where the
             # solution uses it deeper (in a loop), the stub says to move it
             if (match(l, /^ */) && RLENGTH > 4)
-                emit("    /* TODO: use the chunk below inside your loop, where its variables are, not here */")
+                emit("    /* TODO: use this chunk inside your loop, not here */")
             u = l; sub(/^[ \t]*/, "    ", u); emit(u)
         }
     }
 }
 
-function todo(e, full,   k, m, lines) {
+# the statement as a comment, its words refilled so that no line of the
+# stub is wider than the book's code (76 columns, with the closing */)
+function todo(e, full,   k, m, lines, words, line, text) {
     if (!full) { emit("    /* TODO (exercise " e "): see above. */"); return }
     m = split(statement[e], lines, "\n")
     emit("    /* TODO, exercise " e " (make check EXERCISE=" e "; its chapter: CHAPTER=" ex_chapter[e] ").")
+    text = ""
     for (k = 1; k <= m; k++)
-        emit("       " plain(lines[k]) (k == m ? " */" : ""))
+        text = text " " plain(lines[k])
+    m = split(text, words, /[ \t]+/)
+    line = ""
+    for (k = 1; k <= m; k++) {
+        if (words[k] == "") continue
+        if (line != "" && length(line) + 1 + length(words[k]) > 66) {
+            emit("       " line)
+            line = words[k]
+        } else
+            line = line == "" ? words[k] : line " " words[k]
+    }
+    emit("       " line " */")
 }
 
 # ---------------------------------------------------------------- the pass

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <tgmath.h>
 
-static const char checkpoint_magic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
+static const char checkpoint_magic[8] =
+    {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
 size_t checkpoint_size(const Params *p)
 {
@@ -82,35 +83,66 @@ const char *checkpoint_decode(Params *p, int n_heads,
     if (memcmp(in, checkpoint_magic, 8) != 0)
         REFUSE("not a checkpoint (it does not start with ATTNCKPT)");
     if (get_u32(in + 8) != CHECKPOINT_VERSION)
-        REFUSE("checkpoint format version %lu, but this program reads version %d",
-               (unsigned long)get_u32(in + 8), CHECKPOINT_VERSION);
+        REFUSE("checkpoint format version %lu, but this program reads "
+               "version %d", (unsigned long)get_u32(in + 8),
+               CHECKPOINT_VERSION);
     if (get_u32(in + 12) != (uint32_t)n_heads)
-        REFUSE("a model with %lu heads, expected %d", (unsigned long)get_u32(in + 12), n_heads);
+        REFUSE("a model with %lu heads, expected %d",
+               (unsigned long)get_u32(in + 12), n_heads);
     if (get_u32(in + 16) != (uint32_t)p->n_tables)
-        REFUSE("%lu tables, expected %d", (unsigned long)get_u32(in + 16), p->n_tables);
+        REFUSE("%lu tables, expected %d", (unsigned long)get_u32(in + 16),
+               p->n_tables);
     if (length < 20 + 8 * (size_t)p->n_tables)
         REFUSE("truncated: %zu bytes, expected %zu", length, expected);
     for (int i = 0; i < p->n_tables; i++) {
-        uint32_t rows = get_u32(in + 20 + 8 * i), cols = get_u32(in + 24 + 8 * i);
-        if (rows != (uint32_t)p->specs[i].rows || cols != (uint32_t)p->specs[i].cols)
-            REFUSE("table %d (%s) is %lux%lu, expected %dx%d", i, p->specs[i].name,
-                   (unsigned long)rows, (unsigned long)cols, p->specs[i].rows, p->specs[i].cols);
+        uint32_t rows = get_u32(in + 20 + 8 * i);
+        uint32_t cols = get_u32(in + 24 + 8 * i);
+        if (rows != (uint32_t)p->specs[i].rows
+            || cols != (uint32_t)p->specs[i].cols)
+            REFUSE("table %d (%s) is %lux%lu, expected %dx%d", i,
+                   p->specs[i].name, (unsigned long)rows, (unsigned long)cols,
+                   p->specs[i].rows, p->specs[i].cols);
     }
     if (length != expected)
-        REFUSE("%s: %zu bytes, expected %zu", length < expected ? "truncated" : "extra bytes at the end",
+        REFUSE("%s: %zu bytes, expected %zu",
+               length < expected ? "truncated" : "extra bytes at the end",
                length, expected);
-    uint64_t stored = get_u32(in + length - 8) | (uint64_t)get_u32(in + length - 4) << 32;
+    uint64_t stored = get_u32(in + length - 8)
+                      | (uint64_t)get_u32(in + length - 4) << 32;
     if (stored != fnv1a(in, length - 8))
         REFUSE("checksum mismatch: the file is damaged");
     const unsigned char *numbers = in + 20 + 8 * (size_t)p->n_tables;
     for (int t = 0, i = 0; t < p->n_tables; t++)
         for (int j = 0; j < p->specs[t].rows * p->specs[t].cols; j++, i++)
             if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
-                REFUSE("table %s holds a NaN or infinity at index %d", p->specs[t].name, j);
+                REFUSE("table %s holds a NaN or infinity at index %d",
+                       p->specs[t].name, j);
     #undef REFUSE
     const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
+}
+
+int checkpoint_heads(const unsigned char *in, size_t length)
+{
+    if (length < 20 || memcmp(in, checkpoint_magic, 8) != 0
+        || get_u32(in + 8) != CHECKPOINT_VERSION
+        || get_u32(in + 12) > MAX_HEADS)
+        return -1;
+    return (int)get_u32(in + 12);
+}
+
+int checkpoint_table_rows(const unsigned char *in, size_t length,
+                          int table)
+{
+    size_t at = 20 + 8 * (size_t)table;
+    if (table < 0 || length < at + 4 || length < 20
+        || memcmp(in, checkpoint_magic, 8) != 0
+        || get_u32(in + 8) != CHECKPOINT_VERSION
+        || (uint32_t)table >= get_u32(in + 16)
+        || get_u32(in + at) > MAX_T)
+        return -1;
+    return (int)get_u32(in + at);
 }
 

@@ -11,5 +11,9 @@ const char *checkpoint_decode(Params *p, int n_heads,
                               const unsigned char *in, size_t length,
                               char *why, size_t why_size);
 
+int  checkpoint_table_rows(const unsigned char *in, size_t length,
+                           int table);
+int  checkpoint_heads(const unsigned char *in, size_t length);
+
 
 #endif

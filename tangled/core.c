@@ -1,6 +1,6 @@
 /* core.c: data, models, training (tangled; edit attention.nw) */
 #include "core.h"
-#include <stdio.h>                  /* snprintf only: the core does no I/O */
+#include <stdio.h>          /* snprintf only: the core does no I/O */
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
@@ -13,7 +13,10 @@ int first_nonfinite_table(const Params *p);
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
 
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
-static size_t layout(Activations *a, real *memory, int B, int T, int n_heads);
+static size_t layout(Activations *a, real *memory, int B, int T,
+                     int n_heads);
+
+static const uint64_t LAYOUT_STREAM = 0x6c61796f75747321u;  /* "layouts!" */
 
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
@@ -25,9 +28,11 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
 static void block_residual_backward(const Gpt *g, real *d_stream,
-                                    real *d_increment, const real *d_out, int N);
+                                    real *d_increment, const real *d_out,
+                                    int N);
 
-static void bend_forward(const Ablation *off, real *out, const real *in, int n);
+static void bend_forward(const Ablation *off, real *out, const real *in,
+                         int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
 
@@ -48,14 +53,18 @@ uint64_t rng_next(Rng *rng)
     return z ^ (z >> 31);
 }
 
-double rng_uniform(Rng *rng) { return (double)(rng_next(rng) >> 11) * 0x1.0p-53; }
+double rng_uniform(Rng *rng)
+{
+    return (double)(rng_next(rng) >> 11) * 0x1.0p-53;
+}
 
 int rng_below(Rng *rng, int n) { return (int)(rng_uniform(rng) * n); }
 
 real rng_normal(Rng *rng)
 {
     double u1 = 1.0 - rng_uniform(rng), u2 = rng_uniform(rng);
-    return (real)(sqrt(-2.0 * log(u1)) * cos(2.0 * 3.14159265358979323846 * u2));
+    return (real)(sqrt(-2.0 * log(u1))
+                  * cos(2.0 * 3.14159265358979323846 * u2));
 }
 
 static const char vocabulary[VOCAB + 1] = "0123456789*=;";
@@ -122,6 +131,35 @@ int problem_tokens(int p, int tokens[SEQ_LEN])
     return n;
 }
 
+const char *const layouts[N_LAYOUTS] = {
+    "a*b=", ";;a*b=", "a;*b=", "a*;;b=", ";a;;*b=", ";;;a*;b=",
+};
+
+int layout_tokens(int p, int which, int tokens[MAX_T])
+{
+    char answer[8];
+    int n = 0, length = problem_answer(p, answer);
+    for (const char *c = layouts[which]; *c != '\0'; c++)
+        tokens[n++] = *c == 'a' ? p / 10
+                    : *c == 'b' ? p % 10 : token_of_char(*c);
+    for (int i = 0; i < length; i++)
+        tokens[n++] = token_of_char(answer[i]);
+    return n;
+}
+
+int operands_of_tokens(const int *tokens, int T, int *a, int *b)
+{
+    int digits[2], found = 0;
+    for (int t = 0; t < T && tokens[t] != TOK_EQUALS; t++)
+        if (tokens[t] < N_DIGITS && found < 2)
+            digits[found++] = tokens[t];    /* ';' and '*' are skipped */
+    if (found != 2)
+        return -1;
+    *a = digits[0];
+    *b = digits[1];
+    return 0;
+}
+
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)
 {
     memset(p, 0, sizeof *p);
@@ -159,16 +197,17 @@ static inline void product_rows(real *restrict out, const real *restrict in,
     for (int row = 0; row < n; row++) {
         const real *x = in + row * c_in;
         real *y = out + row * c_out;
-        for (int i = 0; i < c_in; i++)          /* add x_i times row i of W */
+        for (int i = 0; i < c_in; i++)  /* add x_i times row i of W */
             for (int j = 0; j < c_out; j++)
                 y[j] += x[i] * weight[i * c_out + j];
     }
 }
 
 static void add_product(real *restrict out, const real *restrict in,
-                        const real *restrict weight, int n, int c_in, int c_out)
+                        const real *restrict weight, int n, int c_in,
+                        int c_out)
 {
-    switch (c_out) {                    /* the same loops, compiled four ways */
+    switch (c_out) {            /* the same loops, compiled four ways */
     case 32: product_rows(out, in, weight, n, c_in, 32); break;
     case 64: product_rows(out, in, weight, n, c_in, 64); break;
     case VOCAB: product_rows(out, in, weight, n, c_in, VOCAB); break;
@@ -220,7 +259,9 @@ void matmul_backward(real *restrict d_in, real *restrict d_weight,
         switch (c_out) {
         case 32: weight_gradient(d_weight, in, d_out, n, c_in, 32); break;
         case 64: weight_gradient(d_weight, in, d_out, n, c_in, 64); break;
-        case VOCAB: weight_gradient(d_weight, in, d_out, n, c_in, VOCAB); break;
+        case VOCAB:
+            weight_gradient(d_weight, in, d_out, n, c_in, VOCAB);
+            break;
         default: weight_gradient(d_weight, in, d_out, n, c_in, c_out);
         }
     for (int row = 0; d_bias && row < n; row++)
@@ -238,7 +279,8 @@ void gelu_backward(real *d_in, const real *in, const real *out,
                    const real *d_out, int n)
 {
     for (int i = 0; i < n; i++) {
-        real cdf = in[i] != 0 ? out[i] / in[i] : (real)0.5;   /* Phi(z), from the forward pass */
+        /* Phi(z), from the forward pass */
+        real cdf = in[i] != 0 ? out[i] / in[i] : (real)0.5;
         d_in[i] += d_out[i] * (cdf + in[i] * normal_pdf(in[i]));
     }
 }
@@ -263,14 +305,16 @@ void crossentropy_forward(real *losses, real *probs, const real *logits,
 }
 
 void crossentropy_backward(real *d_logits, const real *probs,
-                           const int *targets, real scale, int n, int n_classes)
+                           const int *targets, real scale, int n,
+                           int n_classes)
 {
     for (int row = 0; row < n; row++) {
         if (targets[row] < 0)
             continue;
         for (int i = 0; i < n_classes; i++) {
             real indicator = i == targets[row] ? 1 : 0;
-            d_logits[row * n_classes + i] += (probs[row * n_classes + i] - indicator) * scale;
+            d_logits[row * n_classes + i] +=
+                (probs[row * n_classes + i] - indicator) * scale;
         }
     }
 }
@@ -289,8 +333,8 @@ real exp_lanes(real x) { return exp(x); }
 real normal_cdf(real z) { return erfc(-z * M_SQRT1_2) / 2; }
 #else
 static const real taylor[8] = {                         /* 1 / k! */
-    1, 1, (real)1 / 2, (real)1 / 6, (real)1 / 24, (real)1 / 120, (real)1 / 720,
-    (real)1 / 5040,
+    1, 1, (real)1 / 2, (real)1 / 6, (real)1 / 24, (real)1 / 120,
+    (real)1 / 720, (real)1 / 5040,
 };
 
 real exp_lanes(real x)
@@ -298,7 +342,7 @@ real exp_lanes(real x)
     const real shift = 12582912;                       /* 1.5 * 2^23 */
     real edge = x < -87 ? 0 : x > 88 ? (real)INFINITY : 1;
     x = x < -87 ? -87 : x > 88 ? 88 : x;
-    real shifted = x * (real)1.44269504088896341 + shift;      /* x / ln 2 */
+    real shifted = x * (real)1.44269504088896341 + shift;   /* x / ln 2 */
     real n = shifted - shift;
     real r = (x - n * (real)0.693359375) + n * (real)2.12194440e-4;
     real e_r = taylor[7];
@@ -312,24 +356,30 @@ real exp_lanes(real x)
     return e_r * two_to_n * edge;
 }
 
-static const real erfc_fit[10] = {       /* P(u) = sum of erfc_fit[i] u^(i+1) */
-    -1.25675905f, -0.303209275f, 0.161061093f, 0.195191294f, 0.0553130358f,
-    -0.0996364132f, 0.106486104f, -0.433224231f, 0.452957302f, -0.143760189f,
+static const real erfc_fit[10] = {  /* P(u) = sum of erfc_fit[i] u^(i+1) */
+    -1.25675905f, -0.303209275f, 0.161061093f, 0.195191294f,
+    0.0553130358f, -0.0996364132f, 0.106486104f, -0.433224231f,
+    0.452957302f, -0.143760189f,
 };
 
 real normal_cdf(real z)
 {
     real a = fabs(z) * (real)M_SQRT1_2;
-    a = a < 10 ? a : 10;                      /* past 9.5 the answer is 0 or 1 */
+    a = a < 10 ? a : 10;              /* past 9.5 the answer is 0 or 1 */
     real u = a / (2 + a), p = 0;
     for (int i = 9; i >= 0; i--)
         p = (p + erfc_fit[i]) * u;
-    real tail = exp_lanes(p) * exp_lanes(-z * z / 2) / (2 + a);     /* Phi(-|z|) */
+    /* Phi(-|z|) */
+    real tail = exp_lanes(p) * exp_lanes(-z * z / 2) / (2 + a);
     return z > 0 ? 1 - tail : tail;
 }
 
 #endif
-real normal_pdf(real z) { return exp_lanes(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2); }
+
+real normal_pdf(real z)
+{
+    return exp_lanes(-z * z / 2) * (real)(0.5 * M_2_SQRTPI * M_SQRT1_2);
+}
 
 enum { MLP_W1, MLP_B1, MLP_W2, MLP_B2, MLP_TABLES };
 static const TableSpec mlp_tables[MLP_TABLES] = {
@@ -349,9 +399,11 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
     real *const *t = mlp->model.p.table;
     for (int row = 0; row < n; row++)
         mlp_input(mlp->x + row * MLP_IN, problems[row]);
-    matmul_forward(mlp->z, mlp->x, t[MLP_W1], t[MLP_B1], n, MLP_IN, MLP_HIDDEN);
+    matmul_forward(mlp->z, mlp->x, t[MLP_W1], t[MLP_B1], n, MLP_IN,
+                   MLP_HIDDEN);
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
-    matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n, MLP_HIDDEN, MLP_OUT);
+    matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n,
+                   MLP_HIDDEN, MLP_OUT);
 }
 
 static int mlp_answer(Model *m, int p, char answer[8])
@@ -360,7 +412,8 @@ static int mlp_answer(Model *m, int p, char answer[8])
     int n = 0;
     mlp_forward(mlp, &p, 1);
     for (int slot = 0; slot < MLP_SLOTS; slot++) {
-        answer[n++] = char_of_token(argmax(mlp->logits + slot * VOCAB, VOCAB));
+        answer[n++] =
+            char_of_token(argmax(mlp->logits + slot * VOCAB, VOCAB));
         if (answer[n - 1] == ';')
             break;
     }
@@ -382,10 +435,12 @@ static int mlp_targets(int *targets, const int *problems, int n)
     return count;
 }
 
-static real mlp_batch_loss(Model *m, const int *problems, int n, int backward)
+static real mlp_batch_loss(Model *m, const int *problems, int n,
+                           int backward)
 {
     Mlp *mlp = (Mlp *)m;
-    int rows = n * MLP_SLOTS, count = mlp_targets(mlp->targets, problems, n);
+    int rows = n * MLP_SLOTS;
+    int count = mlp_targets(mlp->targets, problems, n);
     real loss = 0;
     mlp_forward(mlp, problems, n);
     crossentropy_forward(mlp->losses, mlp->probs, mlp->logits, mlp->targets,
@@ -441,7 +496,8 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
     for (int b = 0; b < B; b++)
         for (int t = 0; t < T; t++) {
             real *x = out + (b * T + t) * C;
-            const real *token = tok_emb + tokens[b * T + t] * C;  /* a row pick */
+            /* a row pick */
+            const real *token = tok_emb + tokens[b * T + t] * C;
             const real *pos = pos_emb ? pos_emb + t * C : NULL;
             for (int i = 0; i < C; i++)
                 x[i] = pos ? token[i] + pos[i] : token[i];
@@ -535,7 +591,8 @@ static real *carve(real *memory, size_t *used, size_t n)
     return slot;
 }
 
-static size_t layout(Activations *a, real *memory, int B, int T, int n_heads)
+static size_t layout(Activations *a, real *memory, int B, int T,
+                     int n_heads)
 {
     size_t used = 0, rows = (size_t)B * T, C = WIDTH;
     size_t cells = rows * (size_t)n_heads * T;
@@ -569,27 +626,38 @@ static size_t layout(Activations *a, real *memory, int B, int T, int n_heads)
 
 int gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch)
 {
+    return gpt_create_with_positions(g, seed, n_heads, max_batch, SEQ_LEN);
+}
+
+int gpt_create_with_positions(Gpt *g, uint64_t seed, int n_heads,
+                              int max_batch, int n_positions)
+{
     memset(g, 0, sizeof *g);
-    if (n_heads < 1 || n_heads > MAX_HEADS || WIDTH % n_heads || max_batch < 1)
+    if (n_heads < 1 || n_heads > MAX_HEADS || WIDTH % n_heads
+        || max_batch < 1)
         return -1;
-    if (params_alloc(&g->model.p, gpt_tables, N_GPT_TABLES) != 0)
+    if (n_positions < 1 || n_positions > MAX_T)
+        return -1;
+    memcpy(g->tables, gpt_tables, sizeof g->tables);
+    g->tables[POS_EMB].rows = g->n_positions = n_positions;
+    if (params_alloc(&g->model.p, g->tables, N_GPT_TABLES) != 0)
         return -1;
     g->model.batch_loss = gpt_batch_loss;
     g->model.answer = gpt_answer;
     g->model.grade = gpt_grade;
     g->n_heads = n_heads;
     g->max_batch = max_batch;
-    g->act_size = layout(&g->act, NULL, max_batch, SEQ_LEN, n_heads);
+    g->act_size = layout(&g->act, NULL, max_batch, n_positions, n_heads);
     g->act_memory = calloc(g->act_size, sizeof(real));
     g->grad_memory = calloc(g->act_size, sizeof(real));
-    g->tokens = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
-    g->targets = calloc((size_t)max_batch * SEQ_LEN, sizeof(int));
+    g->tokens = calloc((size_t)max_batch * n_positions, sizeof(int));
+    g->targets = calloc((size_t)max_batch * n_positions, sizeof(int));
     if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
         gpt_destroy(g);
         return -1;
     }
-    layout(&g->act, g->act_memory, max_batch, SEQ_LEN, n_heads);
-    layout(&g->grad, g->grad_memory, max_batch, SEQ_LEN, n_heads);
+    layout(&g->act, g->act_memory, max_batch, n_positions, n_heads);
+    layout(&g->grad, g->grad_memory, max_batch, n_positions, n_heads);
     gpt_init_params(g, seed);
     return 0;
 }
@@ -622,8 +690,9 @@ void gpt_init_params(Gpt *g, uint64_t seed)
     Rng rng;
     rng_seed(&rng, seed);
     for (int table = 0; table < N_GPT_TABLES; table++) {
-        int n = gpt_tables[table].rows * gpt_tables[table].cols;
-        int is_gain = table == LN1_GAIN || table == LN2_GAIN || table == LNF_GAIN;
+        int n = p->specs[table].rows * p->specs[table].cols;
+        int is_gain = table == LN1_GAIN || table == LN2_GAIN
+                      || table == LNF_GAIN;
         real std = init_std(table);
         for (int i = 0; i < n; i++)
             p->table[table][i] = std > 0 ? std * (real)rng_normal(&rng)
@@ -659,14 +728,15 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T)
 {
     int N = B * T;
     real sum = 0;
-    crossentropy_forward(g->act.losses, g->act.probs, g->act.logits, targets,
-                         N, VOCAB);
+    crossentropy_forward(g->act.losses, g->act.probs, g->act.logits,
+                         targets, N, VOCAB);
     for (int row = 0; row < N; row++)
         sum += g->act.losses[row];
     return sum / count_targets(targets, N);
 }
 
-void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
+void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
+                  int T)
 {
     Activations *a = &g->act, *d = &g->grad;
     real **w = g->model.p.table, **dw = g->model.p.grad;
@@ -682,7 +752,8 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T)
     block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
     matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                     N, HIDDEN, C);
-    bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, a->hidden, d->hidden, N * HIDDEN);
+    bend_backward(&g->ablate, d->pre_gelu, a->pre_gelu, a->hidden, d->hidden,
+                  N * HIDDEN);
     matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                     N, C, HIDDEN);
     block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
@@ -710,7 +781,8 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
 
 void layernorm_backward(real *restrict d_in, real *restrict d_gain,
                         const real *restrict d_out, const real *restrict in,
-                        const real *restrict gain, const real *restrict mean,
+                        const real *restrict gain,
+                        const real *restrict mean,
                         const real *restrict rstd, int N, int C)
 {
     for (int row = 0; row < N; row++) {
@@ -728,7 +800,8 @@ void layernorm_backward(real *restrict d_in, real *restrict d_gain,
             real norm = (x[i] - m) * s;
             real d_norm = gain[i] * dy[i];
             d_gain[i] += dy[i] * norm;
-            d_in[row * C + i] += s * (d_norm - d_norm_mean - norm * d_norm_norm_mean);
+            d_in[row * C + i] +=
+                s * (d_norm - d_norm_mean - norm * d_norm_norm_mean);
         }
     }
 }
@@ -778,7 +851,8 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
         int right = 1;
         for (int t = 3; t < T; t++) {       /* from the '=' on */
             int row = p * T + t, target = g->targets[row];
-            if (target >= 0 && argmax(g->act.logits + row * VOCAB, VOCAB) != target)
+            if (target >= 0
+                && argmax(g->act.logits + row * VOCAB, VOCAB) != target)
                 right = 0;
         }
         solved[p] = (unsigned char)right;
@@ -788,7 +862,8 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
 }
 
 /* out (n x p) = a (n x m) times b (m x p) */
-static void matmul(real *out, const real *a, const real *b, int n, int m, int p)
+static void matmul(real *out, const real *a, const real *b,
+                   int n, int m, int p)
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < p; j++) {
@@ -844,7 +919,7 @@ static void put_columns(real *a, const real *part, int n, int m,
             a[i * m + first + j] = part[i * count + j];
 }
 
-static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
+static void keep_square(real out[MAX_T][MAX_T], const real *a, int T)
 {
     for (int t = 0; t < T; t++)
         for (int u = 0; u < T; u++)
@@ -854,8 +929,8 @@ static void keep_square(real out[SEQ_LEN][SEQ_LEN], const real *a, int T)
 static void classic_head(Trace *tr, int head, int d_head, int causal)
 {
     int T = tr->T, first = head * d_head;
-    real Q[SEQ_LEN * WIDTH], K[SEQ_LEN * WIDTH], V[SEQ_LEN * WIDTH];
-    real K_T[WIDTH * SEQ_LEN], S[SEQ_LEN * SEQ_LEN], O[SEQ_LEN * WIDTH];
+    real Q[MAX_T * WIDTH], K[MAX_T * WIDTH], V[MAX_T * WIDTH];
+    real K_T[WIDTH * MAX_T], S[MAX_T * MAX_T], O[MAX_T * WIDTH];
     take_columns(Q, &tr->q[0][0], T, WIDTH, first, d_head);
     take_columns(K, &tr->k[0][0], T, WIDTH, first, d_head);
     take_columns(V, &tr->v[0][0], T, WIDTH, first, d_head);
@@ -874,9 +949,10 @@ static void classic_head(Trace *tr, int head, int d_head, int causal)
 static void classic_attention(Trace *tr, real **w, int causal)
 {
     int T = tr->T, d_head = WIDTH / tr->n_heads;
-    matmul(&tr->q[0][0], &tr->ln1[0][0], w[WQ], T, WIDTH, WIDTH);   /* 1. Q */
-    matmul(&tr->k[0][0], &tr->ln1[0][0], w[WK], T, WIDTH, WIDTH);   /* 2. K */
-    matmul(&tr->v[0][0], &tr->ln1[0][0], w[WV], T, WIDTH, WIDTH);   /* 3. V */
+    /* 1. Q, 2. K, 3. V */
+    matmul(&tr->q[0][0], &tr->ln1[0][0], w[WQ], T, WIDTH, WIDTH);
+    matmul(&tr->k[0][0], &tr->ln1[0][0], w[WK], T, WIDTH, WIDTH);
+    matmul(&tr->v[0][0], &tr->ln1[0][0], w[WV], T, WIDTH, WIDTH);
     for (int head = 0; head < tr->n_heads; head++)
         classic_head(tr, head, d_head, causal);
     matmul(&tr->attn[0][0], &tr->heads[0][0], w[WO], T, WIDTH, WIDTH);
@@ -885,16 +961,19 @@ static void classic_attention(Trace *tr, real **w, int causal)
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 {
     real **w = g->model.p.table;
-    real mean[SEQ_LEN], rstd[SEQ_LEN], norm[SEQ_LEN * WIDTH];
-    real pre_gelu[SEQ_LEN * HIDDEN], ffn[SEQ_LEN * WIDTH];
+    real mean[MAX_T], rstd[MAX_T], norm[MAX_T * WIDTH];
+    real pre_gelu[MAX_T * HIDDEN], ffn[MAX_T * WIDTH];
     tr->T = T;
     tr->n_heads = g->n_heads;
     for (int t = 0; t < T; t++)
         tr->tokens[t] = tokens[t];
-    embed_forward(&tr->x[0][0], tokens, w[TOK_EMB], positions(g, w), 1, T, WIDTH);
-    block_layernorm(g, &tr->ln1[0][0], mean, rstd, &tr->x[0][0], w[LN1_GAIN], T);
+    embed_forward(&tr->x[0][0], tokens, w[TOK_EMB], positions(g, w), 1, T,
+                  WIDTH);
+    block_layernorm(g, &tr->ln1[0][0], mean, rstd, &tr->x[0][0],
+                    w[LN1_GAIN], T);
     classic_attention(tr, w, !g->ablate.no_mask);
-    block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0], T * WIDTH);
+    block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0],
+                   T * WIDTH);
     block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
     matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
     bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
@@ -906,7 +985,8 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
 
 #ifdef ATTENTION_STEPPER
 extern int attention_stepping;      /* set only while the stepper runs */
-void attention_step(int line, const char *name, int t, int u, int i, double value);
+void attention_step(int line, const char *name, int t, int u, int i,
+                    double value);
 #define STEP(t, u, i, value) (attention_stepping \
     ? attention_step(__LINE__ - 1, #value, t, u, i, value) : (void)0)
 #else
@@ -971,9 +1051,10 @@ void attention_forward(real *out, real *scores, real *weights,
     for (int b = 0; b < B; b++)
         for (int head = 0; head < n_heads; head++)
             for (int t = 0; t < T; t++) {
-                int row = b * T + t, cell = ((b * n_heads + head) * T + t) * T;
+                int row = b * T + t;
+                int cell = ((b * n_heads + head) * T + t) * T;
                 int first = b * T * C + head * d_head;
-                int reach = causal ? t : T - 1;     /* the last row t reads */
+                int reach = causal ? t : T - 1;  /* the last row t reads */
                 attention_scores(scores + cell, q + row * C + head * d_head,
                                  k + first, reach, T, C, d_head);
                 attention_softmax(weights + cell, scores + cell, reach, T);
@@ -999,10 +1080,12 @@ int gpt_forms_agree(Gpt *g, int p)
     return same;
 }
 
-static void attention_mix_backward(real *restrict d_weight, real *restrict d_v,
+static void attention_mix_backward(real *restrict d_weight,
+                                   real *restrict d_v,
                                    const real *restrict d_o_t,
                                    const real *restrict weight,
-                                   const real *restrict v, int t, int C, int d_head)
+                                   const real *restrict v, int t, int C,
+                                   int d_head)
 {
     for (int u = 0; u <= t; u++)
         for (int i = 0; i < d_head; i++) {
@@ -1021,10 +1104,12 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
 
-static void attention_scores_backward(real *restrict d_q_t, real *restrict d_k,
+static void attention_scores_backward(real *restrict d_q_t,
+                                      real *restrict d_k,
                                       const real *restrict d_score,
                                       const real *restrict q_t,
-                                      const real *restrict k, int t, int C, int d_head)
+                                      const real *restrict k, int t,
+                                      int C, int d_head)
 {
     real root = sqrt((real)d_head);
     for (int u = 0; u <= t; u++)
@@ -1043,16 +1128,21 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
     for (int b = 0; b < B; b++)
         for (int head = 0; head < n_heads; head++)
             for (int t = 0; t < T; t++) {
-                int row = b * T + t, cell = ((b * n_heads + head) * T + t) * T;
-                int first = b * T * C + head * d_head, column = head * d_head;
+                int row = b * T + t;
+                int cell = ((b * n_heads + head) * T + t) * T;
+                int first = b * T * C + head * d_head;
+                int column = head * d_head;
                 int reach = causal ? t : T - 1;
                 attention_mix_backward(d_weights + cell, d_v + first,
                                        d_out + row * C + column,
-                                       weights + cell, v + first, reach, C, d_head);
-                attention_softmax_backward(d_scores + cell, d_weights + cell,
+                                       weights + cell, v + first, reach,
+                                       C, d_head);
+                attention_softmax_backward(d_scores + cell,
+                                           d_weights + cell,
                                            weights + cell, reach);
-                attention_scores_backward(d_q + row * C + column, d_k + first,
-                                          d_scores + cell, q + row * C + column,
+                attention_scores_backward(d_q + row * C + column,
+                                          d_k + first, d_scores + cell,
+                                          q + row * C + column,
                                           k + first, reach, C, d_head);
             }
 }
@@ -1110,7 +1200,8 @@ static void block_residual(const Gpt *g, real *out, const real *stream,
 }
 
 static void block_residual_backward(const Gpt *g, real *d_stream,
-                                    real *d_increment, const real *d_out, int N)
+                                    real *d_increment, const real *d_out,
+                                    int N)
 {
     if (g->ablate.no_residual)
         for (int i = 0; i < N; i++)
@@ -1137,10 +1228,12 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
         for (int i = 0; i < N * WIDTH; i++)
             d_in[i] += d_out[i];
     else
-        layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N, WIDTH);
+        layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N,
+                           WIDTH);
 }
 
-static void bend_forward(const Ablation *off, real *out, const real *in, int n)
+static void bend_forward(const Ablation *off, real *out, const real *in,
+                         int n)
 {
     if (off->no_gelu)
         memcpy(out, in, (size_t)n * sizeof *out);   /* the identity */
@@ -1155,29 +1248,34 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
         gelu_backward(d_in, in, out, d_out, n);
         return;
     }
-    for (int i = 0; i < n; i++)     /* the identity passes the gradient on */
+    for (int i = 0; i < n; i++)  /* the identity passes the gradient on */
         d_in[i] += d_out[i];
 }
 
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)
 {
     real *const *w = g->model.p.table;
-    matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);              /* W1 W2 */
-    matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH); /* b1 W2 + b2 */
+    matmul(map, w[W1], w[W2], WIDTH, HIDDEN, WIDTH);         /* W1 W2 */
+    /* b1 W2 + b2 */
+    matmul_forward(shift, w[B1], w[W2], w[B2], 1, HIDDEN, WIDTH);
 }
 
 double gpt_train_flops(int B, int T)
 {
     double C = WIDTH, H = HIDDEN, V = VOCAB, rows = (double)B * T;
-    double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V) + B * 2 * C * T * (T + 1);
+    double forward = rows * (8 * C * C + 4 * C * H + 2 * C * V)
+                     + B * 2 * C * T * (T + 1);
     return 3 * forward;
 }
 
 void adam_step(Params *p, int t, const TrainConfig *cfg)
 {
-    real beta1 = cfg->beta1, beta2 = cfg->beta2, lr = cfg->lr, eps = cfg->eps;
-    real correct1 = 1 - pow(beta1, (real)t), correct2 = 1 - pow(beta2, (real)t);
-    real *restrict param = p->params, *restrict m = p->m, *restrict v = p->v;
+    real beta1 = cfg->beta1, beta2 = cfg->beta2;
+    real lr = cfg->lr, eps = cfg->eps;
+    real correct1 = 1 - pow(beta1, (real)t);
+    real correct2 = 1 - pow(beta2, (real)t);
+    real *restrict param = p->params;
+    real *restrict m = p->m, *restrict v = p->v;
     const real *restrict grad = p->grads;
     for (size_t i = 0; i < p->n_params; i++) {
         m[i] = beta1 * m[i] + (1 - beta1) * grad[i];
@@ -1263,7 +1361,8 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                 break;
         }
     }
-    if (result.fault_step == 0 && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
+    if (result.fault_step == 0
+        && (result.fault_table = first_nonfinite_table(&m->p)) >= 0)
         result.fault_step = result.steps_done;
     return result;
 }
@@ -1275,5 +1374,129 @@ int first_nonfinite_table(const Params *p)
             if (!isfinite(p->table[t][i]))
                 return t;
     return -1;
+}
+
+int layouts_longest(void)
+{
+    int longest = 0, tokens[MAX_T];
+    for (int which = 0; which < N_LAYOUTS; which++)
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int n = layout_tokens(p, which, tokens);
+            longest = n > longest ? n : longest;
+        }
+    return longest;
+}
+
+static void fill_layout_batch(Gpt *g, const int *problems,
+                              const int *which, int n, int T)
+{
+    for (int b = 0; b < n; b++) {
+        int padded[MAX_T + 1];
+        int length = layout_tokens(problems[b], which[b], padded);
+        for (int t = length; t <= T; t++)
+            padded[t] = TOK_END;
+        for (int t = 0; t < T; t++) {
+            g->tokens[b * T + t] = padded[t];
+            g->targets[b * T + t] = t + 1 < length ? padded[t + 1] : -1;
+        }
+    }
+}
+
+static real layout_batch_loss(Model *m, const int *problems, int n,
+                              int backward)
+{
+    LayoutGpt *l = (LayoutGpt *)m;
+    Gpt *g = &l->gpt;
+    int which[MAX_BATCH], T = g->n_positions - 1;
+    if (n < 1 || n > g->max_batch || n > MAX_BATCH)
+        return NAN;
+    for (int b = 0; b < n; b++)
+        which[b] = rng_below(&l->rng, N_LAYOUTS);
+    fill_layout_batch(g, problems, which, n, T);
+    gpt_forward(g, g->tokens, n, T);
+    real loss = gpt_loss(g, g->targets, n, T);
+    if (backward)
+        gpt_backward(g, g->tokens, g->targets, n, T);
+    return loss;
+}
+
+int layout_grade(LayoutGpt *l, int which,
+                 unsigned char solved[N_PROBLEMS])
+{
+    Gpt *g = &l->gpt;
+    int all[N_PROBLEMS], same[N_PROBLEMS], correct = 0;
+    int equals = (int)strlen(layouts[which]) - 1, T = equals + 3;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        all[p] = p;
+        same[p] = which;
+    }
+    fill_layout_batch(g, all, same, N_PROBLEMS, T);
+    gpt_forward(g, g->tokens, N_PROBLEMS, T);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int right = 1;
+        for (int t = equals; t < T; t++) {
+            int row = p * T + t, target = g->targets[row];
+            const real *scores = g->act.logits + row * VOCAB;
+            if (target >= 0 && argmax(scores, VOCAB) != target)
+                right = 0;
+        }
+        solved[p] = (unsigned char)right;
+        correct += right;
+    }
+    return correct;
+}
+
+static int layout_grade_all(Model *m, unsigned char solved[N_PROBLEMS])
+{
+    unsigned char here[N_PROBLEMS];
+    int correct = 0;
+    memset(solved, 1, N_PROBLEMS);
+    for (int which = 0; which < N_LAYOUTS; which++) {
+        layout_grade((LayoutGpt *)m, which, here);
+        for (int p = 0; p < N_PROBLEMS; p++)
+            solved[p] &= here[p];
+    }
+    for (int p = 0; p < N_PROBLEMS; p++)
+        correct += solved[p];
+    return correct;
+}
+
+int gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8])
+{
+    int length = 0;
+    while (T >= 1 && T < g->n_positions && length < 7) {
+        gpt_forward(g, tokens, 1, T);
+        int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
+        tokens[T++] = next;
+        out[length++] = char_of_token(next);
+        if (next == TOK_END)
+            break;
+    }
+    out[length] = '\0';
+    return length;
+}
+
+int layout_answer(Gpt *g, int p, int which, char out[8])
+{
+    int tokens[MAX_T];
+    layout_tokens(p, which, tokens);
+    return gpt_continue(g, tokens, (int)strlen(layouts[which]), out);
+}
+
+static int layout_answer_book(Model *m, int p, char out[8])
+{
+    return layout_answer((Gpt *)m, p, 0, out);
+}
+
+int layout_gpt_create(LayoutGpt *l, uint64_t seed)
+{
+    if (gpt_create_with_positions(&l->gpt, seed, N_HEADS, MAX_BATCH,
+                                  layouts_longest()) != 0)
+        return -1;
+    l->gpt.model.batch_loss = layout_batch_loss;
+    l->gpt.model.grade = layout_grade_all;
+    l->gpt.model.answer = layout_answer_book;
+    rng_seed(&l->rng, seed ^ LAYOUT_STREAM);
+    return 0;
 }
 

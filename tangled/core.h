@@ -28,6 +28,12 @@ int  problem_answer(int p, char answer[8]);
 int  token_of_char(int c);
 char char_of_token(int token);
 
+enum { N_LAYOUTS = 6, MAX_T = 16 };     /* MAX_T: any model's longest */
+extern const char *const layouts[N_LAYOUTS];
+int  layout_tokens(int p, int which, int tokens[MAX_T]);
+
+int  operands_of_tokens(const int *tokens, int T, int *a, int *b);
+
 enum { MAX_TABLES = 16 };
 typedef struct { const char *name; int rows, cols; } TableSpec;
 typedef struct {
@@ -57,7 +63,8 @@ void gelu_backward(real *d_in, const real *in, const real *out,
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes);
 void crossentropy_backward(real *d_logits, const real *probs,
-                           const int *targets, real scale, int n, int n_classes);
+                           const int *targets, real scale, int n,
+                           int n_classes);
 int  argmax(const real *x, int n);
 
 typedef struct Model Model;
@@ -88,7 +95,7 @@ typedef struct {
 typedef struct {
     int steps_done, first_perfect, n_records;
     int fault_step;         /* 0, or the step at which a number went bad */
-    int fault_table;        /* then: the table holding it, or -1: the loss */
+    int fault_table;        /* then: the table holding it; -1: the loss */
 } TrainResult;
 TrainConfig train_defaults(void);
 void adam_step(Params *p, int t, const TrainConfig *cfg);
@@ -130,14 +137,15 @@ extern const TableSpec gpt_tables[N_GPT_TABLES];
 typedef struct {
     real *x, *ln1, *ln1_mean, *ln1_rstd;            /* embedding, LN 1 */
     real *q, *k, *v, *scores, *weights, *heads, *attn, *x2;  /* attention */
-    real *ln2, *ln2_mean, *ln2_rstd, *pre_gelu, *hidden, *ffn, *x3;  /* FFN */
-    real *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;     /* output */
+    real *ln2, *ln2_mean, *ln2_rstd, *pre_gelu,                /* FFN */
+         *hidden, *ffn, *x3;
+    real *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;  /* output */
 } Activations;
 
 typedef struct {
     int no_position;        /* no position vectors: x = token vector only */
     int no_mask;            /* no causal mask: every row reads every row */
-    int no_residual;        /* sublayers overwrite the stream, not add to it */
+    int no_residual;        /* a sublayer's output replaces the stream */
     int no_layernorm;       /* the three LayerNorms pass rows through */
     int no_gelu;            /* the FFN's bend is the identity */
 } Ablation;
@@ -151,19 +159,25 @@ typedef struct {
     real *act_memory, *grad_memory;
     size_t act_size;        /* reals in each of the two memories */
     int *tokens, *targets;  /* max_batch * SEQ_LEN; target -1 = none */
+    int n_positions;        /* rows of pos_emb: SEQ_LEN in the book */
+    TableSpec tables[N_GPT_TABLES];     /* gpt_tables, pos_emb that long */
 } Gpt;
 int  gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch);
+int  gpt_create_with_positions(Gpt *g, uint64_t seed, int n_heads,
+                               int max_batch, int n_positions);
 void gpt_destroy(Gpt *g);
 void gpt_init_params(Gpt *g, uint64_t seed);
 void gpt_forward(Gpt *g, const int *tokens, int B, int T);
 real gpt_loss(Gpt *g, const int *targets, int B, int T);
-void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B, int T);
+void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
+                  int T);
 
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C);
 void layernorm_backward(real *restrict d_in, real *restrict d_gain,
                         const real *restrict d_out, const real *restrict in,
-                        const real *restrict gain, const real *restrict mean,
+                        const real *restrict gain,
+                        const real *restrict mean,
                         const real *restrict rstd, int N, int C);
 void residual_forward(real *out, const real *a, const real *b, int N);
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
@@ -172,15 +186,15 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
 
 typedef struct {
-    int T, n_heads, tokens[SEQ_LEN];
-    real x[SEQ_LEN][WIDTH], ln1[SEQ_LEN][WIDTH];
-    real q[SEQ_LEN][WIDTH], k[SEQ_LEN][WIDTH], v[SEQ_LEN][WIDTH];
-    real scores[MAX_HEADS][SEQ_LEN][SEQ_LEN];   /* scaled, masked to -inf */
-    real weights[MAX_HEADS][SEQ_LEN][SEQ_LEN];  /* softmax of each row */
-    real heads[SEQ_LEN][WIDTH];                 /* heads side by side */
-    real attn[SEQ_LEN][WIDTH], x2[SEQ_LEN][WIDTH];
-    real hidden[SEQ_LEN][HIDDEN], x3[SEQ_LEN][WIDTH];
-    real logits[SEQ_LEN][VOCAB];
+    int T, n_heads, tokens[MAX_T];
+    real x[MAX_T][WIDTH], ln1[MAX_T][WIDTH];
+    real q[MAX_T][WIDTH], k[MAX_T][WIDTH], v[MAX_T][WIDTH];
+    real scores[MAX_HEADS][MAX_T][MAX_T];   /* scaled, masked to -inf */
+    real weights[MAX_HEADS][MAX_T][MAX_T];  /* softmax of each row */
+    real heads[MAX_T][WIDTH];               /* heads side by side */
+    real attn[MAX_T][WIDTH], x2[MAX_T][WIDTH];
+    real hidden[MAX_T][HIDDEN], x3[MAX_T][WIDTH];
+    real logits[MAX_T][VOCAB];
 } Trace;
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
 int  gpt_forms_agree(Gpt *g, int p);
@@ -200,5 +214,18 @@ int  most_changed_pair(Gpt *g, int *a, int *b, real *change);
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift);
 
 double gpt_train_flops(int B, int T);
+
+typedef struct {
+    Gpt gpt;                /* first member: a LayoutGpt * is a Model * */
+    Rng rng;                /* draws the layout of each problem drawn */
+} LayoutGpt;
+int  layouts_longest(void);
+int  layout_gpt_create(LayoutGpt *l, uint64_t seed);
+
+int  layout_grade(LayoutGpt *l, int which,
+                  unsigned char solved[N_PROBLEMS]);
+
+int  gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8]);
+int  layout_answer(Gpt *g, int p, int which, char out[8]);
 
 #endif

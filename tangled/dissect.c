@@ -1,9 +1,12 @@
 /* dissect.c: the dissection tools (tangled; edit attention.nw) */
 #include "dissect.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <tgmath.h>
 
-double separation(const real *x, int stride, const unsigned char *has, int n)
+double separation(const real *x, int stride, const unsigned char *has,
+                  int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
     int count[2] = {0, 0};
@@ -12,16 +15,18 @@ double separation(const real *x, int stride, const unsigned char *has, int n)
         count[has[i] != 0]++;
     }
     if (count[0] == 0 || count[1] == 0)
-        return 0;                   /* one group is empty: nothing to separate */
+        return 0;           /* one group is empty: nothing to separate */
     for (int k = 0; k < 2; k++)
         mean[k] = sum[k] / count[k];
     for (int i = 0; i < n; i++) {
         double deviation = (double)x[i * stride] - mean[has[i] != 0];
         squares[has[i] != 0] += deviation * deviation;
     }
-    double spread = sqrt((squares[0] / count[0] + squares[1] / count[1]) / 2);
+    double spread = sqrt((squares[0] / count[0]
+                          + squares[1] / count[1]) / 2);
     double gap = mean[1] - mean[0];
-    return spread > 0 ? gap / spread : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
+    return spread > 0 ? gap / spread
+           : gap == 0 ? 0 : copysign(HUGE_VAL, gap);
 }
 
 int best_separating_column(const real *x, int n, int width,
@@ -50,10 +55,12 @@ void centred_covariance(double *cov, const real *x, int n, int d)
 {
     for (int i = 0; i < d; i++)
         for (int j = 0; j <= i; j++) {
-            double mean_i = column_mean(x, n, d, i), mean_j = column_mean(x, n, d, j);
+            double mean_i = column_mean(x, n, d, i);
+            double mean_j = column_mean(x, n, d, j);
             double sum = 0;
             for (int row = 0; row < n; row++)
-                sum += ((double)x[row * d + i] - mean_i) * ((double)x[row * d + j] - mean_j);
+                sum += ((double)x[row * d + i] - mean_i)
+                       * ((double)x[row * d + j] - mean_j);
             cov[i * d + j] = cov[j * d + i] = sum / n;
         }
 }
@@ -61,7 +68,8 @@ void centred_covariance(double *cov, const real *x, int n, int d)
 static void rotate(double *a, double *vectors, int n, int p, int q)
 {
     double theta = (a[q * n + q] - a[p * n + p]) / (2 * a[p * n + q]);
-    double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+    double t = (theta >= 0 ? 1 : -1)
+               / (fabs(theta) + sqrt(theta * theta + 1));
     double c = 1 / sqrt(t * t + 1), s = t * c;
     for (int k = 0; k < n; k++) {           /* A J, and V J */
         double akp = a[k * n + p], akq = a[k * n + q];
@@ -124,5 +132,112 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
             vectors[j * n + i] = v;
         }
     return sweep <= MAX_SWEEPS ? sweep : -1;
+}
+
+int head_following_a_digit(Gpt *g, int a, int b)
+{
+    real w[2][MAX_HEADS][4];
+    question_weights(g, a, b, w[0]);
+    question_weights(g, b, a, w[1]);
+    for (int head = 0; head < g->n_heads; head++) {
+        int top0 = argmax(w[0][head], 4), top1 = argmax(w[1][head], 4);
+        if ((top0 == 0 && top1 == 2) || (top0 == 2 && top1 == 0))
+            return head;
+    }
+    return -1;
+}
+
+int trace_own_output(Gpt *g, int problem, Trace *tr)
+{
+    int tokens[SEQ_LEN], T = 5, t = 4, top = 0;
+    problem_tokens(problem, tokens);
+    gpt_forward(g, tokens, 1, 4);
+    tokens[4] = argmax(g->act.logits + 3 * VOCAB, VOCAB);  /* its own */
+    gpt_trace(g, tokens, T, tr);
+    for (int head = 1; head < tr->n_heads; head++)
+        if (tr->weights[head][t][t] > tr->weights[top][t][t])
+            top = head;
+    return top;
+}
+
+int reads_own_output_most(const Trace *tr, int head)
+{
+    return argmax(tr->weights[head][4], 5) == 4;
+}
+
+static int a_is_7(int a, int b) { (void)b; return a == 7; }
+static int two_digits(int a, int b) { return a * b >= 10; }
+static int tens_digit_is_5(int a, int b) { return a * b / 10 == 5; }
+static int answer_is_0(int a, int b) { return a * b == 0; }
+static int b_is_7(int a, int b) { (void)a; return b == 7; }
+const Concept concepts[N_CONCEPTS] = {
+    {"a is 7", a_is_7}, {"the answer has two digits", two_digits},
+    {"the tens digit is 5", tens_digit_is_5},
+    {"the answer is 0", answer_is_0}, {"b is 7", b_is_7},
+};
+
+void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN],
+                           real in[N_PROBLEMS * WIDTH])
+{
+    loss_on_all_problems(&g->model);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int row = p * SEQ_LEN + EQUALS_AT;
+        memcpy(h + p * HIDDEN, g->act.hidden + row * HIDDEN,
+               HIDDEN * sizeof(real));
+        if (in != NULL)
+            memcpy(in + p * WIDTH, g->act.ln2 + row * WIDTH,
+                   WIDTH * sizeof(real));
+    }
+}
+
+int best_threshold(const real *h, const unsigned char *has, double d)
+{
+    int best = 0;
+    for (int cut = 0; cut < N_PROBLEMS; cut++) {  /* threshold at h[cut] */
+        int right = 0;
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int above = d > 0 ? h[p * HIDDEN] >= h[cut * HIDDEN]
+                              : h[p * HIDDEN] <= h[cut * HIDDEN];
+            right += above == (has[p] != 0);
+        }
+        best = right > best ? right : best;
+    }
+    return best;
+}
+
+NeuronFound search_neuron(const real h[N_PROBLEMS * HIDDEN],
+                          const Concept *concept)
+{
+    unsigned char has[N_PROBLEMS];
+    NeuronFound found = {0, 0, 0, 0};
+    for (int p = 0; p < N_PROBLEMS; p++)
+        found.count += has[p] =
+            (unsigned char)concept->holds(p / 10, p % 10);
+    found.neuron = best_separating_column(h, N_PROBLEMS, HIDDEN, has,
+                                          &found.d);
+    found.right = best_threshold(h + found.neuron, has, found.d);
+    return found;
+}
+
+int directions_for_90(const real *x, int d, double *share)
+{
+    double total = 0, sum = 0;
+    int count = 0;
+    double *cov = malloc(2 * (size_t)d * (size_t)d * sizeof *cov);
+    if (cov == NULL)
+        return -2;
+    centred_covariance(cov, x, N_PROBLEMS, d);
+    int sweeps = symmetric_eigen(cov, d, share, cov + d * d);
+    free(cov);
+    if (sweeps < 0)
+        return -1;
+    for (int i = 0; i < d; i++)
+        total += share[i];
+    for (int i = 0; i < d; i++) {
+        share[i] /= total;
+        count += sum < 0.9;
+        sum += share[i];
+    }
+    return count;
 }
 

@@ -4,12 +4,35 @@
 #define DISSECT_H
 #include "core.h"
 
-double separation(const real *x, int stride, const unsigned char *has, int n);
+double separation(const real *x, int stride, const unsigned char *has,
+                  int n);
 int    best_separating_column(const real *x, int n, int width,
                               const unsigned char *has, double *measure);
 
 void centred_covariance(double *cov, const real *x, int n, int d);
 int  symmetric_eigen(double *a, int n, double *values, double *vectors);
 
+int head_following_a_digit(Gpt *g, int a, int b);
+int trace_own_output(Gpt *g, int problem, Trace *tr);
+int reads_own_output_most(const Trace *tr, int head);
+typedef struct {
+    const char *name;
+    int (*holds)(int a, int b);
+} Concept;
+enum { N_CONCEPTS = 5 };
+extern const Concept concepts[N_CONCEPTS];
+enum { EQUALS_AT = 3 };             /* the position of the = */
+void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN],
+                           real in[N_PROBLEMS * WIDTH]);
+int best_threshold(const real *h, const unsigned char *has, double d);
+typedef struct {
+    int count;          /* problems with the concept */
+    int neuron;         /* the column that separates them best */
+    double d;           /* its separation */
+    int right;          /* problems its best threshold sorts right */
+} NeuronFound;
+NeuronFound search_neuron(const real h[N_PROBLEMS * HIDDEN],
+                          const Concept *concept);
+int directions_for_90(const real *x, int d, double *share);
 
 #endif

@@ -1,4 +1,5 @@
-/* exp_ffn.c: the feed-forward network taken apart (tangled; edit attention.nw) */
+/* exp_ffn.c: the feed-forward network taken apart
+   (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 #include "dissect.h"
@@ -10,17 +11,19 @@
 #include <string.h>
 
 typedef struct {
-    Run book;               /* the book's model, as attention train made it */
+    Run book;         /* the book's model, as attention train made it */
     Trained with_gelu[N_SEEDS], no_gelu[N_SEEDS];
 } FfnRuns;
-static int experiments_of_the_ffn(const char *dir, const char *fig, Text *numbers,
-                                  Gpt *g, FfnRuns *e);
+static int experiments_of_the_ffn(const char *dir, const char *fig,
+                                  Text *numbers, Gpt *g, FfnRuns *e);
 static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in);
 static int claims_about_the_ffn(const FfnRuns *e, double collapse,
-                                const double separations[], const int neurons[]);
+                                const double separations[],
+                                const int neurons[]);
 
-int ffn_experiments(const char *model, const char *dir, const char *fig, Text *numbers)
+int ffn_experiments(const char *model, const char *dir, const char *fig,
+                    Text *numbers)
 {
     FfnRuns *e = calloc(1, sizeof *e);
     Gpt *g = load_transformer(model);
@@ -49,8 +52,8 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
         int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
         for (int t = 0; t < T; t++, rows++) {
             const real *ffn = g->act.ffn + (p * SEQ_LEN + t) * WIDTH;
-            matmul_forward(one, g->act.ln2 + (p * SEQ_LEN + t) * WIDTH, map, shift,
-                           1, WIDTH, WIDTH);
+            matmul_forward(one, g->act.ln2 + (p * SEQ_LEN + t) * WIDTH, map,
+                           shift, 1, WIDTH, WIDTH);
             for (int i = 0; i < WIDTH; i++) {
                 worst = fmax(worst, fabs((double)one[i] - (double)ffn[i]));
                 largest = fmax(largest, fabs((double)ffn[i]));
@@ -58,20 +61,18 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
         }
     }
     number(numbers, "collapse_rows", "%d", rows);
-    number(numbers, "collapse_max_diff", "%.*f", decimals_for(worst), worst);
+    number(numbers, "collapse_max_diff", "%.*f", decimals_for(worst),
+           worst);
     number(numbers, "collapse_largest", "%.1f", largest);
     return worst;
 }
 
-static int lowest_after_perfect(const Trained runs[N_SEEDS])
+static int lowest_of_the_seeds(const Trained runs[N_SEEDS])
 {
     int lowest = N_PROBLEMS;
-    for (int s = 0; s < N_SEEDS; s++) {
-        const Run *run = &runs[s].run;
-        for (int r = 0; r < run->result.n_records; r++)
-            if (run->result.first_perfect > 0 && run->log[r].step > run->result.first_perfect)
-                lowest = run->log[r].correct < lowest ? run->log[r].correct : lowest;
-    }
+    for (int s = 0; s < N_SEEDS; s++)
+        if (lowest_after_perfect(&runs[s].run) < lowest)
+            lowest = lowest_after_perfect(&runs[s].run);
     return lowest;
 }
 
@@ -79,7 +80,8 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
 {
     const Trained *with = e->with_gelu;
     for (int s = 0; s < N_SEEDS; s++)
-        if (train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS, 1) != 0)
+        if (train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS, 1)
+            != 0)
             return -1;
     double loss = 0, loss_with = 0;
     for (int s = 0; s < N_SEEDS; s++) {
@@ -88,16 +90,19 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
     }
     number(numbers, "nogelu_mean_loss", "%.3f", loss);
     number(numbers, "gelu_mean_loss", "%.3f", loss_with);
-    number(numbers, "nogelu_mean_steps", "%.0f", mean_steps(e->no_gelu, N_SEEDS));
+    number(numbers, "nogelu_mean_steps", "%.0f",
+           mean_steps(e->no_gelu, N_SEEDS));
     number(numbers, "gelu_mean_steps", "%.0f", mean_steps(with, N_SEEDS));
-    number(numbers, "nogelu_relapse", "%d", lowest_after_perfect(e->no_gelu));
-    number(numbers, "gelu_relapse", "%d", lowest_after_perfect(with));
+    number(numbers, "nogelu_relapse", "%d",
+           lowest_of_the_seeds(e->no_gelu));
+    number(numbers, "gelu_relapse", "%d", lowest_of_the_seeds(with));
     return 0;
 }
 
 static int figure_without_gelu(const char *fig, const FfnRuns *e)
 {
-    static float step[2][N_SEEDS][MAX_RECORDS], loss[2][N_SEEDS][MAX_RECORDS];
+    static float step[2][N_SEEDS][MAX_RECORDS];
+    static float loss[2][N_SEEDS][MAX_RECORDS];
     static float correct[2][N_SEEDS][MAX_RECORDS];
     SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
     SvgSeries key[2] = {{"with GELU", NULL, NULL, 0, 0, svg_palette(0)},
@@ -109,80 +114,47 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
             const Run *run = kind ? &e->no_gelu[s].run : &e->with_gelu[s].run;
             int n = run->result.n_records, i = kind * N_SEEDS + s;
             curves_of(run, step[kind][s], loss[kind][s], correct[kind][s]);
-            losses[i] = (SvgSeries){NULL, step[kind][s], loss[kind][s], n, kind, svg_palette(kind)};
-            scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n, kind,
-                                    svg_palette(kind)};
+            losses[i] = (SvgSeries){NULL, step[kind][s], loss[kind][s], n,
+                                    kind, svg_palette(kind)};
+            scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n,
+                                    kind, svg_palette(kind)};
         }
     SvgLinePanel panels[2] = {
-        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
+         .series = losses,
          .n_series = 2 * N_SEEDS, .log_y = 1, .h_line = {1, floor, "floor"},
          .legend = SVG_LEGEND_NONE},
-        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = scores,
-         .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE}};
+        {.title = "Score", .x_label = "step", .y_label = "problems right",
+         .series = scores,
+         .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100,
+         .legend = SVG_LEGEND_NONE}};
     double width = 760, height = 340;
     SvgRect size = svg_legend_size(key, 2, 1);
     svg_begin(&svg, width, height);
     for (int k = 0; k < 2; k++)
-        svg_line_panel(&svg, (SvgRect){10 + k * (width - 20) / 2, 10, (width - 20) / 2,
-                                       height - 20 - size.h}, &panels[k]);
+        svg_line_panel(&svg, (SvgRect){10 + k * (width - 20) / 2, 10,
+                                       (width - 20) / 2, height - 20 - size.h},
+                       &panels[k]);
     svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key, 2, 1);
     svg_end(&svg);
     return save_text(fig, "no_gelu_training.svg", &svg);
 }
 
-typedef struct {
-    const char *name;
-    int (*holds)(int a, int b);
-} Concept;
-static int a_is_7(int a, int b) { (void)b; return a == 7; }
-static int two_digits(int a, int b) { return a * b >= 10; }
-static int tens_digit_is_5(int a, int b) { return a * b / 10 == 5; }
-static int answer_is_0(int a, int b) { return a * b == 0; }
-static int b_is_7(int a, int b) { (void)a; return b == 7; }
-static const Concept concepts[] = {
-    {"a is 7", a_is_7}, {"the answer has two digits", two_digits},
-    {"the tens digit is 5", tens_digit_is_5}, {"the answer is 0", answer_is_0},
-    {"b is 7", b_is_7},
-};
-enum { N_CONCEPTS = sizeof concepts / sizeof concepts[0], N_DRAWN = 4 };
-
-static void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN])
-{
-    loss_on_all_problems(&g->model);
-    for (int p = 0; p < N_PROBLEMS; p++)
-        memcpy(h + p * HIDDEN, g->act.hidden + (p * SEQ_LEN + EQUALS_AT) * HIDDEN,
-               HIDDEN * sizeof(real));
-}
-
-static int best_threshold(const real *h, const unsigned char *has, double d)
-{
-    int best = 0;
-    for (int cut = 0; cut < N_PROBLEMS; cut++) {    /* threshold at h[cut] */
-        int right = 0;
-        for (int p = 0; p < N_PROBLEMS; p++) {
-            int above = d > 0 ? h[p * HIDDEN] >= h[cut * HIDDEN]
-                              : h[p * HIDDEN] <= h[cut * HIDDEN];
-            right += above == (has[p] != 0);
-        }
-        best = right > best ? right : best;
-    }
-    return best;
-}
+enum { N_DRAWN = 4 };
 
 static int search_neurons(const char *dir, Text *numbers, const real *h,
                           int neuron[], double d[])
 {
     Text md = {0};
-    text_printf(&md, "| concept | problems with it | neuron | separation $d$ | "
-                "right by one threshold |\n|:--|--:|--:|--:|--:|\n");
+    text_printf(&md, "| concept | problems with it | neuron | "
+                "separation $d$ | right by one threshold |\n"
+                "|:--|--:|--:|--:|--:|\n");
     for (int c = 0; c < (int)N_CONCEPTS; c++) {
-        unsigned char has[N_PROBLEMS];
-        int count = 0;
-        for (int p = 0; p < N_PROBLEMS; p++)
-            count += has[p] = (unsigned char)concepts[c].holds(p / 10, p % 10);
-        neuron[c] = best_separating_column(h, N_PROBLEMS, HIDDEN, has, &d[c]);
-        text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name, count,
-                    neuron[c], d[c], best_threshold(h + neuron[c], has, d[c]));
+        NeuronFound found = search_neuron(h, &concepts[c]);
+        neuron[c] = found.neuron;
+        d[c] = found.d;
+        text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name,
+                    found.count, neuron[c], d[c], found.right);
         char name[64];
         snprintf(name, sizeof name, "neuron_%d", c + 1);
         number(numbers, name, "%d", neuron[c]);
@@ -192,109 +164,111 @@ static int search_neurons(const char *dir, Text *numbers, const real *h,
     return save_text(dir, "neurons.md", &md);
 }
 
-static int figure_neurons(const char *fig, const real *h, const int neuron[],
-                          const double d[])
+static int figure_neurons(const char *fig, const real *h,
+                          const int neuron[], const double d[])
 {
     static float values[N_DRAWN][N_PROBLEMS];
     static char titles[N_DRAWN][96];
     Text svg = {0};
-    double width = 760, height = 700, w = (width - 20) / 2, hh = (height - 20) / 2;
+    double width = 760, height = 700;
+    double w = (width - 20) / 2, hh = (height - 20) / 2;
     svg_begin(&svg, width, height);
     for (int c = 0; c < N_DRAWN; c++) {
         for (int p = 0; p < N_PROBLEMS; p++)
             values[c][p] = (float)h[p * HIDDEN + neuron[c]];
         snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
                  concepts[c].name, neuron[c], d[c]);
-        SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c], digit_labels,
-                          digit_labels, NULL, 0};
-        SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL}, &map, 1);
+        SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
+                          digit_labels, digit_labels, NULL, 0};
+        SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0,
+                                                            NULL}, &map, 1);
         double bar = svg_color_bar_width(scale);
         SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - bar - 16, hh};
         svg_heatmap_panel(&svg, box, &map, scale);
-        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100}, scale);
+        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100},
+                      scale);
     }
     svg_end(&svg);
     return save_text(fig, "neurons.svg", &svg);
 }
 
-static int directions_for_90(const real *x, int d, double *share)
+static int principal_directions(const char *fig, Text *numbers,
+                                const real *h, const real *in)
 {
-    static double cov[HIDDEN * HIDDEN], vectors[HIDDEN * HIDDEN];
-    double total = 0, sum = 0;
-    int count = 0;
-    centred_covariance(cov, x, N_PROBLEMS, d);
-    if (symmetric_eigen(cov, d, share, vectors) < 0)
-        return -1;
-    for (int i = 0; i < d; i++)
-        total += share[i];
-    for (int i = 0; i < d; i++) {
-        share[i] /= total;
-        count += sum < 0.9;
-        sum += share[i];
-    }
-    return count;
-}
-
-static int principal_directions(const char *fig, Text *numbers, Gpt *g, const real *h)
-{
-    static real in[N_PROBLEMS * WIDTH];
     double share[HIDDEN], share_in[WIDTH];
-    for (int p = 0; p < N_PROBLEMS; p++)    /* h left the batch's ln2 in place */
-        memcpy(in + p * WIDTH, g->act.ln2 + (p * SEQ_LEN + EQUALS_AT) * WIDTH,
-               WIDTH * sizeof(real));
     int count = directions_for_90(h, HIDDEN, share);
     int count_in = directions_for_90(in, WIDTH, share_in);
+    if (count == -2 || count_in == -2)
+        return fail("out of memory");
     if (count < 0 || count_in < 0)
         return fail("the eigen-solver did not converge");
     if (count > HIDDEN / 4 || count <= count_in)
         return fail("the chapter 'The feed-forward network' says "
                     "the activations need more directions than the "
-                    "inputs (%d against %d) but at most a quarter of 64: revise", count, count_in);
+                    "inputs (%d against %d) but at most a quarter of "
+                    "64: revise", count, count_in);
     number(numbers, "pca_90", "%d", count);
     number(numbers, "pca_90_input", "%d", count_in);
     number(numbers, "pca_first_share", "%.0f", 100 * share[0]);
+    int rank = 0, rank_in = 0;      /* directions with any variance */
+    for (int i = 0; i < HIDDEN; i++)
+        rank += share[i] > 1e-7;
+    for (int i = 0; i < WIDTH; i++)
+        rank_in += share_in[i] > 1e-7;
+    number(numbers, "pca_rank", "%d", rank);
+    number(numbers, "pca_rank_input", "%d", rank_in);
+    number(numbers, "pca_least_share", "%.1e", share[HIDDEN - 1]);
+    if (rank != HIDDEN || rank_in >= HIDDEN / 2)
+        return fail("the chapter 'The feed-forward network' says the "
+                    "activations vary in all 64 directions and the inputs "
+                    "in fewer than 32 (%d and %d): revise", rank, rank_in);
     return figure_scree(fig, share, count, share_in);
 }
 
 static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in)
 {
+    Text text = {0}, *svg = &text;
     static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
     char marker[64];
-    Text svg = {0};
     for (int i = 0; i < HIDDEN; i++) {
         x[i] = (float)(i + 1);
         each[0][i] = (float)share[i];
         total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
         each[1][i] = i < WIDTH && share_in[i] > 1e-7 ? (float)share_in[i] : NAN;
-        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0) : NAN;
+        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0)
+                                : NAN;
     }
     snprintf(marker, sizeof marker, "%d directions", count);
-    SvgSeries shares[2] = {{"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
-                           {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
-    SvgSeries totals[2] = {{"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
-                           {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
+    SvgSeries shares[2] = {
+        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
+        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
+    SvgSeries totals[2] = {
+        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
+        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
     SvgLinePanel panels[2] = {
-        {.title = "Share of the variance", .x_label = "direction, largest first", .y_label = "share",
-         .series = shares, .n_series = 2, .log_y = 1, .x_min = 0, .x_max = HIDDEN,
-         .legend = SVG_LEGEND_BELOW},
-        {.title = "Running total", .x_label = "number of directions", .y_label = "share",
-         .series = totals, .n_series = 2, .x_min = 0, .x_max = HIDDEN, .y_min = 0, .y_max = 1,
-         .h_line = {1, 0.9, "90 %"}, .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
-    svg_line_charts(&svg, panels, 2, NULL, 760, 340);
-    return save_text(fig, "pca.svg", &svg);
+        {.title = "Share of the variance",
+         .x_label = "direction, largest first",
+         .y_label = "share", .series = shares, .n_series = 2, .log_y = 1,
+         .x_min = 0, .x_max = HIDDEN, .legend = SVG_LEGEND_BELOW},
+        {.title = "Running total", .x_label = "number of directions",
+         .y_label = "share", .series = totals, .n_series = 2, .x_min = 0,
+         .x_max = HIDDEN, .y_min = 0, .y_max = 1, .h_line = {1, 0.9, "90 %"},
+         .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
+    svg_line_charts(svg, panels, 2, NULL, 760, 340);
+    return save_text(fig, "pca.svg", &text);
 }
 
-static int experiments_of_the_ffn(const char *dir, const char *fig, Text *numbers,
-                                    Gpt *g, FfnRuns *e)
+static int experiments_of_the_ffn(const char *dir, const char *fig,
+                                  Text *numbers, Gpt *g, FfnRuns *e)
 {
-    static real h[N_PROBLEMS * HIDDEN];
+    static real h[N_PROBLEMS * HIDDEN], in[N_PROBLEMS * WIDTH];
     int neuron[N_CONCEPTS];
     double d[N_CONCEPTS], collapse = no_gelu_collapse(numbers, g);
     int status = train_without_gelu(numbers, e);
     if (status == 0)
         status = figure_without_gelu(fig, e);
-    activations_at_equals(g, h);
+    activations_at_equals(g, h, in);
     if (status == 0)
         status = search_neurons(dir, numbers, h, neuron, d);
     if (status == 0)
@@ -302,12 +276,13 @@ static int experiments_of_the_ffn(const char *dir, const char *fig, Text *number
     if (status == 0)
         status = figure_neurons(fig, h, neuron, d);
     if (status == 0)
-        status = principal_directions(fig, numbers, g, h);
+        status = principal_directions(fig, numbers, h, in);
     return status;
 }
 
 static int claims_about_the_ffn(const FfnRuns *e, double collapse,
-                               const double separations[], const int neurons[])
+                               const double separations[],
+                               const int neurons[])
 {
     if (!(collapse < 1e-4))
         return fail("the chapter 'The feed-forward network' says "
@@ -315,14 +290,18 @@ static int claims_about_the_ffn(const FfnRuns *e, double collapse,
                     "largest difference is %.1e", collapse);
     for (int s = 0; s < N_SEEDS; s++)
         if (e->no_gelu[s].correct != N_PROBLEMS
-            || steps_to_perfect(&e->no_gelu[s]) <= steps_to_perfect(&e->with_gelu[s]))
+            || steps_to_perfect(&e->no_gelu[s])
+               <= steps_to_perfect(&e->with_gelu[s]))
             return fail("the chapter 'The feed-forward network' says "
                         "the model without GELU ends at 100/100 but needs "
-                        "more steps than with GELU, from every seed; seed %d does not", s);
-    if (lowest_after_perfect(e->no_gelu) >= lowest_after_perfect(e->with_gelu))
+                        "more steps than with GELU, from every seed; "
+                        "seed %d does not", s);
+    if (lowest_of_the_seeds(e->no_gelu)
+        >= lowest_of_the_seeds(e->with_gelu))
         return fail("the chapter 'The feed-forward network' says "
                     "the model without GELU falls back further after its "
-                    "first perfect score than the model with GELU: revise the text");
+                    "first perfect score than the model with GELU: "
+                    "revise the text");
     for (int c = 1; c < N_DRAWN; c++)
         if (fabs(separations[c]) <= fabs(separations[0]))
             return fail("the chapter 'The feed-forward network' says "

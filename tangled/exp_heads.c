@@ -9,18 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the same three seeds as chapter 7's */
+enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the three seeds of chapter 7 */
 static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
 typedef struct {
-    Run book;               /* the book's model, as attention train made it */
+    Run book;         /* the book's model, as attention train made it */
     Trained heads[N_HEAD_CHOICES][N_SEEDS];
 } HeadRuns;
 typedef struct Quota Quota;
-static int experiments_of_heads(const char *dir, const char *fig, Text *numbers,
-                                Gpt *g, HeadRuns *e);
+static int experiments_of_heads(const char *dir, const char *fig,
+                                Text *numbers, Gpt *g, HeadRuns *e);
 static int claims_about_heads(const HeadRuns *e, const Quota *quota);
 
-int heads_experiments(const char *model, const char *dir, const char *fig, Text *numbers)
+int heads_experiments(const char *model, const char *dir, const char *fig,
+                      Text *numbers)
 {
     HeadRuns *e = calloc(1, sizeof *e);
     Gpt *g = load_transformer(model);
@@ -40,7 +41,8 @@ static int head_of_column(int n_heads, int column)
     real out[2 * WIDTH], scores[MAX_HEADS * 4], weights[MAX_HEADS * 4];
     q[WIDTH + column] = 1;          /* the query of row 1 */
     k[column] = 1;                  /* the key of row 0 */
-    attention_forward(out, scores, weights, q, k, v, 1, 2, WIDTH, n_heads, 1);
+    attention_forward(out, scores, weights, q, k, v, 1, 2, WIDTH, n_heads,
+                      1);
     for (int head = 0; head < n_heads; head++)
         if (scores[(head * 2 + 1) * 2] != 0)    /* row 1 reading row 0 */
             return head;
@@ -51,8 +53,8 @@ static int figure_the_cut(const char *fig)
 {
     static float owner[N_HEAD_CHOICES][MAX_HEADS * WIDTH];
     static char titles[N_HEAD_CHOICES][64];
-    static const char *const heads[MAX_HEADS] = {"head 0", "head 1", "head 2",
-        "head 3", "head 4", "head 5", "head 6", "head 7"};
+    static const char *const heads[MAX_HEADS] = {"head 0", "head 1",
+        "head 2", "head 3", "head 4", "head 5", "head 6", "head 7"};
     SvgHeatmap maps[N_HEAD_CHOICES];
     Text svg = {0};
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
@@ -66,17 +68,21 @@ static int figure_the_cut(const char *fig)
         snprintf(titles[c], sizeof titles[c], "%d head%s of %d number%s%s", n,
                  n > 1 ? "s" : "", first_head, first_head > 1 ? "s" : "",
                  n == N_HEADS ? " (the book's model)" : "");
-        maps[c] = (SvgHeatmap){titles[c], c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
+        maps[c] = (SvgHeatmap){titles[c],
+                               c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
                                NULL, n, WIDTH, owner[c], heads, NULL, NULL, 0};
     }
     double cell = 21, width = 760, extra = 48, height = 10;
     for (int c = 0; c < N_HEAD_CHOICES; c++)
-        height += head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+        height += head_choices[c] * cell + extra
+                  + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
     svg_begin(&svg, width, height);
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, MAX_HEADS - 1, NULL};
     for (int c = 0, top = 10; c < N_HEAD_CHOICES; c++) {
-        double h = head_choices[c] * cell + extra + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
-        svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c], scale);
+        double h = head_choices[c] * cell + extra
+                   + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+        svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c],
+                          scale);
         top += (int)h;
     }
     svg_end(&svg);
@@ -85,20 +91,30 @@ static int figure_the_cut(const char *fig)
 
 struct Quota {
     double worst_sum;           /* largest |sum of a row's weights - 1| */
-    double least_a, least_b;    /* over problems, of the most any head reads there */
-    double largest_gap;         /* over heads, of |mean weight on a - on b| */
-    double mean[MAX_HEADS][4];  /* each head's mean weight on u = 0..3 at the = */
+    double least_a, least_b;    /* over problems, of the most any head
+                                   reads there */
+    double largest_gap;         /* over heads, of |mean weight on a -
+                                   on b| */
+    double mean[MAX_HEADS][4];  /* each head's mean weight on u = 0..3
+                                   at the = */
+    int sided[MAX_HEADS];       /* problems with a != b on which the
+                                   head's weights on a and b differ
+                                   by more than 0.5 */
+    int sided_head;             /* the head with the most of them */
+    double most_one;            /* the most weight one head puts on */
+    int most_head, most_p;      /* one operand, and where */
 };
 
 static const real *weights_of(const Gpt *g, int p, int head, int t)
 {
-    return g->act.weights + ((p * g->n_heads + head) * SEQ_LEN + t) * SEQ_LEN;
+    return g->act.weights
+           + ((p * g->n_heads + head) * SEQ_LEN + t) * SEQ_LEN;
 }
 
 static void quota_at_equals(Gpt *g, Quota *q)
 {
     loss_on_all_problems(&g->model);
-    *q = (Quota){0, 1, 1, 0, {{0}}};
+    *q = (Quota){0, 1, 1, 0, {{0}}, {0}, 0, 0, 0, 0};
     for (int p = 0; p < N_PROBLEMS; p++) {
         double most_a = 0, most_b = 0;
         for (int head = 0; head < g->n_heads; head++) {
@@ -113,27 +129,49 @@ static void quota_at_equals(Gpt *g, Quota *q)
                 q->mean[head][u] += (double)w[u] / N_PROBLEMS;
             most_a = fmax(most_a, (double)w[0]);
             most_b = fmax(most_b, (double)w[2]);
+            if (p / N_DIGITS != p % N_DIGITS) {     /* a != b: the two can differ */
+                q->sided[head] += fabs((double)w[0] - (double)w[2]) > 0.5;
+                if (fmax(w[0], w[2]) > q->most_one) {
+                    q->most_one = fmax(w[0], w[2]);
+                    q->most_head = head;
+                    q->most_p = p;
+                }
+            }
         }
         q->least_a = fmin(q->least_a, most_a);
         q->least_b = fmin(q->least_b, most_b);
     }
-    for (int head = 0; head < g->n_heads; head++)
-        q->largest_gap = fmax(q->largest_gap, fabs(q->mean[head][0] - q->mean[head][2]));
+    for (int head = 0; head < g->n_heads; head++) {
+        q->largest_gap = fmax(q->largest_gap,
+                              fabs(q->mean[head][0] - q->mean[head][2]));
+        if (q->sided[head] > q->sided[q->sided_head])
+            q->sided_head = head;
+    }
 }
 
 static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
 {
     Text md = {0};
     quota_at_equals(g, q);
-    text_printf(&md, "| head | $u = 0$ (`a`) | $u = 1$ (`*`) | $u = 2$ (`b`) "
+    text_printf(&md, "| head | $u = 0$ (`a`) | $u = 1$ (`*`) "
+                "| $u = 2$ (`b`) "
                 "| $u = 3$ (`=`) |\n|--:|--:|--:|--:|--:|\n");
     for (int head = 0; head < g->n_heads; head++)
-        text_printf(&md, "| %d | %.2f | %.2f | %.2f | %.2f |\n", head, q->mean[head][0],
-                    q->mean[head][1], q->mean[head][2], q->mean[head][3]);
-    number(numbers, "quota_worst_sum", "%.*f", decimals_for(q->worst_sum), q->worst_sum);
+        text_printf(&md, "| %d | %.2f | %.2f | %.2f | %.2f |\n", head,
+                    q->mean[head][0], q->mean[head][1], q->mean[head][2],
+                    q->mean[head][3]);
+    number(numbers, "quota_worst_sum", "%.*f", decimals_for(q->worst_sum),
+           q->worst_sum);
     number(numbers, "quota_least_a", "%.2f", q->least_a);
     number(numbers, "quota_least_b", "%.2f", q->least_b);
     number(numbers, "quota_largest_gap", "%.2f", q->largest_gap);
+    number(numbers, "quota_sided_head", "%d", q->sided_head);
+    number(numbers, "quota_sided", "%d", q->sided[q->sided_head]);
+    number(numbers, "quota_distinct", "%d", N_PROBLEMS - N_DIGITS);
+    number(numbers, "quota_most_one", "%.2f", q->most_one);
+    number(numbers, "quota_most_head", "%d", q->most_head);
+    number(numbers, "quota_most_a", "%d", q->most_p / N_DIGITS);
+    number(numbers, "quota_most_b", "%d", q->most_p % N_DIGITS);
     return save_text(dir, "quota.md", &md);
 }
 
@@ -141,7 +179,8 @@ static int train_the_heads(Gpt *g, HeadRuns *e)
 {
     for (int c = 0; c < N_HEAD_CHOICES; c++)
         for (int s = 0; s < N_SEEDS; s++)
-            if (train_or_reuse(&e->heads[c][s], &e->book, g, s, head_choices[c]) != 0)
+            if (train_or_reuse(&e->heads[c][s], &e->book, g, s,
+                               head_choices[c]) != 0)
                 return -1;
     return 0;
 }
@@ -149,14 +188,17 @@ static int train_the_heads(Gpt *g, HeadRuns *e)
 static int table_of_heads(const char *dir, const HeadRuns *e)
 {
     Text md = {0};
-    text_printf(&md, "| heads | $d_{\\mathrm{head}}$ | steps to 100/100, by seed | "
-                "mean | final score | final loss |\n|--:|--:|:--|--:|:--|:--|\n");
+    text_printf(&md, "| heads | $d_{\\mathrm{head}}$ "
+                "| steps to 100/100, by seed | mean | final score "
+                "| final loss |\n|--:|--:|:--|--:|:--|:--|\n");
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         const Trained *t = e->heads[c];
-        text_printf(&md, "| %d | %d | ", head_choices[c], WIDTH / head_choices[c]);
+        text_printf(&md, "| %d | %d | ", head_choices[c],
+                    WIDTH / head_choices[c]);
         for (int s = 0; s < N_SEEDS; s++)
             if (t[s].run.result.first_perfect > 0)
-                text_printf(&md, "%s%d", s ? ", " : "", t[s].run.result.first_perfect);
+                text_printf(&md, "%s%d", s ? ", " : "",
+                            t[s].run.result.first_perfect);
             else
                 text_printf(&md, "%snone", s ? ", " : "");
         text_printf(&md, " | %.0f | ", mean_steps(t, N_SEEDS));
@@ -174,8 +216,10 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
 {
     char name[64];
     number(out, "heads_seeds", "%d", N_SEEDS);
-    number(out, "heads_first_seed", "%llu", (unsigned long long)e->book.cfg.seed);
-    number(out, "heads_last_seed", "%llu", (unsigned long long)e->book.cfg.seed + N_SEEDS - 1);
+    number(out, "heads_first_seed", "%llu",
+           (unsigned long long)e->book.cfg.seed);
+    number(out, "heads_last_seed", "%llu",
+           (unsigned long long)e->book.cfg.seed + N_SEEDS - 1);
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         int fewest = steps_to_perfect(&e->heads[c][0]), most = fewest;
         for (int s = 1; s < N_SEEDS; s++) {
@@ -214,20 +258,23 @@ static int figure_heads(const char *fig, const HeadRuns *e)
         snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
                  head_choices[c] > 1 ? "s" : "");
         SvgLinePanel panel = {.title = titles[c], .x_label = "step",
-            .y_label = "problems right", .series = series[c], .n_series = N_SEEDS,
+            .y_label = "problems right", .series = series[c],
+            .n_series = N_SEEDS,
             .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE};
-        SvgRect box = {10 + (c % 2) * (width - 20) / 2, 10 + (c / 2) * (height - 20 - legend_h) / 2,
+        SvgRect box = {10 + (c % 2) * (width - 20) / 2,
+                       10 + (c / 2) * (height - 20 - legend_h) / 2,
                        (width - 20) / 2, (height - 20 - legend_h) / 2};
         svg_line_panel(&svg, box, &panel);
     }
     SvgRect size = svg_legend_size(series[0], N_SEEDS, 1);
-    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0], N_SEEDS, 1);
+    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0],
+               N_SEEDS, 1);
     svg_end(&svg);
     return save_text(fig, "heads_training.svg", &svg);
 }
 
-static int experiments_of_heads(const char *dir, const char *fig, Text *numbers,
-                                Gpt *g, HeadRuns *e)
+static int experiments_of_heads(const char *dir, const char *fig,
+                                Text *numbers, Gpt *g, HeadRuns *e)
 {
     Quota quota;
     int status = figure_the_cut(fig);
@@ -249,33 +296,47 @@ static int experiments_of_heads(const char *dir, const char *fig, Text *numbers,
 static int claims_about_heads(const HeadRuns *e, const Quota *q)
 {
     if (q->worst_sum > 1e-5)
-        return fail("the chapter 'Multi-head' says every head's weights add up to 1; they do not");
+        return fail("the chapter 'Multi-head' says every head's weights "
+                    "add up to 1; they do not");
     if (q->largest_gap > 0.1)
-        return fail("the chapter 'Multi-head' says no head favours a or b on average by more than "
-                    "0.1; one does by %.2f: revise the text", q->largest_gap);
+        return fail("the chapter 'Multi-head' says no head favours a or b "
+                    "on average by more than 0.1; one does by %.2f: revise "
+                    "the text", q->largest_gap);
+    if (q->sided[q->sided_head] <= (N_PROBLEMS - N_DIGITS) / 2
+        || q->most_one < 0.9)
+        return fail("the chapter 'Multi-head' says a head takes sides "
+                    "on most problems, and one puts nearly all its quota "
+                    "on one operand; head %d does on %d, the most is "
+                    "%.2f: revise the text", q->sided_head,
+                    q->sided[q->sided_head], q->most_one);
     if (q->least_a < 0.2 || q->least_b < 0.2)
-        return fail("the chapter 'Multi-head' says every problem is read at a and at b with a "
-                    "weight of at least 0.2: revise the text");
+        return fail("the chapter 'Multi-head' says every problem is read "
+                    "at a and at b with a weight of at least 0.2: revise "
+                    "the text");
     for (int c = 0; c < N_HEAD_CHOICES; c++)
         for (int s = 0; s < N_SEEDS; s++)
-            if (e->heads[c][s].run.result.first_perfect < 0 || e->heads[c][s].correct != N_PROBLEMS)
+            if (e->heads[c][s].run.result.first_perfect < 0
+                || e->heads[c][s].correct != N_PROBLEMS)
                 return fail("the chapter 'Multi-head' says "
                             "every run of the heads experiment ends at "
-                            "100/100; %d heads, seed %d does not", head_choices[c], s);
+                            "100/100; %d heads, seed %d does not",
+                            head_choices[c], s);
     int fewest = steps_to_perfect(&e->heads[0][0]), most = fewest;
     for (int s = 1; s < N_SEEDS; s++) {
         fewest = fmin(fewest, steps_to_perfect(&e->heads[0][s]));
         most = fmax(most, steps_to_perfect(&e->heads[0][s]));
     }
-    double gap = mean_steps(e->heads[0], N_SEEDS) - mean_steps(e->heads[N_HEAD_CHOICES - 1], N_SEEDS);
+    double gap = mean_steps(e->heads[0], N_SEEDS)
+                 - mean_steps(e->heads[N_HEAD_CHOICES - 1], N_SEEDS);
     for (int c = 1; c < N_HEAD_CHOICES; c++)
-        if (mean_steps(e->heads[c], N_SEEDS) >= mean_steps(e->heads[c - 1], N_SEEDS))
-            return fail("the chapter 'Multi-head' says more heads took fewer steps "
-                            "on average: revise");
+        if (mean_steps(e->heads[c], N_SEEDS)
+            >= mean_steps(e->heads[c - 1], N_SEEDS))
+            return fail("the chapter 'Multi-head' says more heads took fewer "
+                        "steps on average: revise");
     if (most - fewest < gap)
-        return fail("the chapter 'Multi-head' says the spread between one head's "
-                    "seeds exceeds the gap "
-                    "between one head and eight: revise the text");
+        return fail("the chapter 'Multi-head' says the spread between one "
+                    "head's seeds exceeds the gap between one head and eight: "
+                    "revise the text");
     return 0;
 }
 

@@ -15,22 +15,24 @@ static double closest_tokens(const Gpt *g, int *a, int *b);
 static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g);
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp);
 static int figure_token_embedding(const char *fig, const Gpt *g);
-static int the_trace(const char *dir, const char *fig, Text *numbers, Gpt *g);
+static int the_trace(const char *dir, const char *fig, Text *numbers,
+                     Gpt *g);
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
 
-int specimen_experiments(const char *model, const char *dir, const char *fig,
-                         Text *numbers)
+int specimen_experiments(const char *model, const char *dir,
+                         const char *fig, Text *numbers)
 {
     Run *run = malloc(sizeof *run), *mlp = malloc(sizeof *mlp);
     Gpt *g = load_transformer(model);
     size_t n_params;
-    int status = run == NULL || mlp == NULL ? fail("out of memory") : g == NULL ? -1 : 0;
+    int status = run == NULL || mlp == NULL ? fail("out of memory")
+                 : g == NULL ? -1 : 0;
     if (status == 0)
         status = load_training_log(model, run);
     if (status == 0)
-        status = run_mlp(mlp, &n_params);   /* the perceptron, for comparison */
+        status = run_mlp(mlp, &n_params);  /* the perceptron, to compare */
     if (status == 0)
         status = claims_hold(run, mlp, g);
     if (status == 0) {
@@ -54,8 +56,9 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
 {
     int a = 0, b = 0;
     if (gpt->result.first_perfect < 0 || mlp->result.first_perfect < 0)
-        return fail("the chapters 'The welded wiring' and 'Train it first' say "
-                    "both models reach 100/100; this run does not");
+        return fail("the chapters 'The welded wiring' and 'Train it "
+                    "first' say both models reach 100/100; this run "
+                    "does not");
     if (gpt->result.first_perfect >= mlp->result.first_perfect)
         return fail("the chapter 'Train it first' says "
                     "the transformer reaches 100/100 in fewer steps than "
@@ -65,11 +68,12 @@ static int claims_hold(const Run *gpt, const Run *mlp, Gpt *g)
     if (closest >= 0.5)
         return fail("the chapter 'Token to vector' says "
                     "no two token vectors are close to parallel, but "
-                    "'%c' and '%c' have cosine %.2f: revise the text", char_of_token(a),
-                    char_of_token(b), closest);
+                    "'%c' and '%c' have cosine %.2f: revise the text",
+                    char_of_token(a), char_of_token(b), closest);
     if (score(&g->model, NULL) != N_PROBLEMS)
         return fail("the chapter 'Train it first' says "
-                    "the saved model answers all 100 problems; it does not");
+                    "the saved model answers all 100 problems; "
+                    "it does not");
     return 0;
 }
 
@@ -86,7 +90,8 @@ static void numbers_of_the_specimen(Text *out, Gpt *g)
     number(out, "gpt_n_tables", "%d", g->model.p.n_tables);
     number(out, "gpt_loss_floor", "%.3f", floor);
     number(out, "gpt_targets_per_sequence", "%.2f", per_sequence);
-    number(out, "gpt_final_loss", "%.3f", (double)loss_on_all_problems(&g->model));
+    number(out, "gpt_final_loss", "%.3f",
+           (double)loss_on_all_problems(&g->model));
     number(out, "gpt_final_correct", "%d", score(&g->model, NULL));
     number(out, "forms_agree", "%d", agree);
     int a = 0, b = 0;
@@ -99,36 +104,46 @@ static void numbers_of_the_specimen(Text *out, Gpt *g)
 static int table_of_tables(const char *dir, const Params *p)
 {
     Text md = {0};
-    text_printf(&md, "| | table | rows | columns | numbers |\n|--:|:--|--:|--:|--:|\n");
+    text_printf(&md, "| | table | rows | columns | numbers |\n"
+                     "|--:|:--|--:|--:|--:|\n");
     for (int i = 0; i < p->n_tables; i++)
-        text_printf(&md, "| %d | `%s` | %d | %d | %d |\n", i + 1, p->specs[i].name,
-                    p->specs[i].rows, p->specs[i].cols, p->specs[i].rows * p->specs[i].cols);
-    text_printf(&md, "| | **all %d tables** | | | **%zu** |\n", p->n_tables, p->n_params);
+        text_printf(&md, "| %d | `%s` | %d | %d | %d |\n", i + 1,
+                    p->specs[i].name, p->specs[i].rows, p->specs[i].cols,
+                    p->specs[i].rows * p->specs[i].cols);
+    text_printf(&md, "| | **all %d tables** | | | **%zu** |\n",
+                p->n_tables, p->n_params);
     return save_text(dir, "gpt_tables.md", &md);
 }
 
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
 {
-    static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS], correct[2][MAX_RECORDS];
+    static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS],
+                 correct[2][MAX_RECORDS];
     char floor_label[64], marker[64];
     double per_sequence, floor = loss_floor(&per_sequence);
     Text svg = {0};
     curves_of(gpt, step[0], loss[0], correct[0]);
     curves_of(mlp, step[1], loss[1], correct[1]);
     snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
-    snprintf(marker, sizeof marker, "transformer 100/100 at step %d", gpt->result.first_perfect);
+    snprintf(marker, sizeof marker, "transformer 100/100 at step %d",
+             gpt->result.first_perfect);
     SvgSeries losses[2] = {
         {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL},
         {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL}};
     SvgSeries scores[2] = {
-        {"transformer", step[0], correct[0], gpt->result.n_records, 0, NULL},
-        {"perceptron", step[1], correct[1], mlp->result.n_records, 1, NULL}};
+        {"transformer", step[0], correct[0], gpt->result.n_records, 0,
+         NULL},
+        {"perceptron", step[1], correct[1], mlp->result.n_records, 1,
+         NULL}};
     SvgLinePanel panels[2] = {
-        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = losses,
-         .n_series = 2, .log_y = 1, .h_line = {1, floor, floor_label}, .legend = SVG_LEGEND_BELOW},
-        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = scores,
-         .n_series = 2, .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE,
-         .v_line = {gpt->result.first_perfect > 0, gpt->result.first_perfect, marker}},
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
+         .series = losses, .n_series = 2, .log_y = 1,
+         .h_line = {1, floor, floor_label}, .legend = SVG_LEGEND_BELOW},
+        {.title = "Score", .x_label = "step", .y_label = "problems right",
+         .series = scores, .n_series = 2, .y_min = 0, .y_max = 100,
+         .legend = SVG_LEGEND_NONE,
+         .v_line = {gpt->result.first_perfect > 0,
+                    gpt->result.first_perfect, marker}},
     };
     svg_line_charts(&svg, panels, 2, NULL, 760, 340);
     return save_text(fig, "gpt_training.svg", &svg);
@@ -138,15 +153,17 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
 {
     static const char *const tokens[VOCAB] =
         {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "=", ";"};
-    static const char *const columns[WIDTH] = {"0", "", "", "", "4", "", "", "", "8", "", "",
-        "", "12", "", "", "", "16", "", "", "", "20", "", "", "", "24", "", "", "", "28", "", "", ""};
+    static const char *const columns[WIDTH] = {
+        "0", "", "", "", "4", "", "", "", "8", "", "", "",
+        "12", "", "", "", "16", "", "", "", "20", "", "", "",
+        "24", "", "", "", "28", "", "", ""};
     float values[VOCAB * WIDTH];
     Text svg = {0};
     for (int i = 0; i < VOCAB * WIDTH; i++)
         values[i] = (float)g->model.p.table[TOK_EMB][i];
-    SvgHeatmap map = {.x_label = "dimension", .y_label = "token", .rows = VOCAB,
-                      .cols = WIDTH, .values = values, .row_labels = tokens,
-                      .col_labels = columns};
+    SvgHeatmap map = {.x_label = "dimension", .y_label = "token",
+                      .rows = VOCAB, .cols = WIDTH, .values = values,
+                      .row_labels = tokens, .col_labels = columns};
     SvgColorScale scale = {SVG_DIVERGING, 0, 0, "value"};
     svg_heatmap(&svg, &map, scale, 760, 360);
     return save_text(fig, "token_embedding.svg", &svg);
@@ -165,7 +182,8 @@ static double closest_tokens(const Gpt *g, int *a, int *b)
     return best;
 }
 
-static int the_trace(const char *dir, const char *fig, Text *numbers, Gpt *g)
+static int the_trace(const char *dir, const char *fig, Text *numbers,
+                     Gpt *g)
 {
     int tokens[SEQ_LEN], T = 4, t = 3;
     Trace *tr = malloc(sizeof *tr);
@@ -188,11 +206,13 @@ static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
         for (int u = 0; u <= t; u++)
             if (tr->weights[head][t][u] > tr->weights[top_head][t][top_u])
                 top_head = head, top_u = u;
-    number(out, "trace_next_token", "%c", char_of_token(argmax(tr->logits[t], VOCAB)));
+    number(out, "trace_next_token", "%c",
+           char_of_token(argmax(tr->logits[t], VOCAB)));
     number(out, "trace_top_head", "%d", top_head);
     number(out, "trace_top_u", "%d", top_u);
     number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
-    number(out, "trace_top_weight", "%.2f", (double)tr->weights[top_head][t][top_u]);
+    number(out, "trace_top_weight", "%.2f",
+           (double)tr->weights[top_head][t][top_u]);
 }
 
 static int table_of_the_trace(const char *dir, const Trace *tr, int t)
@@ -205,7 +225,8 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
             text_printf(&md, " %.2f |", (double)tr->scores[head][t][u]);
         text_printf(&md, "\n| | weight |");
         for (int u = 0; u <= t; u++)
-            text_printf(&md, " **%.2f** |", (double)tr->weights[head][t][u]);
+            text_printf(&md, " **%.2f** |",
+                        (double)tr->weights[head][t][u]);
     }
     text_printf(&md, "\n");
     return save_text(dir, "trace_row.md", &md);
@@ -225,10 +246,12 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     for (int head = 0; head < tr->n_heads; head++) {
         for (int t = 0; t < tr->T; t++)
             for (int u = 0; u < tr->T; u++)
-                values[head][t * tr->T + u] = u > t ? NAN : (float)tr->weights[head][t][u];
+                values[head][t * tr->T + u] =
+                    u > t ? NAN : (float)tr->weights[head][t][u];
         snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)", tr->T, tr->T,
-                                  values[head], names, names, "%.2f", 0};
+        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)",
+                                  tr->T, tr->T, values[head], names, names,
+                                  "%.2f", 0};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);

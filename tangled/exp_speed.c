@@ -1,4 +1,5 @@
-/* exp_speed.c: the numbers of the appendix on speed (tangled; edit attention.nw) */
+/* exp_speed.c: the numbers of the appendix on speed
+   (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 
@@ -13,7 +14,8 @@ static void numbers_of_the_normal_functions(Text *out);
 static double float_ulps(double value, double exact);
 static void scientific(Text *out, const char *name, double x);
 
-int speed_experiments(const char *model, const char *dir, const char *fig, Text *numbers)
+int speed_experiments(const char *model, const char *dir, const char *fig,
+                      Text *numbers)
 {
     (void)model, (void)dir, (void)fig;  /* no model, no table, no figure */
     numbers_of_the_flop_count(numbers);
@@ -23,10 +25,12 @@ int speed_experiments(const char *model, const char *dir, const char *fig, Text 
 
 static void numbers_of_the_flop_count(Text *out)
 {
-    number(out, "gelu_per_step", "%d", train_defaults().batch * (SEQ_LEN - 1) * HIDDEN);
+    number(out, "gelu_per_step", "%d",
+           train_defaults().batch * (SEQ_LEN - 1) * HIDDEN);
     number(out, "bench_batch", "%d", train_defaults().batch);
     number(out, "bench_seq", "%d", SEQ_LEN - 1);
-    number(out, "bench_mflops", "%.2f", gpt_train_flops(train_defaults().batch, SEQ_LEN - 1) / 1e6);
+    number(out, "bench_mflops", "%.2f",
+           gpt_train_flops(train_defaults().batch, SEQ_LEN - 1) / 1e6);
 }
 
 static double float_ulps(double value, double exact)
@@ -36,7 +40,8 @@ static double float_ulps(double value, double exact)
     return fabs(value - exact) / ldexp(1, e - 24);
 }
 
-static void scientific(Text *out, const char *name, double x)   /* m \cdot 10^{e} */
+/* x as m \cdot 10^{e} */
+static void scientific(Text *out, const char *name, double x)
 {
     int e = (int)floor(log10(x));
     number(out, name, "%.1f \\cdot 10^{%d}", x / pow(10, e), e);
@@ -47,7 +52,8 @@ static void numbers_of_the_normal_functions(Text *out)
     double exp_worst = 0, abs_worst = 0, body = 0, tail = 0;
     for (int i = 0; i <= 2000000; i++) {
         float x = (float)(-87 + 175 * (i / 2e6));
-        exp_worst = fmax(exp_worst, float_ulps(exp_lanes(x), exp((double)x)));
+        exp_worst = fmax(exp_worst,
+                         float_ulps(exp_lanes(x), exp((double)x)));
     }
     for (int i = 0; i <= 3000000; i++) {
         float z = (float)(-14 + 28 * (i / 3e6));
@@ -58,7 +64,7 @@ static void numbers_of_the_normal_functions(Text *out)
         if (z >= -4)
             body = fmax(body, float_ulps(ours, exact));
     }
-    int i = 0;                      /* where the library's route reaches 0 */
+    int i = 0;  /* where the library's route reaches 0 */
     while (i < 2000 && 0.5f * (1 + erff(-0.01f * i / sqrtf(2))) > 0)
         i++;
     number(out, "exp_worst_ulp", "%.2f", exp_worst);

@@ -25,15 +25,20 @@ int decimals_for(double x)
     return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
 }
 
-Gpt *new_transformer(uint64_t seed)
+Gpt *new_transformer_heads(uint64_t seed, int n_heads)
 {
     Gpt *g = malloc(sizeof *g);
-    if (g == NULL || gpt_create(g, seed, N_HEADS, MAX_BATCH) != 0) {
+    if (g == NULL || gpt_create(g, seed, n_heads, MAX_BATCH) != 0) {
         free(g);
         fail("out of memory for the transformer");
         return NULL;
     }
     return g;
+}
+
+Gpt *new_transformer(uint64_t seed)
+{
+    return new_transformer_heads(seed, N_HEADS);
 }
 
 void delete_transformer(Gpt *g)
@@ -51,14 +56,20 @@ int forms_agree_at_start_up(void)
     int agree = gpt_forms_agree(g, 7 * 10 + 8);
     delete_transformer(g);
     if (!agree)
-        return fail("the classic and the production form of attention disagree "
-                    "on 7*8=; refusing to run (see the chapter 'The forward pass')");
+        return fail("the classic and the production form of attention "
+                    "disagree on 7*8=; refusing to run (see the chapter "
+                    "'The forward pass')");
     return 0;
 }
 
 Gpt *load_transformer(const char *path)
 {
-    Gpt *g = new_transformer(0);
+    int rows = checkpoint_rows_in_file(path, POS_EMB);
+    int heads = checkpoint_heads_in_file(path);
+    if (heads < 1 || WIDTH % heads != 0)
+        heads = N_HEADS;
+    Gpt *g = rows == layouts_longest() && rows != SEQ_LEN
+             ? new_layout_transformer(0) : new_transformer_heads(0, heads);
     if (g != NULL && load_checkpoint(path, &g->model.p, g->n_heads) != 0) {
         delete_transformer(g);
         return NULL;
@@ -87,7 +98,8 @@ void numbers_of_training(Text *out, const Run *run, const char *prefix)
     int first = run->result.first_perfect;
     char name[64];
     #define NUMBER(suffix, ...) \
-        (snprintf(name, sizeof name, "%s_%s", prefix, suffix), number(out, name, __VA_ARGS__))
+        (snprintf(name, sizeof name, "%s_%s", prefix, suffix), \
+         number(out, name, __VA_ARGS__))
     NUMBER("seed", "%llu", (unsigned long long)cfg->seed);
     NUMBER("steps", "%d", cfg->steps);
     NUMBER("batch", "%d", cfg->batch);
@@ -138,13 +150,15 @@ void trace_table_head(Text *md, const Trace *tr, int t,
 {
     text_printf(md, "%s", left);
     for (int u = 0; u <= t; u++)
-        text_printf(md, " $u = %d$ (`%c`) |", u, char_of_token(tr->tokens[u]));
+        text_printf(md, " $u = %d$ (`%c`) |", u,
+                    char_of_token(tr->tokens[u]));
     text_printf(md, "\n%s", left_rule);
     for (int u = 0; u <= t; u++)
         text_printf(md, "--:|");
 }
 
-Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads, Ablation off)
+Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
+                       Ablation off)
 {
     Gpt *g = malloc(sizeof *g);
     if (g == NULL || gpt_create(g, cfg->seed, n_heads, MAX_BATCH) != 0) {
@@ -169,7 +183,8 @@ int train_relative(Trained *t, const TrainConfig *book, int seed_index,
 {
     TrainConfig cfg = *book;
     cfg.seed = book->seed + (uint64_t)seed_index;
-    Gpt *g = train_transformer(&t->run, &cfg, n_heads, (Ablation){.no_gelu = no_gelu});
+    Gpt *g = train_transformer(&t->run, &cfg, n_heads,
+                               (Ablation){.no_gelu = no_gelu});
     if (g == NULL)
         return -1;
     measure_trained(t, g);
@@ -177,7 +192,8 @@ int train_relative(Trained *t, const TrainConfig *book, int seed_index,
     return 0;
 }
 
-int train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index, int n_heads)
+int train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
+                   int n_heads)
 {
     if (n_heads == N_HEADS && seed_index == 0) {
         t->run = *book;
@@ -201,15 +217,29 @@ double mean_steps(const Trained *runs, int n)
     return sum / n;
 }
 
+int lowest_after_perfect(const Run *run)
+{
+    int lowest = N_PROBLEMS;
+    for (int r = 0; r < run->result.n_records; r++)
+        if (run->result.first_perfect > 0
+            && run->log[r].step > run->result.first_perfect
+            && run->log[r].correct < lowest)
+            lowest = run->log[r].correct;
+    return lowest;
+}
+
 int save_training_log(const char *checkpoint, const Run *run)
 {
     char path[4096];
     Text log = {0};
-    if (snprintf(path, sizeof path, "%s.log", checkpoint) >= (int)sizeof path)
+    if (snprintf(path, sizeof path, "%s.log", checkpoint)
+        >= (int)sizeof path)
         return fail("path too long: %s.log", checkpoint);
     const TrainConfig *c = &run->cfg;
-    text_printf(&log, "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
-                (unsigned long long)c->seed, c->steps, c->batch, (double)c->lr, c->eval_every);
+    text_printf(&log,
+                "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
+                (unsigned long long)c->seed, c->steps, c->batch,
+                (double)c->lr, c->eval_every);
     text_printf(&log, "# step\tloss\tcorrect\n");
     for (int r = 0; r < run->result.n_records; r++)
         text_printf(&log, "%d\t%.9g\t%d\n", run->log[r].step,
@@ -227,20 +257,24 @@ int load_training_log(const char *checkpoint, Run *run)
     snprintf(path, sizeof path, "%s.log", checkpoint);
     FILE *f = fopen(path, "r");
     if (f == NULL)
-        return fail("cannot read %s (written by attention train): %s", path, strerror(errno));
+        return fail("cannot read %s (written by attention train): %s",
+                    path, strerror(errno));
     unsigned long long seed = 0;
     double lr = 0;
     run->cfg = train_defaults();
     int settings = fgets(line, sizeof line, f) != NULL
-        && sscanf(line, "# seed=%llu steps=%d batch=%d lr=%lf eval_every=%d", &seed,
-                  &run->cfg.steps, &run->cfg.batch, &lr, &run->cfg.eval_every) == 5;
+        && sscanf(line, "# seed=%llu steps=%d batch=%d lr=%lf eval_every=%d",
+                  &seed, &run->cfg.steps, &run->cfg.batch, &lr,
+                  &run->cfg.eval_every) == 5;
     run->cfg.seed = seed;
     run->cfg.lr = (real)lr;
-    int n = 0, bad = fgets(line, sizeof line, f) == NULL || line[0] != '#' || !settings;
+    int n = 0, bad = fgets(line, sizeof line, f) == NULL
+                     || line[0] != '#' || !settings;
     while (!bad && n < MAX_RECORDS && fgets(line, sizeof line, f) != NULL) {
         TrainRecord *r = &run->log[n++];
         double loss;
-        bad = sscanf(line, "%d\t%lf\t%d", &r->step, &loss, &r->correct) != 3;
+        bad = sscanf(line, "%d\t%lf\t%d", &r->step, &loss, &r->correct)
+              != 3;
         r->loss = (real)loss;
     }
     bad = bad || n == 0 || !feof(f);
@@ -251,6 +285,7 @@ int load_training_log(const char *checkpoint, Run *run)
         if (run->log[r].correct == N_PROBLEMS)
             run->result.first_perfect = run->log[r].step;
     run->result.steps_done = n > 0 ? run->log[n - 1].step : 0;
-    return bad ? fail("%s is not a training log written by attention train", path) : 0;
+    return bad ? fail("%s is not a training log written by attention "
+                      "train", path) : 0;
 }
 

@@ -3,6 +3,7 @@
 #ifndef EXPERIMENTS_H
 #define EXPERIMENTS_H
 #include "core.h"
+#include "dissect.h"
 #include "svg.h"
 
 enum { MAX_RECORDS = 1024 };
@@ -22,25 +23,27 @@ typedef struct {
     int correct;            /* score after training */
 } Trained;
 
-enum { EQUALS_AT = 3 };             /* the position of the = */
-
 void number(Text *numbers, const char *name, const char *format, ...)
     SVG_PRINTF_LIKE(3, 4);
 int  decimals_for(double x);
 Gpt *new_transformer(uint64_t seed);
+Gpt *new_transformer_heads(uint64_t seed, int n_heads);
 void delete_transformer(Gpt *g);
 int  forms_agree_at_start_up(void);
 Gpt *load_transformer(const char *path);
-Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads, Ablation off);
+Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
+                       Ablation off);
 int  run_mlp(Run *run, size_t *n_params);
 int  save_training_log(const char *checkpoint, const Run *run);
 int  load_training_log(const char *checkpoint, Run *run);
 void measure_trained(Trained *t, Gpt *g);
 int  train_relative(Trained *t, const TrainConfig *book, int seed_index,
                     int n_heads, int no_gelu);
-int  train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index, int n_heads);
+int  train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
+                    int n_heads);
 int  steps_to_perfect(const Trained *t);
 double mean_steps(const Trained *runs, int n);
+int  lowest_after_perfect(const Run *run);
 void curves_of(const Run *run, float *step, float *loss, float *correct);
 void numbers_of_training(Text *out, const Run *run, const char *prefix);
 double loss_floor(double *targets_per_sequence);
@@ -49,9 +52,15 @@ void trace_table_head(Text *md, const Trace *tr, int t,
                       const char *left, const char *left_rule);
 extern const char *const digit_labels[N_DIGITS];
 
-typedef int Topic(const char *model, const char *dir, const char *fig, Text *numbers);
+typedef int Topic(const char *model, const char *dir, const char *fig,
+                  Text *numbers);
 Topic perceptron_experiments, specimen_experiments, routing_experiments,
-      ablation_experiments, heads_experiments, ffn_experiments, speed_experiments;
+      ablation_experiments, heads_experiments, ffn_experiments,
+      speed_experiments;
+
+Topic layouts_experiments;
+Gpt *new_layout_transformer(uint64_t seed);
+Gpt *train_on_layouts(Run *run, const TrainConfig *cfg);
 
 
 #endif

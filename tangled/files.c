@@ -15,7 +15,8 @@ static size_t disk_space_for_tests(size_t length);
 int write_file(const char *path, const char *data, size_t length)
 {
     char temporary[4096];
-    if (snprintf(temporary, sizeof temporary, "%s.tmp", path) >= (int)sizeof temporary)
+    if (snprintf(temporary, sizeof temporary, "%s.tmp", path)
+        >= (int)sizeof temporary)
         return fail_errno(path, ENAMETOOLONG);
     FILE *f = fopen(temporary, "wb");
     if (f == NULL)
@@ -38,7 +39,8 @@ static size_t disk_space_for_tests(size_t length)
 {
     const char *hook = getenv("ATTENTION_TEST_DISK_BYTES");
     unsigned long long space = 0;
-    if (hook == NULL || sscanf(hook, "%llu", &space) != 1 || space >= length)
+    if (hook == NULL || sscanf(hook, "%llu", &space) != 1
+        || space >= length)
         return length;
     return (size_t)space;
 }
@@ -62,7 +64,8 @@ int fail_errno(const char *path, int error)
 int make_directory(const char *path)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        return fail("cannot create directory %s: %s", path, strerror(errno));
+        return fail("cannot create directory %s: %s", path,
+                    strerror(errno));
     return 0;
 }
 
@@ -72,7 +75,8 @@ int save_text(const char *dir, const char *name, Text *text)
     int result;
     if (text->failed)
         result = fail("out of memory while drawing %s", name);
-    else if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+    else if (snprintf(path, sizeof path, "%s/%s", dir, name)
+             >= (int)sizeof path)
         result = fail("path too long: %s/%s", dir, name);
     else
         result = write_file(path, text->data, text->len);
@@ -92,7 +96,8 @@ unsigned char *read_file(const char *path, size_t *length, size_t limit)
     if (data == NULL || error != 0 || n > limit) {
         if (data == NULL) fail("out of memory reading %s", path);
         else if (error) fail("cannot read %s: %s", path, strerror(error));
-        else fail("cannot load %s: larger than any checkpoint (over %zu bytes)", path, limit);
+        else fail("cannot load %s: larger than any checkpoint "
+                  "(over %zu bytes)", path, limit);
         free(data);
         return NULL;
     }
@@ -119,10 +124,31 @@ int load_checkpoint(const char *path, Params *p, int n_heads)
     unsigned char *bytes = read_file(path, &length, 2 * checkpoint_size(p));
     if (bytes == NULL)
         return -1;
-    const char *problem = checkpoint_decode(p, n_heads, bytes, length, why, sizeof why);
+    const char *problem =
+        checkpoint_decode(p, n_heads, bytes, length, why, sizeof why);
     free(bytes);
     if (problem != NULL)
         return fail("cannot load %s: %s", path, problem);
     return 0;
+}
+
+int checkpoint_rows_in_file(const char *path, int table)
+{
+    unsigned char head[64];
+    FILE *f = fopen(path, "rb");
+    size_t n = f == NULL ? 0 : fread(head, 1, sizeof head, f);
+    if (f != NULL)
+        fclose(f);
+    return checkpoint_table_rows(head, n, table);
+}
+
+int checkpoint_heads_in_file(const char *path)
+{
+    unsigned char head[20];
+    FILE *f = fopen(path, "rb");
+    size_t n = f == NULL ? 0 : fread(head, 1, sizeof head, f);
+    if (f != NULL)
+        fclose(f);
+    return checkpoint_heads(head, n);
 }
 

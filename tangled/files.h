@@ -14,5 +14,8 @@ unsigned char *read_file(const char *path, size_t *length, size_t limit);
 int save_checkpoint(const char *path, const Params *p, int n_heads);
 int load_checkpoint(const char *path, Params *p, int n_heads);
 
+int checkpoint_rows_in_file(const char *path, int table);
+int checkpoint_heads_in_file(const char *path);
+
 
 #endif

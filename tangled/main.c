@@ -6,19 +6,21 @@
 #include "svg.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tgmath.h>         /* exp of a real, as the core computes it */
 #include <time.h>
 #include <unistd.h>
 
 static void show_progress(const TrainRecord *r, void *context);
 static void report_training(const Run *run, const char *output);
-static void print_trace(const Trace *tr, int t, const char *text);
+static void print_trace(const Trace *tr, int t, const char *text,
+                        int exact);
 static double time_evaluation(void);
-static const char *default_model(const char *program, char *path, size_t size);
+static const char *default_model(const char *program, char *path,
+                                 size_t size);
 
 enum { MAX_WORDS = 256 };
 
@@ -54,9 +56,10 @@ static int parse_whole(const char *option, const char *text,
     errno = 0;
     if (text[0] >= '0' && text[0] <= '9')
         *value = strtoull(text, &end, 10);
-    if (end == NULL || *end != '\0' || errno == ERANGE || *value < min || *value > max)
-        return usage_error("%s: '%s' is not a whole number from %llu to %llu",
-                           option, text, min, max);
+    if (end == NULL || *end != '\0' || errno == ERANGE || *value < min
+        || *value > max)
+        return usage_error("%s: '%s' is not a whole number from %llu "
+                           "to %llu", option, text, min, max);
     return 0;
 }
 
@@ -67,14 +70,19 @@ typedef struct {
     const char *model, *output, *part;
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
-    char book_model[4096];          /* the default model's path, if beside the program */
+    /* the default model's path, if beside the program */
+    char book_model[4096];
+    int exact;                      /* trace: numbers to the last bit */
+    int layouts;                    /* train: on the six layouts */
+    int heads;                      /* train: attention heads */
 } Arguments;
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
     *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
-                     NULL, NULL, NULL, {NULL}, 0, ""};
+                     NULL, NULL, NULL, {NULL}, 0, "", 0, 0,
+                     N_HEADS};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -89,19 +97,41 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         snprintf(list, sizeof list, " %s ", accepted);
         if (strlen(arg) > 16 || strstr(list, wanted) == NULL)
             return usage_error("%s: unknown option '%s'", argv[1], arg);
+        if (strcmp(arg, "--exact") == 0) {      /* options without a value */
+            a->exact = 1;
+            continue;
+        }
+        if (strcmp(arg, "--layouts") == 0) {
+            a->layouts = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return usage_error("%s: option %s needs a value", argv[1], arg);
         const char *value = argv[++i];
         unsigned long long number = 0;
         int status = 0;
-        if (strcmp(arg, "--seed") == 0 && (status = parse_whole(arg, value, 0, UINT64_MAX, &number)) == 0)
+        if (strcmp(arg, "--seed") == 0
+            && (status = parse_whole(arg, value, 0, UINT64_MAX, &number)) == 0)
             a->seed = number;
-        else if (strcmp(arg, "--steps") == 0 && (status = parse_whole(arg, value, 1, MAX_STEPS, &number)) == 0)
+        else if (strcmp(arg, "--steps") == 0
+                 && (status = parse_whole(arg, value, 1, MAX_STEPS, &number)) == 0)
             a->steps = (int)number;
-        else if (strcmp(arg, "--pos") == 0 && (status = parse_whole(arg, value, 0, SEQ_LEN - 1, &number)) == 0)
+        else if (strcmp(arg, "--pos") == 0
+                 && (status = parse_whole(arg, value, 0, SEQ_LEN - 1,
+                                          &number)) == 0)
             a->pos = (int)number;
-        else if (strcmp(arg, "--repeat") == 0 && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
+        else if (strcmp(arg, "--repeat") == 0
+                 && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
             a->repeat = (int)number;
+        else if (strcmp(arg, "--heads") == 0
+                 && (status = parse_whole(arg, value, 1, MAX_HEADS,
+                                          &number)) == 0) {
+            if (WIDTH % number != 0)
+                return usage_error("--heads: %llu heads cannot share the %d "
+                                   "numbers of a row; use 1, 2, 4 or 8",
+                                   number, WIDTH);
+            a->heads = (int)number;
+        }
         else if (strcmp(arg, "-m") == 0)
             a->model = value;
         else if (strcmp(arg, "-o") == 0)
@@ -111,14 +141,17 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         if (status != 0)
             return status;
         if (value[0] == '\0')
-            return usage_error("%s: option %s needs a non-empty value", argv[1], arg);
+            return usage_error("%s: option %s needs a non-empty value", argv[1],
+                               arg);
     }
     if (a->model == NULL)
-        a->model = default_model(argv[0], a->book_model, sizeof a->book_model);
+        a->model = default_model(argv[0], a->book_model,
+                                 sizeof a->book_model);
     return 0;
 }
 
-static const char *default_model(const char *program, char *path, size_t size)
+static const char *default_model(const char *program, char *path,
+                                 size_t size)
 {
     const char *slash = strrchr(program, '/');
     if (access("attention.ckpt", F_OK) == 0 || slash == NULL
@@ -136,7 +169,8 @@ static const char *quoted(const char *text)
     out[n++] = '\'';
     for (; text[i] != '\0' && i < 40; i++) {
         unsigned char c = (unsigned char)text[i];
-        n += (size_t)snprintf(out + n, sizeof out - n, c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
+        n += (size_t)snprintf(out + n, sizeof out - n,
+                              c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
     }
     snprintf(out + n, sizeof out - n, "%s'", text[i] != '\0' ? "..." : "");
     return out;
@@ -145,13 +179,16 @@ static const char *quoted(const char *text)
 static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
 {
     size_t where = 0;
-    const char *defect = tokens_parse(text, strlen(text), tokens, length, &where);
+    const char *defect =
+        tokens_parse(text, strlen(text), tokens, length, &where);
     if (defect == NULL)
         return 0;
     if (strcmp(defect, "holds a character that is not a token") == 0)
-        return usage_error("%s: the character at position %zu is not a token "
-                           "(the tokens are 0-9 * = ;)", quoted(text), where);
-    return usage_error("%s %s: a sequence has 1 to %d tokens", quoted(text), defect, SEQ_LEN);
+        return usage_error("%s: the character at position %zu is not a "
+                           "token (the tokens are 0-9 * = ;)",
+                           quoted(text), where);
+    return usage_error("%s %s: a sequence has 1 to %d tokens", quoted(text),
+                       defect, SEQ_LEN);
 }
 
 static int parse_question(const char *text, int *problem)
@@ -160,16 +197,24 @@ static int parse_question(const char *text, int *problem)
     size_t where;
     if (tokens_parse(text, strlen(text), tokens, &length, &where) != NULL
         || (*problem = question_of_tokens(tokens, length)) < 0)
-        return usage_error("%s is not a problem: write a digit, '*', a digit "
-                           "and '=', as in 7*8=", quoted(text));
+        return usage_error("%s is not a problem: write a digit, '*', a "
+                           "digit and '=', as in 7*8=", quoted(text));
     return 0;
 }
 
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
+    if (a->n_words > 0)
+        return usage_error("train: unexpected argument %s%s",
+                           quoted(a->words[0]), a->layouts
+                           ? " (--layouts takes no value)" : "");
+    if (a->layouts && a->heads != N_HEADS)
+        return usage_error("train: --layouts trains the book's %d heads; "
+                           "leave out --heads", N_HEADS);
     Run *run = malloc(sizeof *run);
-    Gpt *g = new_transformer(a->seed);
+    Gpt *g = a->layouts ? new_layout_transformer(a->seed)
+                        : new_transformer_heads(a->seed, a->heads);
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
         Watcher watcher = {isatty(fileno(stderr)), 0, -1, g};
@@ -208,10 +253,10 @@ static int training_fault(const Run *run, const Params *p)
     if (step == 0)
         return 0;
     if (table < 0)
-        return fail("training stopped at step %d: the loss is not a finite number; "
-                    "nothing was saved", step);
-    return fail("training stopped at step %d: table %s holds a NaN or infinity; "
-                "nothing was saved", step, p->specs[table].name);
+        return fail("training stopped at step %d: the loss is not a "
+                    "finite number; nothing was saved", step);
+    return fail("training stopped at step %d: table %s holds a NaN or "
+                "infinity; nothing was saved", step, p->specs[table].name);
 }
 
 static void watch_training(const TrainRecord *r, void *context)
@@ -242,31 +287,61 @@ static void report_training(const Run *run, const char *output)
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
 
+static int layout_of_question(const char *text, int *problem)
+{
+    for (int which = 0; which < N_LAYOUTS; which++) {
+        const char *c = layouts[which];
+        int digits[2] = {0, 0}, same = strlen(text) == strlen(c);
+        for (size_t i = 0; same && c[i] != '\0'; i++)
+            if (c[i] == 'a' || c[i] == 'b') {
+                same = text[i] >= '0' && text[i] <= '9';
+                digits[c[i] - 'a'] = text[i] - '0';
+            } else
+                same = text[i] == c[i];
+        if (same) {
+            *problem = digits[0] * 10 + digits[1];
+            return which;
+        }
+    }
+    return -1;
+}
+
 static int command_ask(const Arguments *a)
 {
-    int problems[MAX_WORDS];
+    int problems[MAX_WORDS], which[MAX_WORDS], status = 0;
     if (a->n_words == 0)
         return usage_error("ask: give at least one problem, such as 7*8=");
     for (int i = 0; i < a->n_words; i++)
-        if (parse_question(a->words[i], &problems[i]) != 0)
+        if ((which[i] = layout_of_question(a->words[i], &problems[i])) < 0
+            && parse_question(a->words[i], &problems[i]) != 0)
             return 2;
     Gpt *g = load_transformer(a->model);
     if (g == NULL)
         return 1;
-    for (int i = 0; i < a->n_words; i++) {
+    for (int i = 0; i < a->n_words && status == 0; i++) {
         char answer[8];
-        g->model.answer(&g->model, problems[i], answer);
-        printf("%s%s\n", a->words[i], answer);
+        if (which[i] > 0 && g->n_positions == SEQ_LEN)
+            status = usage_error("%s is in a layout of chapter 2; only a "
+                                 "model trained with train --layouts "
+                                 "reads it", quoted(a->words[i]));
+        else if (which[i] > 0)
+            layout_answer(g, problems[i], which[i], answer);
+        else
+            g->model.answer(&g->model, problems[i], answer);
+        if (status == 0)
+            printf("%s%s\n", a->words[i], answer);
     }
     delete_transformer(g);
-    return 0;
+    return status;
 }
 
-static void print_vector(const char *label, const real *x, int n)
+static void print_vector(const char *label, const real *x, int n, int exact)
 {
     printf("  %-14s", label);
-    for (int i = 0; i < n; i++)
-        printf("%s%+.3f", i > 0 && i % 8 == 0 ? "\n                 " : " ", (double)x[i]);
+    for (int i = 0; i < n; i++) {
+        printf("%s", i > 0 && i % 8 == 0 ? "\n                 " : " ");
+        printf(exact ? "%.9g" : "%+.3f", (double)x[i]);
+    }
     printf("\n");
 }
 
@@ -274,12 +349,14 @@ static int command_trace(const Arguments *a)
 {
     int tokens[SEQ_LEN], T = 0;
     if (a->n_words != 1)
-        return usage_error("trace: give exactly one sequence, such as 7*8=");
+        return usage_error("trace: give exactly one sequence, "
+                           "such as 7*8=");
     if (parse_tokens(a->words[0], tokens, &T) != 0)
         return 2;
     if (a->pos >= T)
-        return usage_error("trace: --pos %d is past the end of '%s' (positions 0 to %d)",
-                           a->pos, a->words[0], T - 1);
+        return usage_error("trace: --pos %d is past the end of '%s' "
+                           "(positions 0 to %d)", a->pos, a->words[0],
+                           T - 1);
     Gpt *g = load_transformer(a->model);
     Trace *trace = malloc(sizeof *trace);
     if (g == NULL || trace == NULL) {
@@ -288,53 +365,105 @@ static int command_trace(const Arguments *a)
         return g == NULL ? 1 : (fail("out of memory"), 1);
     }
     gpt_trace(g, tokens, T, trace);
-    print_trace(trace, a->pos < 0 ? T - 1 : a->pos, a->words[0]);
+    print_trace(trace, a->pos < 0 ? T - 1 : a->pos, a->words[0], a->exact);
     delete_transformer(g);
     free(trace);
     return 0;
 }
 
-static void print_trace(const Trace *tr, int t, const char *text)
+static void print_trace(const Trace *tr, int t, const char *text,
+                        int exact)
 {
     char label[64];
-    printf("trace of \"%s\" at position t = %d (token '%c')\n\n", text, t, text[t]);
-    printf("1. input x[%d] = token vector of '%c' + position vector %d\n", t, text[t], t);
-    print_vector("x[t]", tr->x[t], WIDTH);
+    printf("trace of \"%s\" at position t = %d (token '%c')\n\n", text, t,
+           text[t]);
+    printf("1. input x[%d] = token vector of '%c' + position vector %d\n",
+           t, text[t], t);
+    print_vector("x[t]", tr->x[t], WIDTH, exact);
     printf("2. after LayerNorm\n");
-    print_vector("h[t]", tr->ln1[t], WIDTH);
-    printf("3. query of row t, one line per head (d_head = %d)\n", WIDTH / tr->n_heads);
-    print_vector("q[t]", tr->q[t], WIDTH);
+    print_vector("h[t]", tr->ln1[t], WIDTH, exact);
+    printf("3. query of row t, one line per head (d_head = %d)\n",
+           WIDTH / tr->n_heads);
+    print_vector("q[t]", tr->q[t], WIDTH, exact);
     int d_head = WIDTH / tr->n_heads;
     printf("4. keys of the rows u <= t and the scores of row t\n");
     for (int head = 0; head < tr->n_heads; head++) {
         const real *q = tr->q[t] + head * d_head;
         for (int u = 0; u <= t; u++) {
+            const real *k = tr->k[u] + head * d_head;
+            real score = tr->scores[head][t][u];
+            real weight = tr->weights[head][t][u];
             double dot = 0;
             for (int i = 0; i < d_head; i++)
-                dot += (double)q[i] * (double)tr->k[u][head * d_head + i];
+                dot += (double)q[i] * (double)k[i];
             snprintf(label, sizeof label, "head %d k[%d]", head, u);
-            print_vector(label, tr->k[u] + head * d_head, d_head);
-            printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   weight = %.3f\n", "",
-                   dot, d_head, (double)tr->scores[head][t][u], (double)tr->weights[head][t][u]);
+            print_vector(label, k, d_head, exact);
+            if (exact)
+                {
+                    real sum = 0, sums[WIDTH];
+                    for (int i = 0; i < d_head; i++)
+                        sums[i] = sum += q[i] * k[i];
+                    print_vector("q.k by terms", sums, d_head, 1);
+                    printf("  %-14s /sqrt(%d) = %.9g   weight = %.9g\n", "", d_head,
+                           (double)score, (double)weight);
+                }
+            else
+                printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   "
+                       "weight = %.3f\n",
+                       "", dot, d_head, (double)score, (double)weight);
         }
     }
     printf("5. weights of row t (each head's sum to 1)\n");
     for (int head = 0; head < tr->n_heads; head++) {
         printf("  head %d       ", head);
         for (int u = 0; u <= t; u++)
-            printf("  u=%d '%c' %.3f", u, char_of_token(tr->tokens[u]), (double)tr->weights[head][t][u]);
+            printf(exact ? "  u=%d '%c' %.9g" : "  u=%d '%c' %.3f", u,
+                   char_of_token(tr->tokens[u]),
+                   (double)tr->weights[head][t][u]);
         printf("\n");
+        if (exact)
+            {
+                real max = -INFINITY, sum = 0, maxes[SEQ_LEN], exps[SEQ_LEN];
+                real sums[SEQ_LEN];
+                const real *score = tr->scores[head][t];
+                for (int u = 0; u <= t; u++)
+                    maxes[u] = max = score[u] > max ? score[u] : max;
+                for (int u = 0; u <= t; u++) {
+                    exps[u] = exp(score[u] - max);
+                    sums[u] = sum += exps[u];
+                }
+                snprintf(label, sizeof label, "head %d max", head);
+                print_vector(label, maxes, t + 1, 1);
+                snprintf(label, sizeof label, "head %d exp", head);
+                print_vector(label, exps, t + 1, 1);
+                snprintf(label, sizeof label, "head %d sum", head);
+                print_vector(label, sums, t + 1, 1);
+            }
     }
     printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
-    print_vector("mix[t]", tr->heads[t], WIDTH);
-    print_vector("x2[t]", tr->x2[t], WIDTH);
+    if (exact)
+        for (int head = 0; head < tr->n_heads; head++) {
+            int d_mix = WIDTH / tr->n_heads;
+            real o[WIDTH] = {0};
+            for (int u = 0; u <= t; u++) {
+                for (int i = 0; i < d_mix; i++)
+                    o[i] += tr->weights[head][t][u] * tr->v[u][head * d_mix + i];
+                snprintf(label, sizeof label, "head %d mix u=%d", head, u);
+                print_vector(label, o, d_mix, 1);
+            }
+        }
+    print_vector("mix[t]", tr->heads[t], WIDTH, exact);
+    print_vector("x2[t]", tr->x2[t], WIDTH, exact);
     printf("7. after the FFN and its residual\n");
-    print_vector("x3[t]", tr->x3[t], WIDTH);
-    printf("8. scores for the next token (after the final LayerNorm and W_out)\n");
+    print_vector("x3[t]", tr->x3[t], WIDTH, exact);
+    printf("8. scores for the next token (after the final LayerNorm and "
+           "W_out)\n");
     printf("  ");
     for (int token = 0; token < VOCAB; token++)
-        printf(" '%c' %+.2f", char_of_token(token), (double)tr->logits[t][token]);
-    printf("\n\nnext token: '%c'\n", char_of_token(argmax(tr->logits[t], VOCAB)));
+        printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
+               (double)tr->logits[t][token]);
+    printf("\n\nnext token: '%c'\n",
+           char_of_token(argmax(tr->logits[t], VOCAB)));
 }
 
 static const struct {
@@ -348,6 +477,7 @@ static const struct {
     {"heads", heads_experiments},
     {"ffn", ffn_experiments},
     {"speed", speed_experiments},
+    {"layouts", layouts_experiments},
 };
 
 static int command_figures(const Arguments *a)
@@ -410,11 +540,12 @@ static int command_bench(const Arguments *a)
     int repeat = a->repeat, perfect = -1;
     TrainConfig timed = train_defaults(), until = train_defaults();
     timed.steps = a->steps;
-    timed.eval_every = a->steps + 1;        /* evaluate only at the last step */
+    timed.eval_every = a->steps + 1;  /* evaluate only at the last step */
     until.stop_at_perfect = 1;
     for (int r = 0; r < repeat; r++) {
         double eval = time_evaluation();
-        double t = time_training(&timed, NULL), u = time_training(&until, &perfect);
+        double t = time_training(&timed, NULL);
+        double u = time_training(&until, &perfect);
         if (t < 0 || u < 0 || eval < 0)
             return fail("out of memory");
         per_step[r] = (t - eval) / timed.steps;
@@ -424,11 +555,14 @@ static int command_bench(const Arguments *a)
     qsort(to_perfect, (size_t)repeat, sizeof to_perfect[0], compare_doubles);
     double ms = 1e3 * per_step[repeat / 2];
     double flops = gpt_train_flops(timed.batch, SEQ_LEN - 1);     /* six rows */
-    printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; min %.3f, max %.3f)\n",
-           ms, repeat, timed.steps, timed.batch, 1e3 * per_step[0], 1e3 * per_step[repeat - 1]);
-    printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating every %d steps)\n",
-           to_perfect[repeat / 2], perfect, until.eval_every);
-    printf("c_gflops %.2f   (%.2f MFLOP per step)\n", flops / (ms * 1e-3) / 1e9, flops / 1e6);
+    printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; "
+           "min %.3f, max %.3f)\n", ms, repeat, timed.steps, timed.batch,
+           1e3 * per_step[0], 1e3 * per_step[repeat - 1]);
+    printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating "
+           "every %d steps)\n", to_perfect[repeat / 2], perfect,
+           until.eval_every);
+    printf("c_gflops %.2f   (%.2f MFLOP per step)\n",
+           flops / (ms * 1e-3) / 1e9, flops / 1e6);
     return 0;
 }
 
@@ -448,39 +582,56 @@ static const char usage[] =
     "usage: attention COMMAND [OPTIONS]\n"
     "\n"
     "Commands:\n"
-    "  train [--seed N] [--steps N] [-o FILE]\n"
-    "        train the transformer; save it to FILE (default attention.ckpt)\n"
+    "  train [--seed N] [--steps N] [-o FILE] [--heads N] [--layouts]\n"
+    "        train the transformer; save it to FILE"
+    " (default attention.ckpt)\n"
     "        and its training log to FILE.log; print the final score\n"
     "  ask [-m FILE] PROBLEM...\n"
-    "        answer problems such as 7*8= with the model in FILE\n"
-    "  trace [-m FILE] SEQUENCE [--pos N]\n"
+    "        answer problems such as 7*8= with the model in FILE; a\n"
+    "        model trained with --layouts also answers ;;7*8= and the\n"
+    "        other layouts\n"
+    "  trace [-m FILE] SEQUENCE [--pos N] [--exact]\n"
     "        print every number of the forward pass of SEQUENCE (such as\n"
-    "        7*8=) at position N (default: the last)\n"
+    "        7*8=) at position N (default: the last); with --exact, every\n"
+    "        number to the last bit (%.9g), and the running sums of the\n"
+    "        loops of attention step by step\n"
     "  figures [-m FILE] -o DIR [--part TOPIC]\n"
-    "        run the book's experiments with the model in FILE (all topics, or\n"
-    "        one: perceptron, specimen, routing, ablations, heads, ffn, speed);\n"
-    "        write DIR/numbers-TOPIC.txt, the tables DIR/*.md and the figures\n"
+    "        run the book's experiments with the model in FILE"
+    " (all topics, or\n"
+    "        one: perceptron, specimen, routing, ablations, heads, ffn,\n"
+    "        speed, layouts);\n"
+    "        write DIR/numbers-TOPIC.txt, the tables DIR/*.md and the"
+    " figures\n"
     "        DIR/fig/*.svg\n"
     "  bench [--steps N] [--repeat N]\n"
-    "        time training: median milliseconds per step over N runs (default\n"
+    "        time training: median milliseconds per step over N runs"
+    " (default\n"
     "        5), seconds to the first 100/100, GFLOP/s\n"
     "\n"
     "Options:\n"
     "  --seed N    seed of the initial weights and batches (default 1)\n"
     "  --steps N   training steps, 1 to 1000000 (default 1000)\n"
-    "  -m FILE     the model to use (default attention.ckpt, or if there is\n"
+    "  --heads N   attention heads: 1, 2, 4 or 8 (default 4); ask and\n"
+    "              trace read them from the checkpoint\n"
+    "  --layouts   train on the problems in the six layouts of\n"
+    "              chapter 2 (a, b: the operands; ';' fills gaps):\n"
+    "              a*b= ;;a*b= a;*b= a*;;b= ;a;;*b= ;;;a*;b=\n"
+    "              a score of 100/100: every problem in every layout\n"
+    "  -m FILE     the model to use (default attention.ckpt, or if"
+    " there is\n"
     "              none, model.ckpt beside the program: the book's model)\n"
     "  -h, --help  show this help (also after a command)\n"
     "\n"
-    "Exit status: 0 on success, 1 on a failure while running, 2 on bad usage.\n";
+    "Exit status: 0 on success, 1 on a failure while running, 2 on bad"
+    " usage.\n";
 
 static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
 } commands[] = {
-    {"train", "--seed --steps -o", command_train},
+    {"train", "--seed --steps -o --layouts --heads", command_train},
     {"ask", "-m", command_ask},
-    {"trace", "-m --pos", command_trace},
+    {"trace", "-m --pos --exact", command_trace},
     {"figures", "-m -o --part", command_figures},
     {"bench", "--steps --repeat", command_bench},
 };

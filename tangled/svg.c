@@ -14,7 +14,7 @@ enum {
     TICK_SIZE = 13,  /* font size of tick labels, legends, cell numbers */
     LABEL_SIZE = 14, /* of axis titles */
     TITLE_SIZE = 15, /* of panel and figure titles */
-    TITLE_ABOVE = 8, /* space above a panel's title, apart from the panel above */
+    TITLE_ABOVE = 8, /* space between a panel's title and the panel above */
     TICK_LEN = 5,
     MARGIN = 10,     /* around the whole figure */
     SWATCH = 24,     /* the sample of a line in a legend */
@@ -27,7 +27,7 @@ enum {
 #define INK  "#222222"
 #define GRID "stroke=\"#e3e3e3\" stroke-width=\"1\""
 #define AXIS "stroke=\"#555555\" stroke-width=\"1\""
-#define GUIDE                                                                 \
+#define GUIDE \
     "stroke=\"#444444\" stroke-width=\"1.2\" stroke-dasharray=\"2 3\""
 
 /* Make room for `more` bytes and a NUL; on failure mark the text failed. */
@@ -93,7 +93,8 @@ typedef struct {
     char s[SVG_LABEL_LEN];
 } Num;
 
-/* v with `decimals` digits, written by us: no locale, never "-0" or "nan". */
+/* v with `decimals` digits, written by us: no locale, never "-0" or
+   "nan". */
 static Num fixed(double v, int decimals)
 {
     static const long long power[] = {1,     10,     100,    1000,
@@ -108,8 +109,8 @@ static Num fixed(double v, int decimals)
     if (decimals == 0)
         snprintf(n.s, sizeof n.s, "%s%lld", sign, q);
     else
-        snprintf(n.s, sizeof n.s, "%s%lld.%0*lld", sign, q / power[decimals],
-                 decimals, q % power[decimals]);
+        snprintf(n.s, sizeof n.s, "%s%lld.%0*lld", sign,
+                 q / power[decimals], decimals, q % power[decimals]);
     return n;
 }
 
@@ -193,15 +194,18 @@ static Num log_label(int m, int e)
 /* m x 10^e as 10^e or m x 10^e, the exponent in UTF-8 superscript digits */
 static Num power_label(double value)
 {
-    static const char *const raised[10] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
-                                           "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
-    int e = (int)floor(log10(value) + 1e-9), m = (int)lround(value / pow(10, e));
+    static const char *const raised[10] = {
+        "\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
+        "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+    int e = (int)floor(log10(value) + 1e-9);
+    int m = (int)lround(value / pow(10, e));
     char exponent[32] = "";
     snprintf(exponent, sizeof exponent, "%s", e < 0 ? "\u207b" : "");
     char digits[16];
     snprintf(digits, sizeof digits, "%d", abs(e));
     for (const char *p = digits; *p; p++)
-        strncat(exponent, raised[*p - '0'], sizeof exponent - strlen(exponent) - 1);
+        strncat(exponent, raised[*p - '0'],
+                sizeof exponent - strlen(exponent) - 1);
     Num n;
     if (m == 1)
         snprintf(n.s, sizeof n.s, "10%s", exponent);
@@ -261,7 +265,8 @@ SvgTicks svg_log_ticks(double lo, double hi, int loose)
     for (int i = first; i <= last; i++)
         powers |= strchr(all.label[i], 'e') != NULL;
     for (int i = first; i <= last; i++)
-        add_tick(&ticks, all.value[i], powers ? power_label(all.value[i]).s : all.label[i]);
+        add_tick(&ticks, all.value[i],
+                 powers ? power_label(all.value[i]).s : all.label[i]);
     if (!loose && ticks.count < 2) /* a short fixed range: plain ticks */
         return svg_nice_ticks(lo, hi, 4, 0);
     ticks.lo = loose ? all.value[first] : lo;
@@ -293,8 +298,10 @@ void svg_tint(char out[8], const char *colour, double towards_white)
     if (colour == NULL || sscanf(colour, "#%2x%2x%2x", &r, &g, &b) != 3)
         r = g = b = 0;
     double keep = 1 - fmin(fmax(towards_white, 0), 1);
-    snprintf(out, 8, "#%02X%02X%02X", (unsigned)lround(255 - keep * (255 - r)),
-             (unsigned)lround(255 - keep * (255 - g)), (unsigned)lround(255 - keep * (255 - b)));
+    snprintf(out, 8, "#%02X%02X%02X",
+             (unsigned)lround(255 - keep * (255 - r)),
+             (unsigned)lround(255 - keep * (255 - g)),
+             (unsigned)lround(255 - keep * (255 - b)));
 }
 
 typedef struct {
@@ -302,10 +309,11 @@ typedef struct {
 } Rgb; /* 0..255 each */
 
 /* Anchor colours; between them we interpolate linearly. */
-static const Rgb viridis[] = {{68, 1, 84},    {72, 40, 120},  {62, 73, 137},
-                              {49, 104, 142}, {38, 130, 142}, {31, 158, 137},
-                              {53, 183, 121}, {110, 206, 88}, {181, 222, 43},
-                              {253, 231, 37}};
+static const Rgb viridis[] = {
+    {68, 1, 84},    {72, 40, 120},  {62, 73, 137},
+    {49, 104, 142}, {38, 130, 142}, {31, 158, 137},
+    {53, 183, 121}, {110, 206, 88}, {181, 222, 43},
+    {253, 231, 37}};
 static const Rgb blue_white_red[] = {
     {33, 102, 172},  {67, 147, 195},  {146, 197, 222},
     {209, 229, 240}, {247, 247, 247}, {253, 219, 199},
@@ -416,8 +424,8 @@ static void put_text(Text *t, double x, double y, Font f, const char *s)
     if (f.bold)
         text_printf(t, " font-weight=\"bold\"");
     if (f.rotate != 0)
-        text_printf(t, " transform=\"rotate(%s %s %s)\"", fixed(f.rotate, 1).s,
-                    px(x).s, px(y).s);
+        text_printf(t, " transform=\"rotate(%s %s %s)\"",
+                    fixed(f.rotate, 1).s, px(x).s, px(y).s);
     text_printf(t, " fill=\"%s\"", f.fill ? f.fill : INK);
     if (f.halo)
         text_printf(t, " stroke=\"white\" stroke-width=\"3\""
@@ -434,7 +442,8 @@ static void put_line(Text *t, double x1, double y1, double x2, double y2,
                 px(x1).s, px(y1).s, px(x2).s, px(y2).s, style);
 }
 
-static void put_rect(Text *t, SvgRect r, const char *fill, const char *extra)
+static void put_rect(Text *t, SvgRect r, const char *fill,
+                     const char *extra)
 {
     text_printf(t,
                 "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
@@ -471,8 +480,8 @@ void svg_begin(Text *t, double width, double height)
                 "font-family=\"DejaVu Sans, sans-serif\">\n",
                 px(width).s, px(height).s, px(width).s, px(height).s);
     put_hatch_pattern(t);
-    text_printf(t,
-                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    text_printf(t, "<rect width=\"100%%\" height=\"100%%\" "
+                   "fill=\"white\"/>\n");
 }
 
 void svg_end(Text *t) { text_printf(t, "</svg>\n"); }
@@ -572,7 +581,8 @@ static void draw_titles(Text *t, const Frame *f, double box_top,
 {
     double middle_x = f->plot.x + f->plot.w / 2;
     put_text(t, middle_x, box_top + TITLE_ABOVE + TITLE_SIZE,
-             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1}, title);
+             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1},
+             title);
     put_text(t, middle_x, plot_bottom(f) + f->below + 4 + LABEL_SIZE,
              (Font){.size = LABEL_SIZE, .anchor = "middle"}, x_label);
     put_y_title(t, f->plot.x - left_margin(&f->y_ticks, NULL) - 4,
@@ -701,7 +711,8 @@ static int series_crowding(const Frame *f, const SvgSeries *s, int log_y,
         double y0 = axis_map(&f->y, s->y[i - 1]),
                y1 = axis_map(&f->y, s->y[i]);
         for (int j = 0; j < 8; j++)
-            count += inside(r, x0 + (x1 - x0) * j / 8, y0 + (y1 - y0) * j / 8);
+            count += inside(r, x0 + (x1 - x0) * j / 8,
+                            y0 + (y1 - y0) * j / 8);
     }
     return count;
 }
@@ -754,7 +765,8 @@ static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
     put_line(t, f->plot.x, y, plot_right(f), y, GUIDE);
     if (!p->h_line.label)
         return;
-    double w = text_width(p->h_line.label, TICK_SIZE) + 4, h = 1.3 * TICK_SIZE;
+    double w = text_width(p->h_line.label, TICK_SIZE) + 4;
+    double h = 1.3 * TICK_SIZE;
     double right = plot_right(f) - w - 4, left = f->plot.x + 4;
     SvgRect spots[4] = {{right, y - h - 2, w, h},
                         {left, y - h - 2, w, h},
@@ -771,7 +783,8 @@ static void draw_v_line(Text *t, Frame *f, const SvgLinePanel *p)
     put_line(t, x, f->plot.y, x, plot_bottom(f), GUIDE);
     if (!p->v_line.label)
         return;
-    double w = text_width(p->v_line.label, TICK_SIZE) + 4, h = 1.3 * TICK_SIZE;
+    double w = text_width(p->v_line.label, TICK_SIZE) + 4;
+    double h = 1.3 * TICK_SIZE;
     double top = f->plot.y + 4, low = plot_bottom(f) - h - 4;
     SvgRect spots[4] = {{x + 4, top, w, h},
                         {x - w - 4, top, w, h},
@@ -815,8 +828,9 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
              (Font){.size = TICK_SIZE}, s->label);
 }
 
-static void legend_items(Text *t, double x, double y, const SvgSeries *series,
-                         int n, int horizontal, int box)
+static void legend_items(Text *t, double x, double y,
+                         const SvgSeries *series, int n, int horizontal,
+                         int box)
 {
     x += LEGEND_PAD;
     y += LEGEND_PAD;
@@ -911,14 +925,16 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
     double panel_h = height - top - MARGIN - legend.h;
     svg_begin(t, width, height);
     put_text(t, width / 2, MARGIN + TITLE_SIZE,
-             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1}, title);
+             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1},
+             title);
     for (int i = 0; i < n; i++)
         svg_line_panel(t,
-                       (SvgRect){MARGIN + i * panel_w, top, panel_w, panel_h},
+                       (SvgRect){MARGIN + i * panel_w, top,
+                                 panel_w, panel_h},
                        &panels[i]);
     if (legend.w > 0)
-        svg_legend(t, (width - legend.w) / 2, top + panel_h, panels[0].series,
-                   panels[0].n_series, 1);
+        svg_legend(t, (width - legend.w) / 2, top + panel_h,
+                   panels[0].series, panels[0].n_series, 1);
     svg_end(t);
 }
 
@@ -938,7 +954,8 @@ SvgColorScale svg_fit_scale(SvgColorScale s, const SvgHeatmap *maps, int n)
         return s;
     Span span = {INFINITY, -INFINITY};
     for (int k = 0; maps && k < n; k++)
-        for (int i = 0; maps[k].values && i < maps[k].rows * maps[k].cols; i++)
+        for (int i = 0; maps[k].values && i < maps[k].rows * maps[k].cols;
+             i++)
             if (isfinite(maps[k].values[i]))
                 span_add(&span, maps[k].values[i]);
     if (s.map == SVG_DIVERGING) { /* symmetric, so white means zero */
@@ -1006,7 +1023,8 @@ static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
         L.row_label_w + 6 + (m->y_label ? LABEL_SIZE + 8 : 0);
     double top = m->title ? TITLE_ABOVE + TITLE_SIZE + 10 : 0;
     double bottom = TICK_SIZE + 8 + (m->x_label ? LABEL_SIZE + 8 : 0);
-    L.cell = fmin((box.w - left) / m->cols, (box.h - top - bottom) / m->rows);
+    L.cell = fmin((box.w - left) / m->cols,
+                  (box.h - top - bottom) / m->rows);
     L.cell = fmax(L.cell, 1);
     L.grid.w = L.cell * m->cols;
     L.grid.h = L.cell * m->rows;
@@ -1022,8 +1040,8 @@ static void draw_cells(Text *t, const SvgHeatmap *m, const HeatLayout *L,
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
             double v = m->values[r * m->cols + c];
-            SvgRect cell = {L->grid.x + c * L->cell, L->grid.y + r * L->cell,
-                            L->cell, L->cell};
+            SvgRect cell = {L->grid.x + c * L->cell,
+                            L->grid.y + r * L->cell, L->cell, L->cell};
             put_rect(t, cell,
                      isfinite(v) ? hex(color_at(s.map, scale_unit(s, v))).s
                                  : "url(#hatch)",
@@ -1048,21 +1066,24 @@ static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
             put_text(
                 t, L->grid.x + (c + 0.5) * L->cell,
                 L->grid.y + (r + 0.5) * L->cell + 0.35 * size,
-                (Font){.size = size, .anchor = "middle", .fill = ink_on(fill)},
+                (Font){.size = size, .anchor = "middle",
+                       .fill = ink_on(fill)},
                 buf);
         }
 }
 
-/* A minus sign on each clearly negative cell, in ink its cell makes readable. */
-static void draw_sign_marks(Text *t, const SvgHeatmap *m, const HeatLayout *L,
-                            SvgColorScale s)
+/* A minus sign on each clearly negative cell, in ink its cell makes
+   readable. */
+static void draw_sign_marks(Text *t, const SvgHeatmap *m,
+                            const HeatLayout *L, SvgColorScale s)
 {
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
             double v = m->values[r * m->cols + c];
             if (!isfinite(v) || v >= 0 || scale_unit(s, v) > 0.4)
                 continue;
-            double x = L->grid.x + (c + 0.5) * L->cell, y = L->grid.y + (r + 0.5) * L->cell;
+            double x = L->grid.x + (c + 0.5) * L->cell;
+            double y = L->grid.y + (r + 0.5) * L->cell;
             double half = fmax(1.5, 0.18 * L->cell);
             text_printf(t, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
                         "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
@@ -1071,7 +1092,8 @@ static void draw_sign_marks(Text *t, const SvgHeatmap *m, const HeatLayout *L,
         }
 }
 
-static void draw_heat_labels(Text *t, const SvgHeatmap *m, const HeatLayout *L)
+static void draw_heat_labels(Text *t, const SvgHeatmap *m,
+                             const HeatLayout *L)
 {
     char buf[16];
     const SvgRect *g = &L->grid;
@@ -1113,7 +1135,8 @@ static SvgTicks bar_ticks(SvgColorScale s, double height)
 {
     int want = (int)lround(height / 70);
     SvgTicks ticks = svg_nice_ticks(s.lo, s.hi, want, 0);
-    for (int more = 1; ticks.count < 3 && more <= 6; more++)   /* a short bar */
+    /* a short bar */
+    for (int more = 1; ticks.count < 3 && more <= 6; more++)
         ticks = svg_nice_ticks(s.lo, s.hi, want + more, 0);
     return ticks;
 }
@@ -1135,7 +1158,8 @@ static void put_gradient(Text *t, Num id_x, Num id_y, SvgColorScale s)
     for (int i = 0; i <= 32; i++) {
         double at = i / 32.0, v = s.lo + at * (s.hi - s.lo);
         text_printf(t, "<stop offset=\"%s\" stop-color=\"%s\"/>\n",
-                    fixed(at, 4).s, hex(color_at(s.map, scale_unit(s, v))).s);
+                    fixed(at, 4).s,
+                    hex(color_at(s.map, scale_unit(s, v))).s);
     }
     text_printf(t, "</linearGradient></defs>\n");
 }
@@ -1175,9 +1199,8 @@ static void heat_color_bar(Text *t, SvgRect first, SvgRect last,
 {
     SvgRect top = n ? heat_layout(first, &maps[0]).grid : first;
     SvgRect low = n ? heat_layout(last, &maps[n - 1]).grid : last;
-    svg_color_bar(
-        t, (SvgRect){x, top.y, svg_color_bar_width(s), low.y + low.h - top.y},
-        s);
+    svg_color_bar(t, (SvgRect){x, top.y, svg_color_bar_width(s),
+                               low.y + low.h - top.y}, s);
 }
 
 void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
@@ -1197,7 +1220,8 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
     double x0 = (width - columns * box.w - bar_w) / 2;
     svg_begin(t, width, height);
     put_text(t, width / 2, MARGIN + TITLE_SIZE,
-             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1}, title);
+             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1},
+             title);
     SvgRect first = box, last = box;
     for (int i = 0; i < n; i++) {
         last.x = x0 + (i % columns) * box.w;
@@ -1205,7 +1229,8 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
         first = i == 0 ? last : first;
         svg_heatmap_panel(t, last, &maps[i], fitted);
     }
-    heat_color_bar(t, first, last, maps, n, x0 + columns * box.w + 4, fitted);
+    heat_color_bar(t, first, last, maps, n, x0 + columns * box.w + 4,
+                   fitted);
     svg_end(t);
 }
 
@@ -1245,14 +1270,15 @@ static int tilted(const SvgBarChart *c, double slot)
 static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
 {
     Frame f = {0};
-    f.y_ticks = range_ticks(c->y_min, c->y_max, bar_extent(c), 0, box.h / 50);
+    f.y_ticks = range_ticks(c->y_min, c->y_max, bar_extent(c), 0,
+                            box.h / 50);
     double left = left_margin(&f.y_ticks, c->y_label);
     double widest = widest_label(c->categories, c->n_categories, TICK_SIZE);
     *tilt = tilted(c, (box.w - left) / c->n_categories);
     f.below = TICK_LEN + (*tilt ? 0.65 * widest + TICK_SIZE : TICK_SIZE);
     if (*tilt) /* the first label hangs left of its bar */
-        left =
-            fmax(left, 0.77 * widest - 0.5 * (box.w - left) / c->n_categories);
+        left = fmax(left, 0.77 * widest
+                          - 0.5 * (box.w - left) / c->n_categories);
     double top = c->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
     double bottom = f.below + 4 + (c->x_label ? LABEL_SIZE + 8 : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - 4,
@@ -1262,8 +1288,8 @@ static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
     return f;
 }
 
-static void draw_value_label(Text *t, const SvgBarChart *c, double x, double y,
-                             double v)
+static void draw_value_label(Text *t, const SvgBarChart *c, double x,
+                             double y, double v)
 {
     char buf[32];
     snprintf(buf, sizeof buf, c->value_format, v);
@@ -1275,7 +1301,8 @@ static void draw_value_label(Text *t, const SvgBarChart *c, double x, double y,
 
 static void draw_bars(Text *t, const Frame *f, const SvgBarChart *c)
 {
-    double slot = f->plot.w / c->n_categories, bar = 0.8 * slot / c->n_groups;
+    double slot = f->plot.w / c->n_categories;
+    double bar = 0.8 * slot / c->n_groups;
     double zero = axis_map(&f->y, fmax(f->y.lo, fmin(f->y.hi, 0)));
     for (int g = 0; g < c->n_groups; g++)
         for (int i = 0; i < c->n_categories; i++) {
@@ -1298,19 +1325,21 @@ static void draw_categories(Text *t, const Frame *f, const SvgBarChart *c,
                             int tilt)
 {
     char buf[16];
-    double slot = f->plot.w / c->n_categories, y = plot_bottom(f) + TICK_LEN;
+    double slot = f->plot.w / c->n_categories;
+    double y = plot_bottom(f) + TICK_LEN;
     for (int i = 0; i < c->n_categories; i++) {
         double x = f->plot.x + (i + 0.5) * slot;
         Font font = {.size = TICK_SIZE,
                      .anchor = tilt ? "end" : "middle",
                      .rotate = tilt ? -40 : 0};
-        put_text(t, tilt ? x + 4 : x, y + (tilt ? 0.7 : 1) * TICK_SIZE, font,
-                 label_at(c->categories, i, buf));
+        put_text(t, tilt ? x + 4 : x, y + (tilt ? 0.7 : 1) * TICK_SIZE,
+                 font, label_at(c->categories, i, buf));
     }
 }
 
 /* Several groups need a legend; each group is one colour. */
-static void draw_bar_legend(Text *t, const SvgBarChart *c, double x, double y)
+static void draw_bar_legend(Text *t, const SvgBarChart *c, double x,
+                            double y)
 {
     SvgSeries *items = calloc((size_t)c->n_groups, sizeof *items);
     if (!items) {
@@ -1333,7 +1362,8 @@ static double bar_legend_width(const SvgBarChart *c)
     return w > 0 ? w + 2 * LEGEND_PAD + 8 : 0;
 }
 
-void svg_bar_chart(Text *t, const SvgBarChart *c, double width, double height)
+void svg_bar_chart(Text *t, const SvgBarChart *c, double width,
+                   double height)
 {
     svg_begin(t, width, height);
     if (c->values && c->n_categories > 0 && c->n_groups > 0) {

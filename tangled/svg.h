@@ -1,4 +1,5 @@
-/* svg.h: figures as SVG text in memory, no I/O (tangled; edit attention.nw) */
+/* svg.h: figures as SVG text in memory, no I/O
+   (tangled; edit attention.nw) */
 #ifndef SVG_H
 #define SVG_H
 
@@ -50,7 +51,7 @@ typedef struct {
     const char *color; /* NULL: svg_palette(index of the series) */
 } SvgSeries;
 
-/* A labelled reference line: horizontal at y = at, or vertical at x = at. */
+/* A labelled reference line: horizontal at y = at, vertical at x = at. */
 typedef struct {
     int on;
     double at;
@@ -119,7 +120,7 @@ typedef struct {
     const float *values;           /* n_groups x n_categories */
     const char *value_format;      /* e.g. "%.1f"; NULL: no labels */
     double y_min, y_max;           /* fixed if y_min < y_max */
-    const char *const *colours;    /* n_groups colours, or NULL: the palette */
+    const char *const *colours;    /* n_groups colours; NULL: the palette */
 } SvgBarChart;
 
 void svg_bar_chart(Text *t, const SvgBarChart *chart, double width,

@@ -2,6 +2,7 @@
    WebAssembly (tangled; edit attention.nw) */
 #include "core.h"
 #include "checkpoint.h"
+#include "dissect.h"
 #include "svg.h"
 #include <errno.h>
 #include <math.h>                   /* NAN: a masked cell of a heatmap */
@@ -37,7 +38,8 @@ static struct {
 WEB_EXPORT(input) unsigned char *web_input(void) { return web.input; }
 WEB_EXPORT(input_size) int web_input_size(void) { return WEB_INPUT; }
 WEB_EXPORT(output) const char *web_output(void) { return web.output.data; }
-WEB_EXPORT(output_length) int web_output_length(void) { return (int)web.output.len; }
+WEB_EXPORT(output_length)
+int web_output_length(void) { return (int)web.output.len; }
 
 static void clear_output(void)
 {
@@ -58,11 +60,13 @@ WEB_EXPORT(load) int web_load(int length)
     char why[256];
     clear_output();
     if (fresh_model(0) != 0)
-        return text_printf(&web.output, "out of memory for the transformer"), 1;
+        return text_printf(&web.output,
+                           "out of memory for the transformer"), 1;
     if (length < 0 || length > WEB_INPUT)
-        return text_printf(&web.output, "a checkpoint larger than %d bytes", WEB_INPUT), 1;
-    if (checkpoint_decode(&web.g.model.p, web.g.n_heads, web.input, (size_t)length,
-                          why, sizeof why) != NULL)
+        return text_printf(&web.output, "a checkpoint larger than %d bytes",
+                           WEB_INPUT), 1;
+    if (checkpoint_decode(&web.g.model.p, web.g.n_heads, web.input,
+                          (size_t)length, why, sizeof why) != NULL)
         return text_printf(&web.output, "%s", why), 1;
     return 0;
 }
@@ -74,7 +78,8 @@ WEB_EXPORT(save) int web_save(void)
     text_printf(&web.output, "%*s", (int)n, "");
     if (web.output.failed)
         return -1;
-    checkpoint_encode((unsigned char *)web.output.data, &web.g.model.p, web.g.n_heads);
+    checkpoint_encode((unsigned char *)web.output.data, &web.g.model.p,
+                      web.g.n_heads);
     return (int)n;
 }
 
@@ -87,19 +92,33 @@ static void training_chart(Text *svg, int steps)
         loss[r] = (float)web.log[r].loss;
         correct[r] = (float)web.log[r].correct;
     }
-    snprintf(marker, sizeof marker, "100/100 at step %d", web.first_perfect);
+    snprintf(marker, sizeof marker, "100/100 at step %d",
+             web.first_perfect);
     SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL};
-    SvgSeries scores = {"transformer", step, correct, web.n_records, 0, NULL};
+    SvgSeries scores = {"transformer", step, correct, web.n_records, 0,
+                        NULL};
     SvgLinePanel panels[2] = {
-        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy", .series = &losses,
-         .n_series = 1, .log_y = 1, .x_min = 0, .x_max = steps, .y_min = 0.3, .y_max = 3,
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
+         .series = &losses, .n_series = 1, .log_y = 1, .x_min = 0,
+         .x_max = steps, .y_min = 0.3, .y_max = 3,
          .legend = SVG_LEGEND_NONE},
-        {.title = "Score", .x_label = "step", .y_label = "problems right", .series = &scores,
-         .n_series = 1, .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
-         .legend = SVG_LEGEND_NONE,
+        {.title = "Score", .x_label = "step", .y_label = "problems right",
+         .series = &scores, .n_series = 1, .x_min = 0, .x_max = steps,
+         .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE,
          .v_line = {web.first_perfect > 0, web.first_perfect, marker}},
     };
     svg_line_charts(svg, panels, 2, NULL, 760, 300);
+}
+
+static void training_stopped(Text *out, const TrainResult *r)
+{
+    text_printf(out, "training stopped at step %d: ", r->fault_step);
+    if (r->fault_table < 0)
+        text_printf(out, "the loss is not a finite number; "
+                    "nothing was saved");
+    else
+        text_printf(out, "table %s holds a NaN or infinity; "
+                    "nothing was saved", gpt_tables[r->fault_table].name);
 }
 
 typedef struct { int steps; } WebRun;
@@ -127,16 +146,19 @@ WEB_EXPORT(train) int web_train(uint64_t seed, int steps)
     web.n_records = 0;
     web.first_perfect = -1;
     if (fresh_model(seed) != 0)
-        return text_printf(&web.output, "out of memory for the transformer"), 1;
+        return text_printf(&web.output,
+                           "out of memory for the transformer"), 1;
     TrainResult result = train(&web.g.model, &cfg, NULL, 0);
     clear_output();
     if (result.fault_step != 0)
-        return text_printf(&web.output, "training stopped at step %d: a number is not "
-                           "finite; nothing was saved", result.fault_step), 1;
+        return training_stopped(&web.output, &result), 1;
     return 0;
 }
 
-WEB_EXPORT(first_perfect) int web_first_perfect(void) { return web.first_perfect; }
+WEB_EXPORT(first_perfect) int web_first_perfect(void)
+{
+    return web.first_perfect;
+}
 
 WEB_EXPORT(seed_check) int web_seed_check(int length)
 {
@@ -149,7 +171,8 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
     if (text[0] >= '0' && text[0] <= '9')
         value = strtoull(text, &end, 10);
     if (end == NULL || *end != '\0' || errno == ERANGE)
-        return text_printf(&web.output, "--seed: '%s' is not a whole number from 0 to %llu",
+        return text_printf(&web.output, "--seed: '%s' is not a whole "
+                           "number from 0 to %llu",
                            length < (int)sizeof text ? text : "(too long)",
                            (unsigned long long)UINT64_MAX), -1;
     web.seed = value;
@@ -158,14 +181,177 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
 
 WEB_EXPORT(seed) uint64_t web_seed(void) { return web.seed; }
 
+enum { WEB_PARTS = 5 };
+static const struct {
+    const char *label;
+    Ablation off;
+} web_parts[WEB_PARTS] = {
+    {"book's model", {0, 0, 0, 0, 0}},
+    {"no position vectors", {1, 0, 0, 0, 0}},
+    {"no causal mask", {0, 1, 0, 0, 0}},
+    {"no residual", {0, 0, 1, 0, 0}},
+    {"no LayerNorm", {0, 0, 0, 1, 0}},
+};
+
+typedef struct {
+    char label[32];
+    int n_heads;
+    Ablation off;
+    TrainConfig cfg;
+    TrainRecord log[WEB_RECORDS];
+    int n_records;                  /* so far, while it trains */
+    TrainResult result;
+    double loss;                    /* on all 100 problems, at the end */
+} WebTrial;
+
+static struct {
+    WebTrial run[2];                /* the book's model, the other */
+    int now;                        /* the run under way */
+} trials;
+
+static void experiment_chart(Text *svg);
+
+static void observe_trial(const TrainRecord *r, void *context)
+{
+    WebTrial *run = context;
+    run->n_records++;
+    clear_output();
+    experiment_chart(&web.output);
+    page_progress(r->step, (double)r->loss, r->correct);
+}
+
+static int train_trial(WebTrial *run, uint64_t seed)
+{
+    Gpt g;
+    if (gpt_create(&g, seed, run->n_heads, MAX_BATCH) != 0)
+        return -1;
+    g.ablate = run->off;
+    run->cfg = train_defaults();
+    run->cfg.seed = seed;
+    run->cfg.observe = observe_trial;
+    run->cfg.context = run;
+    run->result = train(&g.model, &run->cfg, run->log, WEB_RECORDS);
+    run->loss = run->result.fault_step != 0
+                    ? NAN : (double)loss_on_all_problems(&g.model);
+    gpt_destroy(&g);
+    return 0;
+}
+
+static void experiment_chart(Text *svg)
+{
+    static float step[2][WEB_RECORDS], loss[2][WEB_RECORDS],
+        correct[2][WEB_RECORDS];
+    SvgSeries losses[2], scores[2];
+    for (int m = 0; m < 2; m++) {
+        const WebTrial *run = &trials.run[m];
+        for (int r = 0; r < run->n_records; r++) {
+            step[m][r] = (float)run->log[r].step;
+            loss[m][r] = (float)run->log[r].loss;
+            correct[m][r] = (float)run->log[r].correct;
+        }
+        losses[m] = (SvgSeries){run->label, step[m], loss[m],
+                                run->n_records, m, svg_palette(m)};
+        scores[m] = losses[m];
+        scores[m].y = correct[m];
+    }
+    double steps = trials.run[0].cfg.steps;
+    SvgLinePanel panels[2] = {
+        {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
+         .series = losses, .n_series = 2, .log_y = 1, .x_min = 0,
+         .x_max = steps, .legend = SVG_LEGEND_BELOW},
+        {.title = "Score", .x_label = "step",
+         .y_label = "problems right", .series = scores, .n_series = 2,
+         .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
+         .legend = SVG_LEGEND_NONE},
+    };
+    svg_line_charts(svg, panels, 2, NULL, 760, 380);
+}
+
+static void name_trial(WebTrial *run, int n_heads, int part, int book)
+{
+    run->n_heads = n_heads;
+    run->off = web_parts[part].off;
+    run->n_records = 0;
+    run->cfg = train_defaults();
+    if (part != 0 || book)
+        snprintf(run->label, sizeof run->label, "%s",
+                 web_parts[part].label);
+    else
+        snprintf(run->label, sizeof run->label, "%d head%s", n_heads,
+                 n_heads > 1 ? "s" : "");
+}
+
+WEB_EXPORT(experiment)
+int web_experiment(uint64_t seed, int n_heads, int part)
+{
+    clear_output();
+    if (part < 0 || part >= WEB_PARTS || n_heads < 1
+        || n_heads > MAX_HEADS || WIDTH % n_heads != 0)
+        return text_printf(&web.output, "no such experiment: %d heads, "
+                           "part %d", n_heads, part), 2;
+    name_trial(&trials.run[0], N_HEADS, 0, 1);
+    name_trial(&trials.run[1], n_heads, part, 0);
+    for (trials.now = 0; trials.now < 2; trials.now++)
+        if (train_trial(&trials.run[trials.now], seed) != 0)
+            return clear_output(), text_printf(&web.output,
+                "out of memory for the transformer"), 1;
+    clear_output();
+    for (int m = 0; m < 2; m++)
+        if (trials.run[m].result.fault_step != 0) {
+            text_printf(&web.output, "%s, seed %llu: ", trials.run[m].label,
+                        (unsigned long long)seed);
+            training_stopped(&web.output, &trials.run[m].result);
+            return 1;
+        }
+    return 0;
+}
+
+WEB_EXPORT(experiment_run) int web_experiment_run(void)
+{
+    return trials.now;
+}
+
+WEB_EXPORT(experiment_results) void web_experiment_results(void)
+{
+    clear_output();
+    for (int m = 0; m < 2; m++) {
+        const WebTrial *run = &trials.run[m];
+        int n = run->result.n_records;
+        text_printf(&web.output, "%s\t", run->label);
+        if (run->result.first_perfect < 0)
+            text_printf(&web.output, "never\t");
+        else
+            text_printf(&web.output, "%d\t", run->result.first_perfect);
+        text_printf(&web.output, "%d\t%.4f\t%.9g\n",
+                    n > 0 ? run->log[n - 1].correct : 0, run->loss,
+                    run->loss);
+    }
+}
+
+WEB_EXPORT(experiment_log) void web_experiment_log(int m)
+{
+    const WebTrial *run = &trials.run[m != 0];
+    const TrainConfig *c = &run->cfg;
+    clear_output();
+    text_printf(&web.output, "# seed=%llu steps=%d batch=%d lr=%.9g "
+                "eval_every=%d\n", (unsigned long long)c->seed, c->steps,
+                c->batch, (double)c->lr, c->eval_every);
+    text_printf(&web.output, "# step\tloss\tcorrect\n");
+    for (int r = 0; r < run->result.n_records; r++)
+        text_printf(&web.output, "%d\t%.9g\t%d\n", run->log[r].step,
+                    (double)run->log[r].loss, run->log[r].correct);
+}
+
 int attention_stepping;
 
-void attention_step(int line, const char *name, int t, int u, int i, double value)
+void attention_step(int line, const char *name, int t, int u, int i,
+                    double value)
 {
     if (u == 0 && i == 0 && strcmp(name, "dot") == 0)
         web.block++;
     if (t == web.pos)
-        text_printf(&web.output, "%d\t%s\t%d\t%d\t%d\t%d\t%.9g\t%+.3f\n", line, name,
+        text_printf(&web.output, "%d\t%s\t%d\t%d\t%d\t%d\t%.9g\t%+.3f\n",
+                    line, name,
                     (web.block - 1) / web.T, t, u, i, value, value);
 }
 
@@ -176,13 +362,19 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
     clear_output();
     if (length < 0 || length > WEB_INPUT)
         length = 0;
-    const char *defect = tokens_parse(text, (size_t)length, tokens, T, &where);
-    if (defect != NULL && strcmp(defect, "holds a character that is not a token") == 0)
-        return text_printf(&web.output, "'%.*s': the character at position %zu is not a "
-                           "token (the tokens are 0-9 * = ;)", length, text, where), 2;
+    const char *defect = tokens_parse(text, (size_t)length, tokens, T,
+                                      &where);
+    if (defect != NULL
+        && strcmp(defect, "holds a character that is not a token") == 0)
+        return text_printf(&web.output, "'%.*s': the character at position "
+                           "%zu is not a "
+                           "token (the tokens are 0-9 * = ;)", length, text,
+                           where), 2;
     if (defect != NULL)
-        return text_printf(&web.output, "'%.*s' %s: a sequence has 1 to %d tokens",
-                           length > 40 ? 40 : length, text, defect, SEQ_LEN), 2;
+        return text_printf(&web.output,
+                           "'%.*s' %s: a sequence has 1 to %d tokens",
+                           length > 40 ? 40 : length, text, defect,
+                           SEQ_LEN), 2;
     return 0;
 }
 
@@ -218,13 +410,185 @@ WEB_EXPORT(weights) int web_weights(int length)
     for (int head = 0; head < tr.n_heads; head++) {
         for (int t = 0; t < T; t++)
             for (int u = 0; u < T; u++)
-                values[head][t * T + u] = u > t ? NAN : (float)tr.weights[head][t][u];
+                values[head][t * T + u] =
+                    u > t ? NAN : (float)tr.weights[head][t][u];
         snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)", T, T,
+        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)",
+                                  T, T,
                                   values[head], names, names, "%.2f", 1};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     svg_heatmaps(&web.output, maps, tr.n_heads, 2, NULL, scale, 640, 600);
     return char_of_token(argmax(tr.logits[T - 1], VOCAB));
+}
+
+static int read_question(int length, int *problem)
+{
+    int tokens[SEQ_LEN], T = 0;
+    size_t where = 0;
+    const char *text = (const char *)web.input;
+    clear_output();
+    if (length < 0 || length > WEB_INPUT)
+        length = 0;
+    if (tokens_parse(text, (size_t)length, tokens, &T, &where) != NULL
+        || (*problem = question_of_tokens(tokens, T)) < 0)
+        return text_printf(&web.output, "'%.*s%s' is not a problem: write "
+                           "a digit, '*', a digit and '=', as in 7*8=",
+                           length > 40 ? 40 : length, text,
+                           length > 40 ? "..." : ""), 2;
+    return 0;
+}
+
+static void swap_figure(Text *svg, Gpt *g, int a, int b)
+{
+    static float values[2][MAX_HEADS * 4];
+    static char titles[2][24], labels[2][4][2], heads[MAX_HEADS][8];
+    static const char *columns[2][4], *rows[MAX_HEADS];
+    real w[MAX_HEADS][4];
+    SvgHeatmap maps[2];
+    for (int order = 0; order < 2; order++) {
+        int first = order ? b : a, second = order ? a : b;
+        snprintf(titles[order], sizeof titles[order], "%d*%d=", first, second);
+        question_weights(g, first, second, w);
+        for (int u = 0; u < 4; u++) {
+            labels[order][u][0] = titles[order][u];
+            columns[order][u] = labels[order][u];
+        }
+        for (int head = 0; head < g->n_heads; head++) {
+            snprintf(heads[head], sizeof heads[head], "%d", head);
+            rows[head] = heads[head];
+            for (int u = 0; u < 4; u++)
+                values[order][head * 4 + u] = (float)w[head][u];
+        }
+        maps[order] = (SvgHeatmap){titles[order], "u (read)",
+                                   order ? NULL : "head", g->n_heads, 4,
+                                   values[order], rows, columns[order],
+                                   "%.2f", 0};
+    }
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
+    svg_heatmaps(svg, maps, 2, 2, NULL, scale, 620, 300);
+}
+
+WEB_EXPORT(swap) int web_swap(int length)
+{
+    int problem = 0, pick_a = 0, pick_b = 0;
+    real pick = 0;
+    if (read_question(length, &problem) != 0)
+        return 2;
+    int a = problem / 10, b = problem % 10;
+    int visited = most_changed_pair(&web.g, &pick_a, &pick_b, &pick);
+    text_printf(&web.output, "%d\t%d\t%.2f\t%d\t%d\t%d\t%d\t%.2f\n", a, b,
+                (double)swap_change(&web.g, a, b),
+                head_following_a_digit(&web.g, a, b), visited, pick_a,
+                pick_b, (double)pick);
+    swap_figure(&web.output, &web.g, a, b);
+    return 0;
+}
+
+WEB_EXPORT(own_output) int web_own_output(int length)
+{
+    static Trace tr;
+    int problem = 0;
+    if (read_question(length, &problem) != 0)
+        return 2;
+    int top = trace_own_output(&web.g, problem, &tr);
+    for (int u = 0; u < 5; u++)
+        text_printf(&web.output, "%c", char_of_token(tr.tokens[u]));
+    text_printf(&web.output, "\t%c\t%d\t%d\n",
+                char_of_token(argmax(tr.logits[4], VOCAB)), top,
+                reads_own_output_most(&tr, top));
+    for (int head = 0; head < tr.n_heads; head++)
+        for (int u = 0; u < 5; u++)
+            text_printf(&web.output, "%.2f%c",
+                        (double)tr.weights[head][4][u],
+                        u < 4 ? '\t' : '\n');
+    return 0;
+}
+
+static const char *const digit_labels[N_DIGITS] = {
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+
+WEB_EXPORT(concepts) int web_concepts(void)
+{
+    clear_output();
+    for (int c = 0; c < N_CONCEPTS; c++)
+        text_printf(&web.output, "%s\n", concepts[c].name);
+    return N_CONCEPTS;
+}
+
+WEB_EXPORT(neuron) int web_neuron(int c)
+{
+    static real h[N_PROBLEMS * HIDDEN];
+    static float values[N_CONCEPTS][N_PROBLEMS];
+    static char titles[N_CONCEPTS][96];
+    clear_output();
+    if (c < 0 || c >= N_CONCEPTS)
+        return text_printf(&web.output, "concept %d: the concepts are 0 to "
+                           "%d", c, N_CONCEPTS - 1), 2;
+    activations_at_equals(&web.g, h, NULL);
+    NeuronFound found = search_neuron(h, &concepts[c]);
+    text_printf(&web.output, "%d\t%d\t%.2f\t%d\n", found.count,
+                found.neuron, found.d, found.right);
+    for (int p = 0; p < N_PROBLEMS; p++)
+        values[c][p] = (float)h[p * HIDDEN + found.neuron];
+    snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
+             concepts[c].name, found.neuron, found.d);
+    SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
+                      digit_labels, digit_labels, NULL, 0};
+    SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0,
+                                                        NULL}, &map, 1);
+    double bar = svg_color_bar_width(scale);
+    svg_begin(&web.output, 380, 350);
+    svg_heatmap_panel(&web.output, (SvgRect){10, 10, 364 - bar - 16, 340},
+                      &map, scale);
+    svg_color_bar(&web.output, (SvgRect){364 - bar - 2, 50, bar, 240},
+                  scale);
+    svg_end(&web.output);
+    return 0;
+}
+
+WEB_EXPORT(scree) int web_scree(void)
+{
+    static real h[N_PROBLEMS * HIDDEN], in[N_PROBLEMS * WIDTH];
+    double share[HIDDEN], share_in[WIDTH];
+    clear_output();
+    activations_at_equals(&web.g, h, in);
+    int count = directions_for_90(h, HIDDEN, share);
+    int count_in = directions_for_90(in, WIDTH, share_in);
+    if (count < 0 || count_in < 0)
+        return text_printf(&web.output, count == -2 || count_in == -2
+                           ? "out of memory"
+                           : "the eigen-solver did not converge"), 1;
+    text_printf(&web.output, "%d\t%d\t%.0f\n", count, count_in,
+                100 * share[0]);
+    Text *svg = &web.output;
+    static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
+    char marker[64];
+    for (int i = 0; i < HIDDEN; i++) {
+        x[i] = (float)(i + 1);
+        each[0][i] = (float)share[i];
+        total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
+        each[1][i] = i < WIDTH && share_in[i] > 1e-7 ? (float)share_in[i] : NAN;
+        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0)
+                                : NAN;
+    }
+    snprintf(marker, sizeof marker, "%d directions", count);
+    SvgSeries shares[2] = {
+        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
+        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
+    SvgSeries totals[2] = {
+        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
+        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
+    SvgLinePanel panels[2] = {
+        {.title = "Share of the variance",
+         .x_label = "direction, largest first",
+         .y_label = "share", .series = shares, .n_series = 2, .log_y = 1,
+         .x_min = 0, .x_max = HIDDEN, .legend = SVG_LEGEND_BELOW},
+        {.title = "Running total", .x_label = "number of directions",
+         .y_label = "share", .series = totals, .n_series = 2, .x_min = 0,
+         .x_max = HIDDEN, .y_min = 0, .y_max = 1, .h_line = {1, 0.9, "90 %"},
+         .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
+    svg_line_charts(svg, panels, 2, NULL, 760, 340);
+    return 0;
 }
 

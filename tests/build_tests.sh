@@ -184,6 +184,87 @@ pdf_carets_are_carets() {
     echo "the PDF's text has ^ on $carets lines and no lone circumflex"
 }
 
+# Code is kept within the printed width at the source: no line of a code
+# chunk in attention.nw is wider than 76 columns (tabs at 8, a character
+# counted once however many bytes it takes), so that no line wraps in the
+# PDF.
+code_within_76_columns() {
+    python3 - $NW <<'PY'
+import re, sys
+name, long = None, []
+for n, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
+    line = line.rstrip("\n")
+    m = re.match(r"^<<(.*)>>=\s*$", line)
+    if m:
+        name = m.group(1); continue
+    if line == "@" or line.startswith("@ ") or line.startswith("@\t"):
+        name = None; continue
+    width = len(line.expandtabs(8))
+    if name is not None and width > 76:
+        long.append("%s:%d: <<%s>> %d columns" % (sys.argv[1], n, name, width))
+for l in long:
+    print(l)
+if long:
+    print("%d code lines are over 76 columns" % len(long)); sys.exit(1)
+print("every code line of %s is at most 76 columns" % sys.argv[1])
+PY
+}
+
+# The PDF has no overfull box over 1 pt (pdflatex's log of the last pass).
+pdf_no_overfull_box() {
+    log=${B:-build}/attention.log
+    [ -f "$log" ] || { echo "$log not found (run make)"; return 1; }
+    over=$(grep -o 'Overfull \\[hv]box ([0-9.]*pt too [a-z]*) .*' "$log" \
+           | awk '{ v = $3; sub(/^\(/, "", v); sub(/pt$/, "", v); if (v + 0 > 1) print }')
+    all=$(grep -c 'Overfull \\[hv]box' "$log")
+    [ -z "$over" ] || { echo "overfull boxes over 1 pt in $log:"; printf "%s\n" "$over"; return 1; }
+    echo "no overfull box over 1 pt in $log ($all overfull boxes in all)"
+}
+
+# Chunk cross-references on paper, as noweb prints them: each chunk's head
+# carries a label, its page and a letter for its place on the page ("87b").
+# pdftotext of the PDF: every head's label names the page it is printed on
+# (the number in the running head, or at the foot of a chapter's first
+# page), the letters run a, b, c... down a page, and every reference
+# "<name 87b>" (uses in code, Used in, Continued in, the index) names a
+# head's label.
+pdf_chunk_labels_name_pages() {
+    [ -f book/attention.pdf ] || { echo "book/attention.pdf not built (run make)"; return 1; }
+    command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
+    pdftotext -layout book/attention.pdf - | python3 -c '
+import re, sys
+pages = sys.stdin.read().split("\f")
+heads, bad, refs = {}, [], []
+for i, text in enumerate(pages, 1):
+    lines = [l.strip() for l in text.split("\n") if l.strip()]
+    if not lines:
+        continue
+    m = re.match(r"^\S.*\s{2,}(\d+)$", lines[0])         # running head
+    if not m:
+        m = re.match(r"^(\d+)$", lines[-1])                # plain foot
+    printed = m.group(1) if m else None
+    letters = []
+    for l in lines:
+        m = re.match(r"^(\d+)([a-z]) \u27e8.*\u27e9\+?\u2261", l)
+        if m:
+            heads[m.group(1) + m.group(2)] = i
+            letters.append(m.group(2))
+            if m.group(1) != printed:
+                bad.append("PDF page %d (printed %s): head labelled %s%s" % (i, printed, m.group(1), m.group(2)))
+    if letters and letters != [chr(ord("a") + k) for k in range(len(letters))]:
+        bad.append("PDF page %d: head letters %s" % (i, "".join(letters)))
+    refs += re.findall(r"\u27e8[^\u27e8\u27e9]* (\d+[a-z])\u27e9", text)
+for r in refs:
+    if r not in heads:
+        bad.append("a reference names %s, which no head carries" % r)
+for b in sorted(set(bad))[:20]:
+    print(b)
+if bad or len(heads) < 100 or len(refs) < 100:
+    print("%d heads, %d references, %d faults" % (len(heads), len(refs), len(bad))); sys.exit(1)
+print("%d chunk heads each labelled with the page it is on; %d references, each to a head" % (len(heads), len(refs)))
+'
+}
+
 # A type error put into a chunk makes the compiler name attention.nw and the
 # line of the error.
 compiler_error_names_nw_line() {
@@ -251,15 +332,71 @@ html_links_resolve() {
     python3 book/checklinks book/attention.html
 }
 
+# The page as a reader sees it, in headless chromium with JavaScript off, at
+# 1280 and 400 px (tests/page_test.js): maths typeset at build time without
+# error, the aligned display's = in one column and its words upright, no
+# sideways scroll, a way back to the contents, code and figures readable on
+# a phone.  Screenshots of the maths sections land in $B/page/.
+page_on_screen() {
+    b=${B:-build}
+    if [ "${EDITION:-teacher}" = student ]; then
+        echo "skipped: the student edition has no browser driver (no package.json)"; exit 77
+    fi
+    if [ ! -d node_modules/puppeteer-core ]; then
+        echo "node_modules/puppeteer-core is missing: run npm ci (make check does)"; return 1
+    fi
+    [ -f book/attention.html ] || { echo "book/attention.html not built"; return 1; }
+    node tests/page_test.js book/attention.html "$b/page"
+}
+
+# A formula KaTeX cannot typeset stops the build, naming the formula.
+katex_error_fails() {
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX") || return 1
+    printf '<html><head></head><body><p><span class="math inline">x = \\frac{1}</span></p></body></html>\n' \
+        > "$dir/in.html"
+    if node book/katex.js "$dir/in.html" "$dir/out.html" > "$dir/log" 2>&1; then
+        echo "book/katex.js accepted a broken formula"; rm -rf "$dir"; return 1
+    fi
+    status=0
+    grep -q 'cannot typeset \$x = \\frac{1}\$' "$dir/log" || { echo "the error does not name the formula:"; status=1; }
+    [ ! -e "$dir/out.html" ] || { echo "an output page was written"; status=1; }
+    cat "$dir/log"; rm -rf "$dir"
+    return $status
+}
+
 # Every placeholder of attention.nw got a value: none survives into the books.
 no_placeholder_survives() {
     status=0
     for f in book/attention.html ${B:-build}/attention.tex; do
         [ -f "$f" ] || { echo "$f not built"; return 1; }
-        if grep -o '{{[A-Za-z0-9_:]*}}' "$f" | head -3 | grep .; then status=1; fi
+        if grep -o '{{[A-Za-z_][A-Za-z0-9_:|-]*}}' "$f" | head -3 | grep .; then status=1; fi
     done
     [ $status = 0 ] && echo "no {{placeholder}} left in the HTML or LaTeX book"
     return $status
+}
+
+# The numbers filled into the book's sentences read as prose (book.lua's
+# forms): no exponent such as "3.8e-06" in a sentence, no "0 pairs" or
+# "1 seeds" (of the nouns the book counts), no "100 of the hundred" or "60 of the 60", no range from a
+# number to itself.  Checked on the text of the HTML book outside code,
+# mathematics and scripts.
+numbers_read_as_prose() {
+    f=${B:-build}/attention.pandoc.html
+    [ -f "$f" ] || { echo "$f not built"; return 1; }
+    text=$(perl -0777 -pe 's{<(pre|code|math|script|style)\b.*?</\1>}{ }gs;
+                          s{<span class="math[^"]*">.*?</span>}{ }gs;
+                          s{<[^>]*>}{ }g; s/&nbsp;|\s+/ /g' "$f")
+    bad=$(printf '%s\n' "$text" | perl -ne '
+        while (/(\b\d+(?:\.\d+)?[eE][-+]?\d+\b
+                |(?<![\d.,])\b[01]\s+(?:pair|seed|problem|head|row|step|time|run
+                  |neuron|direction|table|number|token|digit|column|layer|answer)s\b
+                |(?<!to\s)\b(\d+)\s+of\s+the\s+(?:\2\b|hundred\b(?(?{$2 == 100})|(*FAIL)))
+                |\b(\d+)\s+to\s+\3\b(?!\.\d))/xg) { print "  ...$1...\n" }')
+    words=$(printf '%s\n' "$text" | wc -w)
+    if [ -n "$bad" ]; then
+        echo "numbers that do not read as prose in $f:"; printf '%s\n' "$bad"; return 1
+    fi
+    echo "the filled-in numbers of $words words of prose read as prose"
 }
 
 # The book's model, saved by `make`, answers all 100 problems through the
@@ -297,6 +434,8 @@ cli_errors() {
     { head -c 8 $M; printf '\002'; tail -c +10 $M; } > $work/version.ckpt
     { head -c 20000 $M; printf '\377'; tail -c +20002 $M; } > $work/flipped.ckpt
     : > $work/empty.ckpt
+    # a checkpoint whose position table has 9 rows: no model of the program
+    { head -c 28 $M; printf '\011\000\000\000'; tail -c +33 $M; } > $work/positions.ckpt
     mkdir $work/dir.ckpt
     status=0
     check() {   # expected-status words-in-message command...
@@ -334,6 +473,26 @@ cli_errors() {
     check 2 "--pos 5 is past the end" $A trace -m $M 7*8= --pos 5
     check 2 "'7' is not a whole number from 0 to 6" $A trace -m $M 7*8= --pos 7
     check 2 "exactly one sequence" $A trace -m $M 7*8= 3*2=
+    check 2 "exactly one sequence" $A trace -m $M --exact
+    check 2 "ask: unknown option '--exact'" $A ask -m $M --exact 7*8=
+    check 0 "head 3 mix u=3" $A trace -m $M 7*8= --exact
+    check 2 "unexpected argument '6' (--layouts takes no value)" $A train --layouts 6
+    check 2 "unexpected argument 'x'" $A train x
+    check 2 "unknown option '--layouts'" $A ask --layouts -m $M 7*8=
+    check 2 "unknown option '--layouts'" $A trace --layouts -m $M 7*8=
+    check 2 "';;7\*8=' is in a layout of chapter 2; only a model trained with train --layouts" $A ask -m $M ';;7*8='
+    check 2 "';;7\*8;=' is not a problem" $A ask -m $M ';;7*8;='
+    check 1 "table 1 (pos_emb) is 9x32, expected 7x32" $A ask -m $work/positions.ckpt 7*8=
+    $A train --layouts --steps 10 -o $work/layouts.ckpt > /dev/null 2>&1
+    check 0 ";;;7\*;8=" $A ask -m $work/layouts.ckpt ';;;7*;8='
+    check 2 "';;;7\*;8;=' is not a problem" $A ask -m $work/layouts.ckpt ';;;7*;8;='
+    check 2 "3 heads cannot share the 32 numbers of a row" $A train --heads 3
+    check 2 "--heads: '16' is not a whole number from 1 to 8" $A train --heads 16
+    check 2 "--layouts trains the book's 4 heads; leave out --heads" $A train --layouts --heads 2
+    check 2 "ask: unknown option '--heads'" $A ask --heads 8 -m $M 7*8=
+    $A train --heads 8 --steps 10 -o $work/heads8.ckpt > /dev/null 2>&1
+    check 0 "7\*8=" $A ask -m $work/heads8.ckpt 7*8=
+    check 0 "head 7" $A trace -m $work/heads8.ckpt 7*8=
     check 2 "missing -o DIR" $A figures -m $M
     check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=
@@ -391,7 +550,9 @@ deterministic_outputs() {
     for run in 1 2; do
         mkdir $work/$run
         $B/attention train -o $work/$run/m.ckpt > /dev/null &&
-        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen \
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen &&
+        $B/attention train --layouts -o $work/$run/layouts.ckpt > /dev/null &&
+        $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part layouts \
             || { echo "run $run failed"; rm -rf $work; return 1; }
     done
     n=$(find $work/1 -type f | wc -l)
@@ -705,6 +866,9 @@ course_mode() {
 # checkpoint with attention train's, byte for byte; walks the stepper
 # through 7*8= and compares its numbers with attention trace; checks the
 # messages for bad input, the console, and the width at 1280 and 400 px.
+# It runs one experiment of chapter 7 and one of chapter 8 in the page
+# and compares them with the native runs (ablations.md, heads.md and the
+# book's model's training log), while another widget answers.
 # The screenshots are left in $B/live/.
 live_book() {
     b=${B:-build}

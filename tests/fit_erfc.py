@@ -42,6 +42,6 @@ for _ in range(100):
 print("largest error of P: %.2g" % error.max())
 c32 = [float(np.float32(c)) for c in coeffs]
 print("static const real erfc_fit[%d] = {" % DEGREE)
-for i in range(0, DEGREE, 5):
-    print("    " + ", ".join("%.9gf" % c for c in c32[i:i + 5]) + ",")
+for i in range(0, DEGREE, 4):
+    print("    " + ", ".join("%.9gf" % c for c in c32[i:i + 4]) + ",")
 print("};")

@@ -2,6 +2,8 @@
 // headless, driven by puppeteer-core, opens book/attention.html from
 // file:// and checks its widgets against the command-line program:
 //   node tests/live_test.js PAGE PROGRAM MODEL WORKDIR
+// The numbers and tables of the book's experiments are read from the
+// results directory beside MODEL (build/results).
 // It prints what it found and exits non-zero on the first difference, on
 // any console error or uncaught exception of the page.
 'use strict';
@@ -11,6 +13,19 @@ const { execFileSync, spawnSync } = require('child_process');
 const puppeteer = require('puppeteer-core');
 
 const [page_path, program, model, work] = process.argv.slice(2);
+const results = path.join(path.dirname(model), 'results');
+// a numbers file of the book: name value, one a line
+function numbers(topic) {
+  const map = new Map();
+  for (const line of fs.readFileSync(path.join(results, 'numbers-' + topic + '.txt'), 'utf8').split('\n'))
+    if (line.includes(' ')) map.set(line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1));
+  return map;
+}
+// the rows of a markdown table of the book, cells trimmed, without the head
+function table_rows(name) {
+  return fs.readFileSync(path.join(results, name), 'utf8').trim().split('\n').slice(2)
+    .map((row) => row.split('|').slice(1, -1).map((c) => c.trim().replace(/\*\*/g, '')));
+}
 const problems = [];
 function check(ok, what) {
   if (!ok) problems.push(what);
@@ -48,6 +63,11 @@ async function main() {
     await train(page, downloads);
     await stepper(page);
     await grow(page);
+    await swap(page);
+    await own(page);
+    await neurons(page);
+    await screeplot(page);
+    await experiments(page);
     await screenshots(page);
     for (const e of errors) check(false, e);
     check(errors.length === 0, 'no console error and no uncaught exception');
@@ -103,23 +123,90 @@ async function train(page, downloads) {
 }
 
 // ------------------------------------------------------------------ the single-stepper
-// attention trace's numbers of row t: for each head and u, q.k, the score and
-// the weight; the heads' mixes of v.
-function trace_numbers(text, t) {
-  const out = execFileSync(program, ['trace', text, '--pos', String(t), '-m', model], { encoding: 'utf8' });
-  const cells = new Map();
+// attention trace --exact of row t: every value of the loops of attention,
+// keyed as the stepper names them: name,head,u,i (i only where there is one)
+function exact_trace(text, t) {
+  const out = execFileSync(program, ['trace', text, '--pos', String(t), '--exact', '-m', model],
+                           { encoding: 'utf8' });
+  const want = new Map();
+  const vectors = [];                     // [label, values], continuation lines joined
   let head = -1, u = -1;
-  const lines = out.split('\n');
-  for (let n = 0; n < lines.length; n++) {
-    const k = lines[n].match(/head (\d+) k\[(\d+)\]/);
-    if (k) { head = Number(k[1]); u = Number(k[2]); continue; }
-    const s = lines[n].match(/q\.k = (\S+)\s+\/sqrt\(\d+\) = (\S+)\s+weight = (\S+)/);
-    if (s) cells.set(head + ',' + u, { dot: s[1], score: s[2], weight: s[3] });
+  for (const line of out.split('\n')) {
+    const cut = line.match(/^ {17}(-?[\d.]\S*(?: \S+)*)$/);
+    if (cut && vectors.length) { vectors[vectors.length - 1][1].push(...cut[1].split(' ')); continue; }
+    // print_vector: two spaces, the label in 14 columns, the numbers
+    if (/^  \S/.test(line) && line.length > 17)
+      vectors.push([line.slice(2, 16).trim(), line.slice(16).trim().split(/ +/)]);
+    const sw = line.match(/\/sqrt\(\d+\) = (\S+)\s+weight = (\S+)/);
+    if (sw) vectors.push(['/sqrt', [sw[1], sw[2]]]);
   }
-  const mix = [];
-  const at = lines.findIndex((l) => l.trim().startsWith('mix[t]'));
-  for (let n = at; n < at + 4; n++) mix.push(...lines[n].replace('mix[t]', '').trim().split(/\s+/));
-  return { cells, mix };
+  for (const [label, values] of vectors) {
+    let m;
+    if ((m = label.match(/^head (\d+) k\[(\d+)\]$/))) { head = Number(m[1]); u = Number(m[2]); }
+    else if (label === 'q.k by terms') values.forEach((v, i) => want.set(['dot', head, u, i].join(), v));
+    else if (label === '/sqrt') { want.set(['score[u]', head, u].join(), values[0]); want.set(['weight[u]', head, u].join(), values[1]); }
+    else if ((m = label.match(/^head (\d+) (max|exp|sum)$/)))
+      values.forEach((v, k) => want.set([m[2] === 'exp' ? 'exp' : m[2], m[1], k].join(), v));
+    else if ((m = label.match(/^head (\d+) mix u=(\d+)$/)))
+      values.forEach((v, i) => want.set(['o_t[i]', m[1], m[2], i].join(), v));
+  }
+  return want;
+}
+
+// walk the stepper to its end with the step button, reading at every step
+// the current value exactly (in the page, in one go: a round trip per step
+// would take minutes)
+async function walk(page, box) {
+  return page.$eval(box, (b) => {
+    const seen = [];
+    for (let k = 0; k < 5000; k++) {
+      const v = {};
+      for (const tr of b.querySelectorAll('table.live-vars tr')) v[tr.dataset.name] = tr.querySelector('td').textContent;
+      const now = b.querySelector('table.live-vars tr.live-now'), here = b.querySelector('.live-here');
+      const s = { v, name: now && now.dataset.name, exact: now && now.querySelector('td').dataset.exact,
+                  at: Number(b.dataset.at), line: here && here.dataset.line };
+      if (here) {     // the highlighted line is scrolled into the code's frame
+        const f = here.closest('div.live-code').getBoundingClientRect(), r = here.getBoundingClientRect();
+        s.in_view = r.top >= f.top - 1 && r.bottom <= f.bottom + 1;
+      }
+      if (seen.length && s.at === seen[seen.length - 1].at) break;
+      seen.push(s);
+      b.querySelector('button.live-next').click();
+    }
+    return seen;
+  });
+}
+
+// every value the stepper shows for the emitting row t of text, against
+// attention trace --exact: the same string of nine digits, step by step
+async function compare_row(page, box, text, t) {
+  await page.$eval(box + ' input.live-sequence', (e, x) => { e.value = x; e.dispatchEvent(new Event('input')); }, text);
+  await page.$eval(box + ' select.live-pos', (e, x) => { e.value = x; e.dispatchEvent(new Event('change')); }, String(t));
+  const steps = await walk(page, box);
+  const want = exact_trace(text, t);
+  const d_head = 8, heads = 4;
+  const expected = heads * ((t + 1) * d_head * 2 + (t + 1) * 5);
+  const weighed = new Set();
+  let wrong = 0, lines = 0, hidden = 0;
+  for (const s of steps) {
+    const head = s.v.head, u = s.v.u, i = s.v.i;
+    let key;
+    if (s.name === 'dot' || s.name === 'o_t[i]') key = [s.name, head, u, i].join();
+    else if (s.name === 'weight[u]' && !weighed.has(head + ',' + u)) { key = ['exp', head, u].join(); weighed.add(head + ',' + u); }
+    else key = [s.name, head, u].join();
+    if (s.v.t !== String(t) || want.get(key) === undefined || want.get(key) !== s.exact) {
+      if (wrong++ < 5) console.log('       step ' + s.at + ' ' + key + ': page ' + s.exact + ', attention trace --exact ' + want.get(key));
+    }
+    if (!s.line) lines++;
+    if (s.line && !s.in_view) hidden++;
+  }
+  console.log('       ' + text + ' row ' + t + ': ' + steps.length + ' steps walked');
+  check(lines === 0, text + ' row ' + t + ': every step highlights a line of the woven code');
+  check(hidden === 0, text + ' row ' + t + ': the highlighted line is in view at every step (' + hidden + ' out of view)');
+  check(steps.length === expected && want.size === expected && wrong === 0,
+        text + ' row ' + t + ': all ' + steps.length + ' values of the stepper (' + expected +
+        ' expected) equal attention trace --exact, digit for digit (' + wrong + ' differ)');
+  return steps;
 }
 
 async function stepper(page) {
@@ -142,60 +229,11 @@ async function stepper(page) {
     return { v, name: now && now.dataset.name, exact: now && now.querySelector('td').dataset.exact,
              at: Number(b.dataset.at), line: here && here.dataset.line };
   });
-  // walk to the end with the step button, reading the table at every step
-  // (in the page, in one go: a round trip per step would take minutes)
-  const steps = await page.$eval(box, (b) => {
-    const seen = [];
-    for (let k = 0; k < 5000; k++) {
-      const v = {};
-      for (const tr of b.querySelectorAll('table.live-vars tr')) v[tr.dataset.name] = tr.querySelector('td').textContent;
-      const now = b.querySelector('table.live-vars tr.live-now'), here = b.querySelector('.live-here');
-      const s = { v, name: now && now.dataset.name, at: Number(b.dataset.at), line: here && here.dataset.line };
-      if (here) {     // the highlighted line is scrolled into the code's frame
-        const f = here.closest('div.live-code').getBoundingClientRect(), r = here.getBoundingClientRect();
-        s.in_view = r.top >= f.top - 1 && r.bottom <= f.bottom + 1;
-      }
-      if (seen.length && s.at === seen[seen.length - 1].at) break;
-      seen.push(s);
-      b.querySelector('button.live-next').click();
-    }
-    return seen;
-  });
-  console.log('       ' + steps.length + ' steps walked');
-  const { cells, mix } = trace_numbers('7*8=', t);
-  let compared = 0, wrong = 0;
-  const last = new Map();
-  for (const s of steps) {
-    const key = s.v.head + ',' + s.v.u;
-    if (s.name === 'dot' && s.v.i === '7') last.set(key + ',dot', s.v.dot);
-    if (s.name === 'score[u]') last.set(key + ',score', s.v['score[u]']);
-    if (s.name === 'weight[u]') last.set(key + ',weight', s.v['weight[u]']);
-    if (s.name === 'o_t[i]' && s.v.u === String(t)) last.set('mix,' + (Number(s.v.head) * 8 + Number(s.v.i)), s.v['o_t[i]']);
-    if (!s.line) wrong++;
-  }
-  check(wrong === 0, 'every step highlights a line of the woven code');
-  const hidden = steps.filter((s) => s.line && !s.in_view).length;
-  check(hidden === 0, 'the highlighted line is in view at every step (' + hidden + ' out of view)');
-  for (const [key, want] of cells)
-    for (const what of ['dot', 'score', 'weight']) {
-      const got = last.get(key + ',' + what);
-      const expect = what === 'weight' ? want[what] : want[what];
-      compared++;
-      // the trace prints weights with %.3f and the rest with %+.3f
-      if (got === undefined || Number(got) !== Number(expect) || (what !== 'weight' && got !== expect)) {
-        wrong++;
-        console.log('       head,u ' + key + ' ' + what + ': page ' + got + ', attention trace ' + expect);
-      }
-    }
-  mix.forEach((want, n) => {
-    compared++;
-    if (last.get('mix,' + n) !== want) {
-      wrong++;
-      console.log('       mix[' + n + ']: page ' + last.get('mix,' + n) + ', attention trace ' + want);
-    }
-  });
-  check(compared === 16 * 3 + 32 && wrong === 0,
-        'the stepper on 7*8= agrees with attention trace in all ' + compared + ' numbers it prints');
+  // the row that emits the first answer digit, and the one that emits the
+  // second, after the model's own first digit
+  const answer = execFileSync(program, ['ask', '-m', model, '7*8='], { encoding: 'utf8' }).trim();
+  await compare_row(page, box, '7*8=' + answer[4], 4);
+  const steps = await compare_row(page, box, '7*8=', 3);
   // back one step, and a row back
   await page.click(box + ' button.live-back');
   const back = await read();
@@ -225,13 +263,231 @@ async function grow(page) {
   await page.$eval(box + ' input.live-sequence', (e) => { e.value = '7*8=5'; e.dispatchEvent(new Event('input')); });
 }
 
+// ------------------------------------------------------------------ swap the multiplicands
+async function swap(page) {
+  const box = 'div.live[data-widget="swap"]';
+  const book = numbers('routing');
+  for (const bad of ['7x8=', '7*8', '7*8=5', '1234567890123456789012345678901234567890123'])
+    {
+      await page.$eval(box + ' input.live-question', (e, x) => { e.value = x; }, bad);
+      await page.click(box + ' button.live-swap');
+      const refused = await page.$eval(box + ' .live-status', (e) => e.textContent);
+      check(refused === cli_message(['ask', bad]), 'question ' + bad + ' is refused with attention ask\'s message: ' + refused);
+    }
+  await page.click(box + ' button.live-pick');
+  const got = await page.$eval(box, (b) => ({ ...b.dataset, question: b.querySelector('input').value,
+                                              drawn: b.querySelector('.live-chart svg').textContent }));
+  const pick = book.get('swap_a') + '*' + book.get('swap_b') + '=';
+  check(got.visited === book.get('swap_pairs') && got.pick === pick && got.pickChange === book.get('swap_change'),
+        'the book\'s pick among the ' + got.visited + ' pairs is ' + got.pick + ' (' + got.pickChange +
+        '), as in numbers-routing.txt: ' + pick + ' (' + book.get('swap_change') + ')');
+  check(got.question === pick && got.change === book.get('swap_change') && Number(got.head) >= 0,
+        'swapping the pick moves ' + got.change + ' of the reading, and head ' + got.head + ' follows a digit');
+  const figure = fs.readFileSync(path.join(results, 'fig', 'swap_weights.svg'), 'utf8');
+  const same = await page.evaluate((text, drawn) =>
+    new DOMParser().parseFromString(text, 'image/svg+xml').documentElement.textContent === drawn, figure, got.drawn);
+  check(same, 'the page draws the pick with the text and numbers of the book\'s figure swap_weights.svg');
+  await page.$eval(box + ' input.live-question', (e) => { e.value = '3*7='; });
+  await page.click(box + ' button.live-swap');
+  const other = await page.$eval(box, (b) => ({ ...b.dataset, titles: [...b.querySelectorAll('.live-chart svg text')].map((t) => t.textContent) }));
+  check(other.titles.includes('3*7=') && other.titles.includes('7*3=') && Number(other.change) > 0,
+        'the reader\'s pair 3*7= is drawn in both orders, change ' + other.change);
+}
+
+// ------------------------------------------------------------------ it reads its own output
+async function own(page) {
+  const box = 'div.live[data-widget="own"]';
+  const book = numbers('routing');
+  for (const bad of ['7*8=5', 'x'])
+    {
+      await page.$eval(box + ' input.live-question', (e, x) => { e.value = x; }, bad);
+      await page.click(box + ' button.live-own');
+      const refused = await page.$eval(box + ' .live-status', (e) => e.textContent);
+      check(refused === cli_message(['ask', bad]), 'question ' + bad + ' is refused with attention ask\'s message: ' + refused);
+    }
+  await page.$eval(box + ' input.live-question', (e) => { e.value = '7*8='; });
+  await page.click(box + ' button.live-own');
+  const got = await page.$eval(box, (b) => ({ ...b.dataset,
+    rows: [...b.querySelectorAll('table.live-weights tr')].slice(1).map((r) => [...r.children].map((c) => c.textContent)) }));
+  const want = table_rows('own_output.md');
+  check(got.tokens === '7*8=' + book.get('own_digit') && got.next === book.get('own_next'),
+        'the page\'s model writes ' + got.tokens + ' then ' + got.next + ', as numbers-routing.txt says');
+  check(got.top === book.get('own_top_head') && got.most === '1',
+        'head ' + got.top + ' weighs position 4 most, more than any other position (the book: head ' + book.get('own_top_head') + ')');
+  check(JSON.stringify(got.rows) === JSON.stringify(want),
+        'the page\'s weights of row 4 are the book\'s table own_output.md, cell for cell');
+  const answer = execFileSync(program, ['ask', '-m', model, '3*9='], { encoding: 'utf8' }).trim();
+  await page.$eval(box + ' input.live-question', (e) => { e.value = '3*9='; });
+  await page.click(box + ' button.live-own');
+  const other = await page.$eval(box, (b) => b.dataset.tokens + b.dataset.next);
+  check(other === answer.slice(0, 6), 'on 3*9= the page traces ' + other + ', as attention ask answers ' + answer);
+}
+
+// ------------------------------------------------------------------ looking for a neuron
+async function neurons(page) {
+  const box = 'div.live[data-widget="neuron"]';
+  const want = table_rows('neurons.md');
+  const names = await page.$$eval(box + ' select.live-concept option', (o) => o.map((e) => e.textContent));
+  check(JSON.stringify(names) === JSON.stringify(want.map((r) => r[0])), 'the concepts are the book\'s: ' + names.join(', '));
+  for (let c = 0; c < names.length; c++) {
+    await page.$eval(box + ' select.live-concept', (e, x) => { e.value = x; e.dispatchEvent(new Event('change')); }, String(c));
+    const got = await page.$eval(box, (b) => [b.dataset.count, b.dataset.neuron, b.dataset.d, b.dataset.right,
+                                              b.querySelectorAll('.live-chart svg rect').length]);
+    check(JSON.stringify(got.slice(0, 4)) === JSON.stringify(want[c].slice(1)) && got[4] >= 100,
+          'concept "' + names[c] + '": neuron ' + got[1] + ', d = ' + got[2] + ', ' + got[3] +
+          ' right, drawn, as the book\'s table neurons.md says');
+  }
+}
+
+// ------------------------------------------------------------------ principal directions
+async function screeplot(page) {
+  const box = 'div.live[data-widget="scree"]';
+  const book = numbers('ffn');
+  const got = await page.$eval(box, (b) => [b.dataset.count, b.dataset.countIn, b.dataset.first,
+                                            b.querySelectorAll('.live-chart svg polyline, .live-chart svg path').length]);
+  check(got[0] === book.get('pca_90') && got[1] === book.get('pca_90_input') && got[2] === book.get('pca_first_share') && got[3] > 0,
+        'the scree plot: ' + got[0] + ' and ' + got[1] + ' directions for 90 %, the first ' + got[2] +
+        ' %, as numbers-ffn.txt says');
+}
+
+// ------------------------------------------------------------------ run an experiment
+// The rows of chapter 7's and chapter 8's tables, as the native
+// experiments wrote them: model name and seed to [first, score, loss].
+function ablation_rows() {
+  const rows = new Map();
+  let name = '';
+  const md = fs.readFileSync(path.join(path.dirname(model), 'results', 'ablations.md'), 'utf8');
+  for (const line of md.split('\n').slice(2)) {
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length !== 5) continue;
+    name = cells[0] || name;
+    rows.set(name + ',' + cells[1], cells.slice(2));
+  }
+  return rows;
+}
+function heads_rows(seed_index) {
+  const rows = new Map();
+  const md = fs.readFileSync(path.join(path.dirname(model), 'results', 'heads.md'), 'utf8');
+  for (const line of md.split('\n').slice(2)) {
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    if (cells.length !== 6) continue;
+    const [first, score, loss] = [cells[2], cells[4], cells[5]].map((c) => c.split(', ')[seed_index]);
+    rows.set(cells[0], [first === 'none' ? 'never' : first, score, loss]);
+  }
+  return rows;
+}
+
+// Run one experiment in the page; while it trains, another widget must
+// answer.  Returns the rows of the page's table and the box's data.
+async function run_experiment(page, widget, option, seed) {
+  const box = 'div.live[data-widget="' + widget + '"]';
+  await page.$eval(box + ' select.live-variant', (e, v) => { e.value = v; }, option);
+  await page.$eval(box + ' input.live-seed', (e, v) => { e.value = v; }, seed);
+  await page.click(box + ' button.live-run');
+  await page.waitForFunction((b) => / step \d+:/.test(document.querySelector(b + ' .live-status').textContent),
+                             { timeout: 30000 }, box);
+  const before = await page.$eval(box + ' .live-status', (e) => e.textContent);
+  const answer = await page.evaluate(() => {
+    const t = performance.now();
+    const grow = document.querySelector('div.live[data-widget="grow"]');
+    grow.querySelector('button.live-less').click();
+    grow.querySelector('button.live-more').click();
+    return performance.now() - t;
+  });
+  const running = await page.$eval(box, (b) => b.dataset.done === undefined);
+  check(running, widget + ': the page answered another widget (in ' + answer.toFixed(1) +
+        ' ms) while the worker trained');
+  await page.waitForFunction((b) => document.querySelector(b).dataset.done, { timeout: 120000 }, box);
+  const after = await page.$eval(box, (b) => ({
+    done: b.dataset.done, ms: b.dataset.msPerStep,
+    status: b.querySelector('.live-status').textContent,
+    seed: b.querySelector('table.live-results caption').textContent,
+    rows: [...b.querySelectorAll('table.live-results tr')].slice(1)
+      .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).concat(tr.dataset.exactLoss)),
+    lines: [...b.querySelectorAll('.live-chart svg path[stroke-width="2"]')]
+      .map((p) => p.getAttribute('stroke') + ' ' + (p.getAttribute('stroke-dasharray') || 'solid')),
+    logs: [...b.querySelectorAll('a.live-log')].map((a) => a.href),
+  }));
+  check(after.done === 'ok', widget + ': the experiment ends: ' + after.status);
+  check(before !== after.status, widget + ': the status moved on while training ran');
+  console.log('       in the browser, ms a step (the book\'s model, the other): ' + after.ms);
+  // two panels, two curves each: one solid, one dashed, in two colours
+  const kinds = [...new Set(after.lines)];
+  check(after.lines.length === 4 && kinds.length === 2 && kinds[0].endsWith(' solid') &&
+        !kinds[1].endsWith(' solid') && kinds[0].split(' ')[0] !== kinds[1].split(' ')[0],
+        widget + ': the chart draws both models, as the book\'s figures do (' + kinds.join('; ') + ')');
+  after.log = await page.evaluate((url) => fetch(url).then((r) => r.text()), after.logs[0]);
+  return after;
+}
+
+async function experiments(page) {
+  // bad input: the command line's message
+  const box = 'div.live[data-widget="ablations"]';
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = '-3'; });
+  await page.click(box + ' button.live-run');
+  const refused = await page.$eval(box + ' .live-status', (e) => e.textContent);
+  check(refused === cli_message(['train', '--seed', '-3', '-o', '/dev/null']),
+        'experiment: seed -3 is refused with the command line\'s message: ' + refused);
+
+  // chapter 7: without LayerNorm, seed 2, against exp_ablations.c's runs
+  const table = ablation_rows();
+  const off = await run_experiment(page, 'ablations', '3', '2');
+  const want = [['book\'s model', ...table.get('book\'s model,2')],
+                ['no LayerNorm', ...table.get('no LayerNorm,2')]];
+  const got = off.rows.map((r) => r.slice(0, 4));
+  check(JSON.stringify(got) === JSON.stringify(want) && off.seed === 'seed 2',
+        'without LayerNorm, seed 2: the page\'s runs are the book\'s (' +
+        JSON.stringify(got) + ', ablations.md ' + JSON.stringify(want) + ')');
+
+  // chapter 8: eight heads, seed 1, against exp_heads.c's runs and the
+  // book's model's training log
+  const heads = heads_rows(0);
+  const eight = await run_experiment(page, 'heads', '3', '1');
+  const got8 = eight.rows.map((r) => [r[1], r[2], Number(r[4]).toFixed(3)]);
+  const want8 = [heads.get('4'), heads.get('8')];
+  check(JSON.stringify(got8) === JSON.stringify(want8),
+        'eight heads, seed 1: the page\'s runs are the book\'s (' + JSON.stringify(got8) +
+        ', heads.md ' + JSON.stringify(want8) + ')');
+  check(eight.log === fs.readFileSync(model + '.log', 'utf8'),
+        'the page\'s log of the book\'s model at seed 1 is byte for byte ' + path.basename(model) + '.log');
+
+  for (const width of [1280, 400]) {
+    await page.setViewport({ width, height: 900 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth -
+                                           document.documentElement.clientWidth);
+    check(wide <= 0, 'at ' + width + ' px, with the experiments\' results, the page does not ' +
+          'scroll sideways (' + wide + ' px too wide)');
+    const cut = await page.$$eval('div.live-table', (all) =>
+      all.map((e) => e.scrollWidth - e.clientWidth).filter((x) => x > 0).length);
+    check(cut === 0, 'at ' + width + ' px the experiments\' tables fit their boxes');
+    for (const name of ['ablations', 'heads']) {
+      const el = await page.$('div.live[data-widget="' + name + '"]');
+      await el.scrollIntoView();
+      const file = path.join(work, 'live-' + name + '-' + width + '.png');
+      await el.screenshot({ path: file });
+      console.log('       screenshot ' + file);
+    }
+  }
+  await page.setViewport({ width: 1280, height: 900 });
+
+  // without JavaScript the page is the static book: no widget box shows
+  const bare = await page.browser().newPage();
+  await bare.setJavaScriptEnabled(false);
+  await bare.goto(page.url(), { waitUntil: 'load' });
+  const boxes = await bare.$$eval('div.live', (all) =>
+    all.map((d) => d.getBoundingClientRect().height));
+  check(boxes.length >= 5 && boxes.every((h) => h === 0),
+        'without JavaScript none of the ' + boxes.length + ' widget boxes shows');
+  await bare.close();
+}
+
 // ------------------------------------------------------------------ look at it
 async function screenshots(page) {
   for (const width of [1280, 400]) {
     await page.setViewport({ width, height: 900 });
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     check(wide <= 0, 'at ' + width + ' px the page does not scroll sideways (' + wide + ' px too wide)');
-    for (const name of ['train', 'stepper', 'grow']) {
+    for (const name of ['train', 'stepper', 'grow', 'swap', 'own', 'neuron', 'scree']) {
       const el = await page.$('div.live[data-widget="' + name + '"]');
       await el.scrollIntoView();
       const file = path.join(work, 'live-' + name + '-' + width + '.png');

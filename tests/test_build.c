@@ -29,7 +29,11 @@ static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve
 static void test_line_charts_survive_grey(void **s) { (void)s; run("line_charts_survive_grey"); }
 static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
 static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
+static void test_code_within_76_columns(void **s) { (void)s; run("code_within_76_columns"); }
+static void test_pdf_no_overfull_box(void **s) { (void)s; run("pdf_no_overfull_box"); }
+static void test_pdf_chunk_labels_name_pages(void **s) { (void)s; run("pdf_chunk_labels_name_pages"); }
 static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
+static void test_numbers_read_as_prose(void **s) { (void)s; run("numbers_read_as_prose"); }
 static void test_ask_answers_all_100(void **s) { (void)s; run("ask_answers_all_100"); }
 static void test_cli_errors(void **s) { (void)s; run("cli_errors"); }
 static void test_full_disk_keeps_old_file(void **s) { (void)s; run("full_disk_keeps_old_file"); }
@@ -40,6 +44,8 @@ static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisat
 static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
 static void test_course_mode(void **s) { (void)s; run("course_mode"); }
 static void test_live_book(void **s) { (void)s; run("live_book"); }
+static void test_page_on_screen(void **s) { (void)s; run("page_on_screen"); }
+static void test_katex_error_fails(void **s) { (void)s; run("katex_error_fails"); }
 
 /* the literate build, the program's command line, the whole model
    trained, and the course mode: groups of their own */
@@ -56,6 +62,10 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/book.lua", test_figure_references_agree),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_carets_are_carets),
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
+    CHAPTER_TEST("build", "book/book.lua", test_numbers_read_as_prose),
+    CHAPTER_TEST("build", "attention.nw", test_code_within_76_columns),
+    CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_no_overfull_box),
+    CHAPTER_TEST("build", "book/nwpandoc.awk", test_pdf_chunk_labels_name_pages),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),
     CHAPTER_TEST("whole", "write_file", test_full_disk_keeps_old_file),
@@ -66,6 +76,8 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
     CHAPTER_TEST("build", "book/live.js", test_live_book),
+    CHAPTER_TEST("build", "book/weave.css", test_page_on_screen),
+    CHAPTER_TEST("build", "book/katex.js", test_katex_error_fails),
 };
 
 int main(int argc, char **argv)

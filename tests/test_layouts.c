@@ -1,0 +1,230 @@
+/* tests/test_layouts.c: cmocka tests of chapter 2's layouts, the parser
+   the perceptron would need, and the transformer with a longer position
+   table (the layouts experiment of chapter 4), run from the top of the
+   repository (make check).  Built twice, like test_gpt.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "chapters.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+#include "checks.h"
+#include "checkpoint.h"
+
+/* where letter ('a' or 'b') stands in a layout */
+static int position_in(int which, char letter)
+{
+    return (int)(strchr(layouts[which], letter) - layouts[which]);
+}
+
+static void test_layout_tokens(void **state)
+{
+    (void)state;
+    int longest = 0;
+    for (int which = 0; which < N_LAYOUTS; which++) {
+        int n = (int)strlen(layouts[which]);
+        int a = position_in(which, 'a'), b = position_in(which, 'b');
+        assert_true(a < b);
+        assert_int_equal(layouts[which][n - 1], '=');
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int tokens[MAX_T], plain[SEQ_LEN];
+            char answer[8];
+            int T = layout_tokens(p, which, tokens);
+            int length = problem_answer(p, answer);
+            assert_int_equal(T, n + length);
+            assert_true(T <= MAX_T);
+            assert_int_equal(tokens[a], p / 10);
+            assert_int_equal(tokens[b], p % 10);
+            for (int t = 0; t < n; t++)
+                if (t != a && t != b)    /* fillers and signs, no digit */
+                    assert_true(tokens[t] >= N_DIGITS);
+            for (int i = 0; i < length; i++)
+                assert_int_equal(tokens[n + i], token_of_char(answer[i]));
+            if (which == 0) {           /* the book's own layout */
+                assert_int_equal(problem_tokens(p, plain), T);
+                assert_memory_equal(plain, tokens, (size_t)T * sizeof(int));
+            }
+            longest = T > longest ? T : longest;
+        }
+    }
+    assert_int_equal(layouts_longest(), longest);
+    /* the operands move: some layouts put them elsewhere than 0 and 2 */
+    int moved = 0;
+    for (int which = 1; which < N_LAYOUTS; which++)
+        moved += position_in(which, 'a') != 0
+                 || position_in(which, 'b') != 2;
+    assert_int_equal(moved, N_LAYOUTS - 1);
+}
+
+static void test_parser_finds_the_operands(void **state)
+{
+    (void)state;
+    for (int which = 0; which < N_LAYOUTS; which++)
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int tokens[MAX_T], a = -1, b = -1;
+            int T = layout_tokens(p, which, tokens);
+            assert_int_equal(operands_of_tokens(tokens, T, &a, &b), 0);
+            assert_int_equal(a, p / 10);
+            assert_int_equal(b, p % 10);
+        }
+    int one_digit[] = {TOK_END, 7, TOK_TIMES, TOK_EQUALS, 7, TOK_END};
+    int a = -1, b = -1;
+    assert_int_equal(operands_of_tokens(one_digit, 6, &a, &b), -1);
+}
+
+static void test_longer_table_shape(void **state)
+{
+    (void)state;
+    static Gpt book, longer;
+    int rows = layouts_longest();
+    assert_int_equal(gpt_create(&book, 1, N_HEADS, 4), 0);
+    assert_int_equal(gpt_create_with_positions(&longer, 1, N_HEADS, 4,
+                                               rows), 0);
+    assert_int_equal(book.n_positions, SEQ_LEN);
+    assert_int_equal(longer.n_positions, rows);
+    assert_int_equal(longer.model.p.specs[POS_EMB].rows, rows);
+    assert_int_equal(book.model.p.specs[POS_EMB].rows, SEQ_LEN);
+    assert_int_equal(longer.model.p.n_params - book.model.p.n_params,
+                     (size_t)(rows - SEQ_LEN) * WIDTH);
+    gpt_destroy(&book);
+    gpt_destroy(&longer);
+    static Gpt refused;
+    assert_int_equal(gpt_create_with_positions(&refused, 1, N_HEADS, 4,
+                                               0), -1);
+    assert_int_equal(gpt_create_with_positions(&refused, 1, N_HEADS, 4,
+                                               MAX_T + 1), -1);
+}
+
+/* the book's weights in a model with a longer table: the rows past the
+   seventh are never read by a problem of seven tokens at position 0 */
+static void test_longer_table_computes_the_same(void **state)
+{
+    (void)state;
+    static Gpt book, longer;
+    static real logits[SEQ_LEN * VOCAB];
+    assert_int_equal(gpt_create(&book, 5, N_HEADS, 4), 0);
+    assert_int_equal(gpt_create_with_positions(&longer, 9, N_HEADS, 4,
+                                               layouts_longest()), 0);
+    for (int t = 0; t < N_GPT_TABLES; t++) {
+        size_t n = (size_t)gpt_tables[t].rows * (size_t)gpt_tables[t].cols;
+        memcpy(longer.model.p.table[t], book.model.p.table[t],
+               n * sizeof(real));
+    }
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
+        gpt_forward(&book, tokens, 1, T);
+        memcpy(logits, book.act.logits, (size_t)T * VOCAB * sizeof(real));
+        gpt_forward(&longer, tokens, 1, T);
+        assert_memory_equal(logits, longer.act.logits,
+                            (size_t)T * VOCAB * sizeof(real));
+    }
+    gpt_destroy(&book);
+    gpt_destroy(&longer);
+}
+
+static void test_checkpoint_shape(void **state)
+{
+    (void)state;
+    static Gpt book, longer;
+    char why[256];
+    assert_int_equal(gpt_create(&book, 1, N_HEADS, 4), 0);
+    assert_int_equal(gpt_create_with_positions(&longer, 1, N_HEADS, 4,
+                                               layouts_longest()), 0);
+    size_t size = checkpoint_size(&longer.model.p);
+    unsigned char *bytes = malloc(size);
+    assert_non_null(bytes);
+    checkpoint_encode(bytes, &longer.model.p, longer.n_heads);
+    assert_int_equal(checkpoint_table_rows(bytes, size, POS_EMB),
+                     layouts_longest());
+    assert_int_equal(checkpoint_table_rows(bytes, size, TOK_EMB), VOCAB);
+    assert_int_equal(checkpoint_table_rows(bytes, 20, POS_EMB), -1);
+    assert_int_equal(checkpoint_table_rows(bytes, size, N_GPT_TABLES), -1);
+    const char *defect = checkpoint_decode(&book.model.p, book.n_heads,
+                                           bytes, size, why, sizeof why);
+    assert_non_null(defect);
+    assert_non_null(strstr(defect, "pos_emb"));
+    assert_null(checkpoint_decode(&longer.model.p, longer.n_heads,
+                                  bytes, size, why, sizeof why));
+    bytes[0] = 'X';
+    assert_int_equal(checkpoint_table_rows(bytes, size, POS_EMB), -1);
+    free(bytes);
+    gpt_destroy(&book);
+    gpt_destroy(&longer);
+}
+
+#ifndef ATTENTION_DOUBLE
+/* the experiment of chapter 4 with the book's settings: every layout
+   answered by writing, and a head of the = row that peaks on the same
+   operand of 7*8 wherever the layout puts it */
+static void test_learns_every_layout(void **state)
+{
+    (void)state;
+    static LayoutGpt l;
+    static TrainRecord log[128];
+    TrainConfig cfg = train_defaults();
+    assert_int_equal(layout_gpt_create(&l, cfg.seed), 0);
+    TrainResult r = train(&l.gpt.model, &cfg, log, 128);
+    assert_true(r.first_perfect > 0);
+    for (int which = 0; which < N_LAYOUTS; which++) {
+        unsigned char solved[N_PROBLEMS];
+        assert_int_equal(layout_grade(&l, which, solved), N_PROBLEMS);
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            char want[8], got[8];
+            problem_answer(p, want);
+            layout_answer(&l.gpt, p, which, got);
+            assert_string_equal(got, want);
+        }
+    }
+    int follows = 0;
+    for (int head = 0; head < l.gpt.n_heads; head++) {
+        char first = 0;
+        int same = 1;
+        for (int which = 0; which < N_LAYOUTS; which++) {
+            int tokens[MAX_T], T = (int)strlen(layouts[which]), peak = 0;
+            layout_tokens(7 * 10 + 8, which, tokens);
+            gpt_forward(&l.gpt, tokens, 1, T);
+            const real *row = l.gpt.act.weights + (head * T + T - 1) * T;
+            for (int u = 1; u < T; u++)
+                peak = row[u] > row[peak] ? u : peak;
+            char letter = layouts[which][peak];
+            first = which == 0 ? letter : first;
+            same &= (letter == 'a' || letter == 'b') && letter == first;
+        }
+        follows += same;
+    }
+    assert_true(follows > 0);
+    gpt_destroy(&l.gpt);
+}
+#endif
+
+/* the chapter of each test, by its topic (tests/chapters.awk), and the
+   function or chunk it checks; tests that run the forward pass need every
+   exercise: group "whole" */
+static const ChapterTest tests[] = {
+    CHAPTER_TEST("turn", "layout_tokens", test_layout_tokens),
+    CHAPTER_TEST("turn", "operands_of_tokens",
+                 test_parser_finds_the_operands),
+    CHAPTER_TEST("turn", "gpt_create_with_positions",
+                 test_longer_table_shape),
+    CHAPTER_TEST("turn", "checkpoint_table_rows", test_checkpoint_shape),
+    CHAPTER_TEST("whole", "gpt_create_with_positions",
+                 test_longer_table_computes_the_same),
+#ifndef ATTENTION_DOUBLE
+    CHAPTER_TEST("whole", "layout_gpt_create", test_learns_every_layout),
+#endif
+};
+
+int main(int argc, char **argv)
+{
+#ifdef ATTENTION_DOUBLE
+    const char *suite = "layouts (double)";
+#else
+    const char *suite = "layouts";
+#endif
+    return run_chapter_tests(argc, argv, suite, tests,
+                             sizeof tests / sizeof tests[0], NULL, NULL);
+}
