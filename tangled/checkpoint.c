@@ -8,9 +8,16 @@
 static const char checkpoint_magic[8] =
     {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 
-size_t checkpoint_size(const Params *p)
+static size_t tables_at(uint32_t version) { return version == 1 ? 16 : 20; }
+
+static size_t size_with_tables_at(const Params *p, size_t at)
 {
-    return 8 + 4 + 4 + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
+    return at + 4 + 8 * (size_t)p->n_tables + 4 * p->n_params + 8;
+}
+
+size_t checkpoint_size(const Gpt *g)
+{
+    return size_with_tables_at(&g->model.p, tables_at(CHECKPOINT_VERSION));
 }
 
 static unsigned char *put_u32(unsigned char *out, uint32_t x)
@@ -54,12 +61,43 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     return hash;
 }
 
-void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
+const char *const part_names[N_PARTS] =
+    {"positions", "mask", "residual", "layernorm", "gelu"};
+
+uint32_t parts_switched_off(Ablation off)
 {
+    int on[N_PARTS] = {off.no_position, off.no_mask, off.no_residual,
+                       off.no_layernorm, off.no_gelu};
+    uint32_t parts = 0;
+    for (int i = 0; i < N_PARTS; i++)
+        parts |= (uint32_t)(on[i] != 0) << i;
+    return parts;
+}
+
+Ablation ablation_of_parts(uint32_t parts)
+{
+    return (Ablation){parts & 1, parts >> 1 & 1, parts >> 2 & 1,
+                      parts >> 3 & 1, parts >> 4 & 1};
+}
+
+static const char *names_of_parts(char *out, size_t size, uint32_t parts)
+{
+    size_t n = (size_t)snprintf(out, size, "%s", parts ? "" : "any part");
+    for (int i = 0; i < N_PARTS; i++)
+        if (parts >> i & 1 && n < size)
+            n += (size_t)snprintf(out + n, size - n, "%s%s",
+                                  n > 0 ? " and " : "", part_names[i]);
+    return out;
+}
+
+void checkpoint_encode(unsigned char *out, const Gpt *g)
+{
+    const Params *p = &g->model.p;
     unsigned char *start = out;
     memcpy(out, checkpoint_magic, 8);
     out = put_u32(out + 8, CHECKPOINT_VERSION);
-    out = put_u32(out, (uint32_t)n_heads);
+    out = put_u32(out, (uint32_t)g->n_heads);
+    out = put_u32(out, parts_switched_off(g->ablate));
     out = put_u32(out, (uint32_t)p->n_tables);
     for (int i = 0; i < p->n_tables; i++) {
         out = put_u32(out, (uint32_t)p->specs[i].rows);
@@ -72,31 +110,43 @@ void checkpoint_encode(unsigned char *out, const Params *p, int n_heads)
     put_u32(out, (uint32_t)(hash >> 32));
 }
 
-const char *checkpoint_decode(Params *p, int n_heads,
-                              const unsigned char *in, size_t length,
-                              char *why, size_t why_size)
+const char *checkpoint_decode(Gpt *g, const unsigned char *in,
+                              size_t length, char *why, size_t why_size)
 {
+    Params *p = &g->model.p;
     #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
-    size_t expected = checkpoint_size(p);
-    if (length < 20)
+    if (length < 24)
         REFUSE("too short to be a checkpoint (%zu bytes)", length);
     if (memcmp(in, checkpoint_magic, 8) != 0)
         REFUSE("not a checkpoint (it does not start with ATTNCKPT)");
-    if (get_u32(in + 8) != CHECKPOINT_VERSION)
+    uint32_t version = get_u32(in + 8);
+    if (version != 1 && version != CHECKPOINT_VERSION)
         REFUSE("checkpoint format version %lu, but this program reads "
-               "version %d", (unsigned long)get_u32(in + 8),
-               CHECKPOINT_VERSION);
-    if (get_u32(in + 12) != (uint32_t)n_heads)
+               "versions 1 and %d", (unsigned long)version, CHECKPOINT_VERSION);
+    size_t at = tables_at(version);
+    size_t expected = size_with_tables_at(p, at);
+    if (get_u32(in + 12) != (uint32_t)g->n_heads)
         REFUSE("a model with %lu heads, expected %d",
-               (unsigned long)get_u32(in + 12), n_heads);
-    if (get_u32(in + 16) != (uint32_t)p->n_tables)
-        REFUSE("%lu tables, expected %d", (unsigned long)get_u32(in + 16),
+               (unsigned long)get_u32(in + 12), g->n_heads);
+    uint32_t parts = version == 1 ? 0 : get_u32(in + 16);
+    uint32_t wanted = parts_switched_off(g->ablate);
+    if (parts >> N_PARTS != 0)
+        REFUSE("parts switched off that this program does not know "
+               "(bits %#lx)", (unsigned long)parts);
+    if (parts != wanted) {
+        char off[64], expect[64];
+        REFUSE("a model without %s, expected one without %s",
+               names_of_parts(off, sizeof off, parts),
+               names_of_parts(expect, sizeof expect, wanted));
+    }
+    if (get_u32(in + at) != (uint32_t)p->n_tables)
+        REFUSE("%lu tables, expected %d", (unsigned long)get_u32(in + at),
                p->n_tables);
-    if (length < 20 + 8 * (size_t)p->n_tables)
+    if (length < at + 4 + 8 * (size_t)p->n_tables)
         REFUSE("truncated: %zu bytes, expected %zu", length, expected);
     for (int i = 0; i < p->n_tables; i++) {
-        uint32_t rows = get_u32(in + 20 + 8 * i);
-        uint32_t cols = get_u32(in + 24 + 8 * i);
+        uint32_t rows = get_u32(in + at + 4 + 8 * (size_t)i);
+        uint32_t cols = get_u32(in + at + 8 + 8 * (size_t)i);
         if (rows != (uint32_t)p->specs[i].rows
             || cols != (uint32_t)p->specs[i].cols)
             REFUSE("table %d (%s) is %lux%lu, expected %dx%d", i,
@@ -111,36 +161,49 @@ const char *checkpoint_decode(Params *p, int n_heads,
                       | (uint64_t)get_u32(in + length - 4) << 32;
     if (stored != fnv1a(in, length - 8))
         REFUSE("checksum mismatch: the file is damaged");
-    const unsigned char *numbers = in + 20 + 8 * (size_t)p->n_tables;
+    const unsigned char *numbers = in + at + 4 + 8 * (size_t)p->n_tables;
     for (int t = 0, i = 0; t < p->n_tables; t++)
         for (int j = 0; j < p->specs[t].rows * p->specs[t].cols; j++, i++)
             if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
                 REFUSE("table %s holds a NaN or infinity at index %d",
                        p->specs[t].name, j);
     #undef REFUSE
-    const unsigned char *data = in + 20 + 8 * (size_t)p->n_tables;
+    const unsigned char *data = in + at + 4 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
     return NULL;
 }
 
+static int is_checkpoint_header(const unsigned char *in, size_t length)
+{
+    if (length < 24 || memcmp(in, checkpoint_magic, 8) != 0)
+        return 0;
+    return get_u32(in + 8) == 1 || get_u32(in + 8) == CHECKPOINT_VERSION;
+}
+
 int checkpoint_heads(const unsigned char *in, size_t length)
 {
-    if (length < 20 || memcmp(in, checkpoint_magic, 8) != 0
-        || get_u32(in + 8) != CHECKPOINT_VERSION
-        || get_u32(in + 12) > MAX_HEADS)
+    if (!is_checkpoint_header(in, length) || get_u32(in + 12) > MAX_HEADS)
         return -1;
     return (int)get_u32(in + 12);
+}
+
+long checkpoint_parts(const unsigned char *in, size_t length)
+{
+    if (!is_checkpoint_header(in, length))
+        return -1;
+    uint32_t parts = get_u32(in + 8) == 1 ? 0 : get_u32(in + 16);
+    return parts >> N_PARTS != 0 ? -1 : (long)parts;
 }
 
 int checkpoint_table_rows(const unsigned char *in, size_t length,
                           int table)
 {
-    size_t at = 20 + 8 * (size_t)table;
-    if (table < 0 || length < at + 4 || length < 20
-        || memcmp(in, checkpoint_magic, 8) != 0
-        || get_u32(in + 8) != CHECKPOINT_VERSION
-        || (uint32_t)table >= get_u32(in + 16)
+    if (table < 0 || !is_checkpoint_header(in, length))
+        return -1;
+    size_t tables = tables_at(get_u32(in + 8));
+    size_t at = tables + 4 + 8 * (size_t)table;
+    if (length < at + 4 || (uint32_t)table >= get_u32(in + tables)
         || get_u32(in + at) > MAX_T)
         return -1;
     return (int)get_u32(in + at);

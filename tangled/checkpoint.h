@@ -4,16 +4,20 @@
 #define CHECKPOINT_H
 #include "core.h"
 
-enum { CHECKPOINT_VERSION = 1 };
-size_t checkpoint_size(const Params *p);
-void checkpoint_encode(unsigned char *out, const Params *p, int n_heads);
-const char *checkpoint_decode(Params *p, int n_heads,
-                              const unsigned char *in, size_t length,
-                              char *why, size_t why_size);
+enum { CHECKPOINT_VERSION = 2, N_PARTS = 5 };
+extern const char *const part_names[N_PARTS];
+uint32_t parts_switched_off(Ablation off);
+Ablation ablation_of_parts(uint32_t parts);
+
+size_t checkpoint_size(const Gpt *g);
+void checkpoint_encode(unsigned char *out, const Gpt *g);
+const char *checkpoint_decode(Gpt *g, const unsigned char *in,
+                              size_t length, char *why, size_t why_size);
 
 int  checkpoint_table_rows(const unsigned char *in, size_t length,
                            int table);
 int  checkpoint_heads(const unsigned char *in, size_t length);
+long checkpoint_parts(const unsigned char *in, size_t length);
 
 
 #endif

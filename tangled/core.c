@@ -82,14 +82,14 @@ char char_of_token(int token)
     return token >= 0 && token < VOCAB ? vocabulary[token] : '?';
 }
 
-const char *tokens_parse(const char *text, size_t n, int tokens[SEQ_LEN],
+const char *tokens_parse(const char *text, size_t n, int max, int *tokens,
                          int *length, size_t *where)
 {
     *where = 0;
     if (n == 0)
         return "is empty";
-    if (n > SEQ_LEN)
-        return "is longer than the 7 positions of the model";
+    if (n > (size_t)max)
+        return "is longer than the model's positions";
     for (size_t i = 0; i < n; i++) {
         *where = i;
         if ((tokens[i] = token_of_char((unsigned char)text[i])) < 0)

@@ -19,7 +19,7 @@ int      rng_below(Rng *rng, int n);
 real     rng_normal(Rng *rng);
 
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
-const char *tokens_parse(const char *text, size_t n, int tokens[SEQ_LEN],
+const char *tokens_parse(const char *text, size_t n, int max, int *tokens,
                          int *length, size_t *where);
 int  question_of_tokens(const int *tokens, int length);
 enum { TOK_TIMES = 10, TOK_EQUALS = 11, TOK_END = 12 };

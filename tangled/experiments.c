@@ -1,6 +1,7 @@
 /* experiments.c: what the experiments share (tangled; edit attention.nw) */
 #define _POSIX_C_SOURCE 200809L
 #include "experiments.h"
+#include "checkpoint.h"
 #include "files.h"
 
 #include <errno.h>
@@ -66,11 +67,14 @@ Gpt *load_transformer(const char *path)
 {
     int rows = checkpoint_rows_in_file(path, POS_EMB);
     int heads = checkpoint_heads_in_file(path);
+    long parts = checkpoint_parts_in_file(path);
     if (heads < 1 || WIDTH % heads != 0)
         heads = N_HEADS;
     Gpt *g = rows == layouts_longest() && rows != SEQ_LEN
              ? new_layout_transformer(0) : new_transformer_heads(0, heads);
-    if (g != NULL && load_checkpoint(path, &g->model.p, g->n_heads) != 0) {
+    if (g != NULL && parts > 0)
+        g->ablate = ablation_of_parts((uint32_t)parts);
+    if (g != NULL && load_checkpoint(path, g) != 0) {
         delete_transformer(g);
         return NULL;
     }

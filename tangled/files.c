@@ -105,50 +105,58 @@ unsigned char *read_file(const char *path, size_t *length, size_t limit)
     return data;
 }
 
-int save_checkpoint(const char *path, const Params *p, int n_heads)
+int save_checkpoint(const char *path, const Gpt *g)
 {
-    size_t size = checkpoint_size(p);
+    size_t size = checkpoint_size(g);
     unsigned char *bytes = malloc(size);
     if (bytes == NULL)
         return fail("out of memory saving %s", path);
-    checkpoint_encode(bytes, p, n_heads);
+    checkpoint_encode(bytes, g);
     int status = write_file(path, (const char *)bytes, size);
     free(bytes);
     return status;
 }
 
-int load_checkpoint(const char *path, Params *p, int n_heads)
+int load_checkpoint(const char *path, Gpt *g)
 {
     size_t length = 0;
     char why[256];
-    unsigned char *bytes = read_file(path, &length, 2 * checkpoint_size(p));
+    unsigned char *bytes = read_file(path, &length, 2 * checkpoint_size(g));
     if (bytes == NULL)
         return -1;
     const char *problem =
-        checkpoint_decode(p, n_heads, bytes, length, why, sizeof why);
+        checkpoint_decode(g, bytes, length, why, sizeof why);
     free(bytes);
     if (problem != NULL)
         return fail("cannot load %s: %s", path, problem);
     return 0;
 }
 
+static size_t read_head(const char *path, unsigned char *head, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f == NULL ? 0 : fread(head, 1, size, f);
+    if (f != NULL)
+        fclose(f);
+    return n;
+}
+
 int checkpoint_rows_in_file(const char *path, int table)
 {
     unsigned char head[64];
-    FILE *f = fopen(path, "rb");
-    size_t n = f == NULL ? 0 : fread(head, 1, sizeof head, f);
-    if (f != NULL)
-        fclose(f);
-    return checkpoint_table_rows(head, n, table);
+    return checkpoint_table_rows(head, read_head(path, head, sizeof head),
+                                 table);
 }
 
 int checkpoint_heads_in_file(const char *path)
 {
-    unsigned char head[20];
-    FILE *f = fopen(path, "rb");
-    size_t n = f == NULL ? 0 : fread(head, 1, sizeof head, f);
-    if (f != NULL)
-        fclose(f);
-    return checkpoint_heads(head, n);
+    unsigned char head[24];
+    return checkpoint_heads(head, read_head(path, head, sizeof head));
+}
+
+long checkpoint_parts_in_file(const char *path)
+{
+    unsigned char head[24];
+    return checkpoint_parts(head, read_head(path, head, sizeof head));
 }
 

@@ -11,11 +11,12 @@ int write_file(const char *path, const char *data, size_t length);
 int make_directory(const char *path);
 int save_text(const char *dir, const char *name, Text *text);
 unsigned char *read_file(const char *path, size_t *length, size_t limit);
-int save_checkpoint(const char *path, const Params *p, int n_heads);
-int load_checkpoint(const char *path, Params *p, int n_heads);
+int save_checkpoint(const char *path, const Gpt *g);
+int load_checkpoint(const char *path, Gpt *g);
 
 int checkpoint_rows_in_file(const char *path, int table);
 int checkpoint_heads_in_file(const char *path);
+long checkpoint_parts_in_file(const char *path);
 
 
 #endif

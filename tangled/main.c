@@ -1,5 +1,6 @@
 /* main.c: the command-line program (tangled; edit attention.nw) */
 #define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
 #include "core.h"
 #include "experiments.h"
 #include "files.h"
@@ -16,11 +17,12 @@
 
 static void show_progress(const TrainRecord *r, void *context);
 static void report_training(const Run *run, const char *output);
-static void print_trace(const Trace *tr, int t, const char *text,
-                        int exact);
+static void print_trace(const Trace *tr, Ablation off, int t,
+                        const char *text, int exact);
 static double time_evaluation(void);
 static const char *default_model(const char *program, char *path,
                                  size_t size);
+static const char *quoted(const char *text);
 
 enum { MAX_WORDS = 256 };
 
@@ -75,6 +77,7 @@ typedef struct {
     int exact;                      /* trace: numbers to the last bit */
     int layouts;                    /* train: on the six layouts */
     int heads;                      /* train: attention heads */
+    uint32_t without;               /* train: parts switched off */
 } Arguments;
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
@@ -82,7 +85,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
 {
     *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
                      NULL, NULL, NULL, {NULL}, 0, "", 0, 0,
-                     N_HEADS};
+                     N_HEADS, 0};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -117,7 +120,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
                  && (status = parse_whole(arg, value, 1, MAX_STEPS, &number)) == 0)
             a->steps = (int)number;
         else if (strcmp(arg, "--pos") == 0
-                 && (status = parse_whole(arg, value, 0, SEQ_LEN - 1,
+                 && (status = parse_whole(arg, value, 0, MAX_T - 1,
                                           &number)) == 0)
             a->pos = (int)number;
         else if (strcmp(arg, "--repeat") == 0
@@ -131,6 +134,16 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
                                    "numbers of a row; use 1, 2, 4 or 8",
                                    number, WIDTH);
             a->heads = (int)number;
+        }
+        else if (strcmp(arg, "--without") == 0) {
+            int part = 0;
+            while (part < N_PARTS && strcmp(value, part_names[part]) != 0)
+                part++;
+            if (part == N_PARTS)
+                return usage_error("--without: %s is not a part; use positions, "
+                                   "mask, residual, layernorm or gelu",
+                                   quoted(value));
+            a->without |= 1u << part;
         }
         else if (strcmp(arg, "-m") == 0)
             a->model = value;
@@ -176,26 +189,28 @@ static const char *quoted(const char *text)
     return out;
 }
 
-static int parse_tokens(const char *text, int tokens[SEQ_LEN], int *length)
+static int parse_tokens(const char *text, int max, int *tokens,
+                        int *length)
 {
     size_t where = 0;
     const char *defect =
-        tokens_parse(text, strlen(text), tokens, length, &where);
+        tokens_parse(text, strlen(text), max, tokens, length, &where);
     if (defect == NULL)
         return 0;
     if (strcmp(defect, "holds a character that is not a token") == 0)
         return usage_error("%s: the character at position %zu is not a "
                            "token (the tokens are 0-9 * = ;)",
                            quoted(text), where);
-    return usage_error("%s %s: a sequence has 1 to %d tokens", quoted(text),
-                       defect, SEQ_LEN);
+    return usage_error("%s %s: this model reads 1 to %d tokens",
+                       quoted(text), defect, max);
 }
 
 static int parse_question(const char *text, int *problem)
 {
     int tokens[SEQ_LEN], length = 0;
     size_t where;
-    if (tokens_parse(text, strlen(text), tokens, &length, &where) != NULL
+    if (tokens_parse(text, strlen(text), SEQ_LEN, tokens, &length, &where)
+        != NULL
         || (*problem = question_of_tokens(tokens, length)) < 0)
         return usage_error("%s is not a problem: write a digit, '*', a "
                            "digit and '=', as in 7*8=", quoted(text));
@@ -217,6 +232,7 @@ static int command_train(const Arguments *a)
                         : new_transformer_heads(a->seed, a->heads);
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
+        g->ablate = ablation_of_parts(a->without);
         Watcher watcher = {isatty(fileno(stderr)), 0, -1, g};
         run->cfg = train_defaults();
         run->cfg.seed = a->seed;
@@ -236,7 +252,7 @@ static int command_train(const Arguments *a)
             fputc('\n', stderr);
         status = training_fault(run, &g->model.p);
         if (status == 0)
-            status = save_checkpoint(output, &g->model.p, g->n_heads);
+            status = save_checkpoint(output, g);
         if (status == 0)
             status = save_training_log(output, run);
         if (status == 0)
@@ -347,49 +363,60 @@ static void print_vector(const char *label, const real *x, int n, int exact)
 
 static int command_trace(const Arguments *a)
 {
-    int tokens[SEQ_LEN], T = 0;
+    int tokens[MAX_T], T = 0;
     if (a->n_words != 1)
         return usage_error("trace: give exactly one sequence, "
                            "such as 7*8=");
-    if (parse_tokens(a->words[0], tokens, &T) != 0)
-        return 2;
-    if (a->pos >= T)
-        return usage_error("trace: --pos %d is past the end of '%s' "
-                           "(positions 0 to %d)", a->pos, a->words[0],
-                           T - 1);
     Gpt *g = load_transformer(a->model);
-    Trace *trace = malloc(sizeof *trace);
-    if (g == NULL || trace == NULL) {
-        delete_transformer(g);
-        free(trace);
-        return g == NULL ? 1 : (fail("out of memory"), 1);
+    if (g == NULL)
+        return 1;
+    int status = parse_tokens(a->words[0], g->n_positions, tokens, &T);
+    if (status == 0 && a->pos >= T)
+        status = usage_error("trace: --pos %d is past the end of %s "
+                             "(positions 0 to %d)", a->pos,
+                             quoted(a->words[0]), T - 1);
+    Trace *trace = status == 0 ? malloc(sizeof *trace) : NULL;
+    if (status == 0 && trace == NULL)
+        status = (fail("out of memory"), 1);
+    if (status == 0) {
+        gpt_trace(g, tokens, T, trace);
+        print_trace(trace, g->ablate, a->pos < 0 ? T - 1 : a->pos,
+                    a->words[0], a->exact);
     }
-    gpt_trace(g, tokens, T, trace);
-    print_trace(trace, a->pos < 0 ? T - 1 : a->pos, a->words[0], a->exact);
     delete_transformer(g);
     free(trace);
-    return 0;
+    return status;
 }
 
-static void print_trace(const Trace *tr, int t, const char *text,
-                        int exact)
+static void print_trace(const Trace *tr, Ablation off, int t,
+                        const char *text, int exact)
 {
     char label[64];
-    printf("trace of \"%s\" at position t = %d (token '%c')\n\n", text, t,
+    uint32_t parts = parts_switched_off(off);
+    printf("trace of \"%s\" at position t = %d (token '%c')\n", text, t,
            text[t]);
-    printf("1. input x[%d] = token vector of '%c' + position vector %d\n",
-           t, text[t], t);
+    for (int i = 0; i < N_PARTS; i++)
+        if (parts >> i & 1)
+            printf("the model was trained without: %s\n", part_names[i]);
+    printf("\n1. input x[%d] = token vector of '%c'", t, text[t]);
+    if (off.no_position)
+        printf(" (no position vectors)\n");
+    else
+        printf(" + position vector %d\n", t);
     print_vector("x[t]", tr->x[t], WIDTH, exact);
-    printf("2. after LayerNorm\n");
+    printf(off.no_layernorm ? "2. h[t] = x[t] (no LayerNorm)\n"
+                            : "2. after LayerNorm\n");
     print_vector("h[t]", tr->ln1[t], WIDTH, exact);
     printf("3. query of row t, one line per head (d_head = %d)\n",
            WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH, exact);
     int d_head = WIDTH / tr->n_heads;
-    printf("4. keys of the rows u <= t and the scores of row t\n");
+    int last = off.no_mask ? tr->T - 1 : t;      /* the last row read */
+    printf("4. keys of %s and the scores of row t\n",
+           off.no_mask ? "every row (no mask)" : "the rows u <= t");
     for (int head = 0; head < tr->n_heads; head++) {
         const real *q = tr->q[t] + head * d_head;
-        for (int u = 0; u <= t; u++) {
+        for (int u = 0; u <= last; u++) {
             const real *k = tr->k[u] + head * d_head;
             real score = tr->scores[head][t][u];
             real weight = tr->weights[head][t][u];
@@ -416,36 +443,37 @@ static void print_trace(const Trace *tr, int t, const char *text,
     printf("5. weights of row t (each head's sum to 1)\n");
     for (int head = 0; head < tr->n_heads; head++) {
         printf("  head %d       ", head);
-        for (int u = 0; u <= t; u++)
+        for (int u = 0; u <= last; u++)
             printf(exact ? "  u=%d '%c' %.9g" : "  u=%d '%c' %.3f", u,
                    char_of_token(tr->tokens[u]),
                    (double)tr->weights[head][t][u]);
         printf("\n");
         if (exact)
             {
-                real max = -INFINITY, sum = 0, maxes[SEQ_LEN], exps[SEQ_LEN];
-                real sums[SEQ_LEN];
+                real max = -INFINITY, sum = 0, maxes[MAX_T], exps[MAX_T];
+                real sums[MAX_T];
                 const real *score = tr->scores[head][t];
-                for (int u = 0; u <= t; u++)
+                for (int u = 0; u <= last; u++)
                     maxes[u] = max = score[u] > max ? score[u] : max;
-                for (int u = 0; u <= t; u++) {
+                for (int u = 0; u <= last; u++) {
                     exps[u] = exp(score[u] - max);
                     sums[u] = sum += exps[u];
                 }
                 snprintf(label, sizeof label, "head %d max", head);
-                print_vector(label, maxes, t + 1, 1);
+                print_vector(label, maxes, last + 1, 1);
                 snprintf(label, sizeof label, "head %d exp", head);
-                print_vector(label, exps, t + 1, 1);
+                print_vector(label, exps, last + 1, 1);
                 snprintf(label, sizeof label, "head %d sum", head);
-                print_vector(label, sums, t + 1, 1);
+                print_vector(label, sums, last + 1, 1);
             }
     }
-    printf("6. the heads' mixes of v, concatenated, times Wo, plus x[t]\n");
+    printf("6. the heads' mixes of v, concatenated, times Wo, %s\n",
+           off.no_residual ? "(no residual)" : "plus x[t]");
     if (exact)
         for (int head = 0; head < tr->n_heads; head++) {
             int d_mix = WIDTH / tr->n_heads;
             real o[WIDTH] = {0};
-            for (int u = 0; u <= t; u++) {
+            for (int u = 0; u <= last; u++) {
                 for (int i = 0; i < d_mix; i++)
                     o[i] += tr->weights[head][t][u] * tr->v[u][head * d_mix + i];
                 snprintf(label, sizeof label, "head %d mix u=%d", head, u);
@@ -454,10 +482,12 @@ static void print_trace(const Trace *tr, int t, const char *text,
         }
     print_vector("mix[t]", tr->heads[t], WIDTH, exact);
     print_vector("x2[t]", tr->x2[t], WIDTH, exact);
-    printf("7. after the FFN and its residual\n");
+    printf("7. after the FFN%s%s\n", off.no_gelu ? " (no GELU)" : "",
+           off.no_residual ? ", no residual" : " and its residual");
     print_vector("x3[t]", tr->x3[t], WIDTH, exact);
-    printf("8. scores for the next token (after the final LayerNorm and "
-           "W_out)\n");
+    printf("8. scores for the next token (after %s W_out)\n",
+           off.no_layernorm ? "no final LayerNorm, only"
+                            : "the final LayerNorm and");
     printf("  ");
     for (int token = 0; token < VOCAB; token++)
         printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
@@ -583,6 +613,7 @@ static const char usage[] =
     "\n"
     "Commands:\n"
     "  train [--seed N] [--steps N] [-o FILE] [--heads N] [--layouts]\n"
+    "        [--without PART]...\n"
     "        train the transformer; save it to FILE"
     " (default attention.ckpt)\n"
     "        and its training log to FILE.log; print the final score\n"
@@ -617,6 +648,11 @@ static const char usage[] =
     "              chapter 2 (a, b: the operands; ';' fills gaps):\n"
     "              a*b= ;;a*b= a;*b= a*;;b= ;a;;*b= ;;;a*;b=\n"
     "              a score of 100/100: every problem in every layout\n"
+    "  --without PART\n"
+    "              train with a part of the block switched off, as in\n"
+    "              chapters 7 and 9: positions, mask, residual,\n"
+    "              layernorm or gelu; give it again for another part;\n"
+    "              ask and trace read them from the checkpoint\n"
     "  -m FILE     the model to use (default attention.ckpt, or if"
     " there is\n"
     "              none, model.ckpt beside the program: the book's model)\n"
@@ -629,7 +665,8 @@ static const struct {
     const char *name, *options;
     int (*run)(const Arguments *a);
 } commands[] = {
-    {"train", "--seed --steps -o --layouts --heads", command_train},
+    {"train", "--seed --steps -o --layouts --heads --without",
+     command_train},
     {"ask", "-m", command_ask},
     {"trace", "-m --pos --exact", command_trace},
     {"figures", "-m -o --part", command_figures},

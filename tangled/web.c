@@ -65,21 +65,20 @@ WEB_EXPORT(load) int web_load(int length)
     if (length < 0 || length > WEB_INPUT)
         return text_printf(&web.output, "a checkpoint larger than %d bytes",
                            WEB_INPUT), 1;
-    if (checkpoint_decode(&web.g.model.p, web.g.n_heads, web.input,
-                          (size_t)length, why, sizeof why) != NULL)
+    if (checkpoint_decode(&web.g, web.input, (size_t)length, why,
+                          sizeof why) != NULL)
         return text_printf(&web.output, "%s", why), 1;
     return 0;
 }
 
 WEB_EXPORT(save) int web_save(void)
 {
-    size_t n = checkpoint_size(&web.g.model.p);
+    size_t n = checkpoint_size(&web.g);
     clear_output();
     text_printf(&web.output, "%*s", (int)n, "");
     if (web.output.failed)
         return -1;
-    checkpoint_encode((unsigned char *)web.output.data, &web.g.model.p,
-                      web.g.n_heads);
+    checkpoint_encode((unsigned char *)web.output.data, &web.g);
     return (int)n;
 }
 
@@ -362,8 +361,8 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
     clear_output();
     if (length < 0 || length > WEB_INPUT)
         length = 0;
-    const char *defect = tokens_parse(text, (size_t)length, tokens, T,
-                                      &where);
+    const char *defect = tokens_parse(text, (size_t)length, SEQ_LEN, tokens,
+                                      T, &where);
     if (defect != NULL
         && strcmp(defect, "holds a character that is not a token") == 0)
         return text_printf(&web.output, "'%.*s': the character at position "
@@ -372,7 +371,7 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
                            where), 2;
     if (defect != NULL)
         return text_printf(&web.output,
-                           "'%.*s' %s: a sequence has 1 to %d tokens",
+                           "'%.*s' %s: this model reads 1 to %d tokens",
                            length > 40 ? 40 : length, text, defect,
                            SEQ_LEN), 2;
     return 0;
@@ -430,7 +429,8 @@ static int read_question(int length, int *problem)
     clear_output();
     if (length < 0 || length > WEB_INPUT)
         length = 0;
-    if (tokens_parse(text, (size_t)length, tokens, &T, &where) != NULL
+    if (tokens_parse(text, (size_t)length, SEQ_LEN, tokens, &T, &where)
+            != NULL
         || (*problem = question_of_tokens(tokens, T)) < 0)
         return text_printf(&web.output, "'%.*s%s' is not a problem: write "
                            "a digit, '*', a digit and '=', as in 7*8=",

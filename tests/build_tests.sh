@@ -431,11 +431,11 @@ cli_errors() {
     head -c 1000 $M > $work/truncated.ckpt
     cp $M $work/extra.ckpt; printf 'x' >> $work/extra.ckpt
     { printf 'XXXXXXXX'; tail -c +9 $M; } > $work/magic.ckpt
-    { head -c 8 $M; printf '\002'; tail -c +10 $M; } > $work/version.ckpt
+    { head -c 8 $M; printf '\003'; tail -c +10 $M; } > $work/version.ckpt
     { head -c 20000 $M; printf '\377'; tail -c +20002 $M; } > $work/flipped.ckpt
     : > $work/empty.ckpt
     # a checkpoint whose position table has 9 rows: no model of the program
-    { head -c 28 $M; printf '\011\000\000\000'; tail -c +33 $M; } > $work/positions.ckpt
+    { head -c 32 $M; printf '\011\000\000\000'; tail -c +37 $M; } > $work/positions.ckpt
     mkdir $work/dir.ckpt
     status=0
     check() {   # expected-status words-in-message command...
@@ -469,9 +469,11 @@ cli_errors() {
     check 2 "give at least one problem" $A ask -m $M
     check 2 "not a token" $A trace -m $M 7x8=
     check 2 "is empty" $A trace -m $M ''
-    check 2 "is longer than the 7 positions" $A trace -m $M "$long"
+    check 2 "is longer than the model's positions: this model reads 1 to 7 tokens" $A trace -m $M "$long"
+    check 2 "';;;7\*;8=' is longer than the model's positions: this model reads 1 to 7 tokens" $A trace -m $M ';;;7*;8=' 
     check 2 "--pos 5 is past the end" $A trace -m $M 7*8= --pos 5
-    check 2 "'7' is not a whole number from 0 to 6" $A trace -m $M 7*8= --pos 7
+    check 2 "--pos 7 is past the end of '7\*8=' (positions 0 to 3)" $A trace -m $M 7*8= --pos 7
+    check 2 "'16' is not a whole number from 0 to 15" $A trace -m $M 7*8= --pos 16
     check 2 "exactly one sequence" $A trace -m $M 7*8= 3*2=
     check 2 "exactly one sequence" $A trace -m $M --exact
     check 2 "ask: unknown option '--exact'" $A ask -m $M --exact 7*8=
@@ -486,6 +488,9 @@ cli_errors() {
     $A train --layouts --steps 10 -o $work/layouts.ckpt > /dev/null 2>&1
     check 0 ";;;7\*;8=" $A ask -m $work/layouts.ckpt ';;;7*;8='
     check 2 "';;;7\*;8;=' is not a problem" $A ask -m $work/layouts.ckpt ';;;7*;8;='
+    check 0 "trace of \";;;7\*;8=\" at position t = 7" $A trace -m $work/layouts.ckpt ';;;7*;8='
+    check 0 "head 3 mix u=7" $A trace -m $work/layouts.ckpt ';;;7*;8=' --exact
+    check 2 "this model reads 1 to 11 tokens" $A trace -m $work/layouts.ckpt ';;;7*;8=56;;;;'
     check 2 "3 heads cannot share the 32 numbers of a row" $A train --heads 3
     check 2 "--heads: '16' is not a whole number from 1 to 8" $A train --heads 16
     check 2 "--layouts trains the book's 4 heads; leave out --heads" $A train --layouts --heads 2
@@ -493,6 +498,17 @@ cli_errors() {
     $A train --heads 8 --steps 10 -o $work/heads8.ckpt > /dev/null 2>&1
     check 0 "7\*8=" $A ask -m $work/heads8.ckpt 7*8=
     check 0 "head 7" $A trace -m $work/heads8.ckpt 7*8=
+    check 2 "--without: 'heads' is not a part; use positions, mask, residual, layernorm or gelu" $A train --without heads
+    check 2 "--without: '' is not a part" $A train --without ''
+    check 2 "option --without needs a value" $A train --without
+    check 2 "ask: unknown option '--without'" $A ask --without mask -m $M 7*8=
+    check 2 "trace: unknown option '--without'" $A trace --without mask -m $M 7*8=
+    $A train --without mask --without gelu --steps 10 -o $work/nomask.ckpt > /dev/null 2>&1
+    check 0 "7\*8=" $A ask -m $work/nomask.ckpt 7*8=
+    check 0 "the model was trained without: gelu" $A trace -m $work/nomask.ckpt 7*8=
+    check 0 "keys of every row (no mask)" $A trace -m $work/nomask.ckpt 7*8= --pos 1
+    check 0 "head 3 mix u=3" $A trace -m $work/nomask.ckpt 7*8= --pos 1 --exact
+    check 0 "7\*8=" $A ask -m tests/corpus/checkpoint/version-1.ckpt 7*8=
     check 2 "missing -o DIR" $A figures -m $M
     check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=
@@ -501,7 +517,7 @@ cli_errors() {
     check 1 "truncated: 1000 bytes" $A ask -m $work/truncated.ckpt 7*8=
     check 1 "extra bytes at the end" $A ask -m $work/extra.ckpt 7*8=
     check 1 "not a checkpoint (it does not start with ATTNCKPT)" $A ask -m $work/magic.ckpt 7*8=
-    check 1 "checkpoint format version 2" $A ask -m $work/version.ckpt 7*8=
+    check 1 "checkpoint format version 3, but this program reads versions 1 and 2" $A ask -m $work/version.ckpt 7*8=
     check 1 "checksum mismatch" $A ask -m $work/flipped.ckpt 7*8=
     check 1 "cannot write $work/dir.ckpt" $A train --steps 1 -o $work/dir.ckpt
     check 1 "cannot write $work/no/such/dir/m.ckpt.tmp" $A train --steps 1 -o $work/no/such/dir/m.ckpt
@@ -509,6 +525,27 @@ cli_errors() {
     check 0 "usage: attention" $A trace --help
     rm -rf $work
     return $status
+}
+
+# train --without runs the ablation experiment of chapter 7 from the
+# command line: no position vectors, seed 1, gives the row of the book's
+# table (ablations.md of the results), the step of the first 100/100 and
+# the final score.
+without_reproduces_ablation() {
+    B=${B:-build}
+    results=$B/results; [ "${EDITION:-teacher}" = student ] && results=results
+    row=$(grep '^| no position vectors | 1 |' $results/ablations.md) ||
+        { echo "no row for seed 1 without positions in ablations.md"; return 1; }
+    first=$(echo "$row" | cut -d'|' -f4 | tr -d ' ')
+    final=$(echo "$row" | cut -d'|' -f5 | tr -d ' ')
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    out=$($B/attention train --without positions --seed 1 -o $work/m.ckpt 2>/dev/null) ||
+        { echo "train --without positions failed"; rm -rf $work; return 1; }
+    rm -rf $work
+    echo "$out"
+    echo "table: first 100/100 at step $first, final $final/100"
+    echo "$out" | grep -qx "first 100/100 at step $first" &&
+        echo "$out" | tail -1 | grep -qx "$final/100"
 }
 
 # A full disk, simulated by the test hook: the write fails cleanly, the

@@ -36,6 +36,7 @@ static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholde
 static void test_numbers_read_as_prose(void **s) { (void)s; run("numbers_read_as_prose"); }
 static void test_ask_answers_all_100(void **s) { (void)s; run("ask_answers_all_100"); }
 static void test_cli_errors(void **s) { (void)s; run("cli_errors"); }
+static void test_without_reproduces_ablation(void **s) { (void)s; run("without_reproduces_ablation"); }
 static void test_full_disk_keeps_old_file(void **s) { (void)s; run("full_disk_keeps_old_file"); }
 static void test_nan_stops_training(void **s) { (void)s; run("nan_stops_training"); }
 static void test_deterministic_outputs(void **s) { (void)s; run("deterministic_outputs"); }
@@ -68,6 +69,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/nwpandoc.awk", test_pdf_chunk_labels_name_pages),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),
+    CHAPTER_TEST("whole", "command_train", test_without_reproduces_ablation),
     CHAPTER_TEST("whole", "write_file", test_full_disk_keeps_old_file),
     CHAPTER_TEST("whole", "training_fault", test_nan_stops_training),
     CHAPTER_TEST("whole", "main", test_deterministic_outputs),

@@ -133,10 +133,10 @@ static void test_deterministic_init(void **state)
 
 static unsigned char *encoded(Gpt *g, size_t *size)
 {
-    *size = checkpoint_size(&g->model.p);
+    *size = checkpoint_size(g);
     unsigned char *bytes = malloc(*size);
     assert_non_null(bytes);
-    checkpoint_encode(bytes, &g->model.p, g->n_heads);
+    checkpoint_encode(bytes, g);
     return bytes;
 }
 
@@ -154,10 +154,10 @@ static void test_checkpoint_round_trip(void **state)
     for (size_t i = 0; i < g->model.p.n_params; i++)
         g->model.p.params[i] = (real)(float)g->model.p.params[i];
     unsigned char *bytes = encoded(g, &size);
-    assert_int_equal(size, 8 + 4 + 4 + 4 + 8 * 14 + 4 * 9440 + 8);
+    assert_int_equal(size, 8 + 4 + 4 + 4 + 4 + 8 * 14 + 4 * 9440 + 8);
     assert_int_equal(gpt_create(&other, 99, N_HEADS, N_PROBLEMS), 0);
     assert_memory_not_equal(g->model.p.params, other.model.p.params, 64);
-    assert_null(checkpoint_decode(&other.model.p, N_HEADS, bytes, size, why, sizeof why));
+    assert_null(checkpoint_decode(&other, bytes, size, why, sizeof why));
     g->model.batch_loss(&g->model, problems, N_PROBLEMS, 0);
     memcpy(before, g->act.logits, sizeof before);
     other.model.batch_loss(&other.model, problems, N_PROBLEMS, 0);
@@ -173,7 +173,7 @@ static void expect_refusal(Gpt *g, const unsigned char *bytes, size_t size,
 {
     char why[256];
     real first = g->model.p.params[0];
-    const char *problem = checkpoint_decode(&g->model.p, N_HEADS, bytes, size, why, sizeof why);
+    const char *problem = checkpoint_decode(g, bytes, size, why, sizeof why);
     assert_non_null(problem);
     if (strstr(problem, words) == NULL)
         fail_msg("expected '%s' in: %s", words, problem);
@@ -198,25 +198,97 @@ static void test_checkpoint_defects(void **state)
     unsigned char *good = encoded(g, &size), *bad = malloc(size + 1);
     assert_non_null(bad);
     for (size_t cut = 0; cut < size; cut++)              /* truncated at every byte */
-        expect_refusal(g, good, cut, cut < 20 ? "too short" : "truncated");
+        expect_refusal(g, good, cut, cut < 24 ? "too short" : "truncated");
     memcpy(bad, good, size); bad[size] = 0;
     expect_refusal(g, bad, size + 1, "extra bytes");
     memcpy(bad, good, size); bad[0] = 'X';
     expect_refusal(g, bad, size, "not a checkpoint");
-    memcpy(bad, good, size); bad[8] = 2; reseal(bad, size);
-    expect_refusal(g, bad, size, "version 2");
+    memcpy(bad, good, size); bad[8] = 3; reseal(bad, size);
+    expect_refusal(g, bad, size, "version 3");
     memcpy(bad, good, size); bad[12] = 8; reseal(bad, size);
     expect_refusal(g, bad, size, "8 heads");
-    memcpy(bad, good, size); bad[20 + 8 * 3] = 31; reseal(bad, size);
+    memcpy(bad, good, size); bad[16] = 2; reseal(bad, size);   /* no mask */
+    expect_refusal(g, bad, size, "a model without mask, expected one without any part");
+    memcpy(bad, good, size); bad[16] = 0x20; reseal(bad, size);
+    expect_refusal(g, bad, size, "does not know (bits 0x20)");
+    memcpy(bad, good, size); bad[24 + 8 * 3] = 31; reseal(bad, size);
     expect_refusal(g, bad, size, "Wq");
     memcpy(bad, good, size); bad[size / 2] ^= 1;
     expect_refusal(g, bad, size, "checksum");
     memcpy(bad, good, size);
-    memcpy(bad + 20 + 8 * 14 + 4 * 500, "\x00\x00\xc0\x7f", 4);   /* a NaN in pos_emb */
+    memcpy(bad + 24 + 8 * 14 + 4 * 500, "\x00\x00\xc0\x7f", 4);   /* a NaN in pos_emb */
     reseal(bad, size);
     expect_refusal(g, bad, size, "pos_emb holds a NaN");
     free(good);
     free(bad);
+}
+
+/* A file of version 1, which had no parts field (the layout of the
+   appendix's table with bytes 16 to 19 taken out), still loads: into the
+   same numbers as the version 2 file, with every part switched on. */
+static void test_checkpoint_version_1(void **state)
+{
+    Gpt *g = *state;
+    static Gpt from_new, from_old;
+    char why[256];
+    size_t size;
+    unsigned char *good = encoded(g, &size), *old = malloc(size - 4);
+    assert_non_null(old);
+    memcpy(old, good, 16);
+    memcpy(old + 16, good + 20, size - 20);
+    old[8] = 1;
+    reseal(old, size - 4);
+    assert_int_equal(checkpoint_heads(old, size - 4), N_HEADS);
+    assert_int_equal(checkpoint_parts(old, size - 4), 0);
+    assert_int_equal(checkpoint_table_rows(old, size - 4, POS_EMB), SEQ_LEN);
+    assert_int_equal(checkpoint_table_rows(old, size - 4, TOK_EMB), VOCAB);
+    assert_int_equal(gpt_create(&from_new, 7, N_HEADS, 1), 0);
+    assert_int_equal(gpt_create(&from_old, 8, N_HEADS, 1), 0);
+    assert_null(checkpoint_decode(&from_new, good, size, why, sizeof why));
+    assert_null(checkpoint_decode(&from_old, old, size - 4, why, sizeof why));
+    assert_memory_equal(from_new.model.p.params, from_old.model.p.params,
+                        g->model.p.n_params * sizeof(real));
+    expect_refusal(g, old, size - 5, "truncated");
+    gpt_destroy(&from_new);
+    gpt_destroy(&from_old);
+    free(good);
+    free(old);
+}
+
+/* A model trained without parts says so in its file: the header names
+   them, a model with every part refuses the file, and one with the same
+   parts switched off takes it. */
+static void test_checkpoint_parts(void **state)
+{
+    (void)state;
+    static Gpt without, book, same;
+    char why[256];
+    size_t size;
+    assert_int_equal(gpt_create(&without, 3, N_HEADS, 1), 0);
+    without.ablate = (Ablation){.no_mask = 1, .no_gelu = 1};
+    unsigned char *bytes = encoded(&without, &size);
+    assert_int_equal(checkpoint_parts(bytes, size), 2 | 16);
+    assert_int_equal(gpt_create(&book, 4, N_HEADS, 1), 0);
+    const char *defect = checkpoint_decode(&book, bytes, size, why,
+                                           sizeof why);
+    assert_non_null(defect);
+    assert_string_equal(defect, "a model without mask and gelu, expected "
+                                "one without any part");
+    assert_int_equal(gpt_create(&same, 5, N_HEADS, 1), 0);
+    same.ablate = ablation_of_parts(2 | 16);
+    assert_true(same.ablate.no_mask && same.ablate.no_gelu);
+    assert_false(same.ablate.no_position || same.ablate.no_residual
+                 || same.ablate.no_layernorm);
+    assert_null(checkpoint_decode(&same, bytes, size, why, sizeof why));
+    for (size_t i = 0; i < without.model.p.n_params; i++)   /* as float32 */
+        assert_true(same.model.p.params[i]
+                    == (real)(float)without.model.p.params[i]);
+    for (uint32_t parts = 0; parts < 1u << N_PARTS; parts++)
+        assert_int_equal(parts_switched_off(ablation_of_parts(parts)), parts);
+    free(bytes);
+    gpt_destroy(&without);
+    gpt_destroy(&book);
+    gpt_destroy(&same);
 }
 
 /* ---------------------------------------------------------------- training */
@@ -315,7 +387,7 @@ static void test_trains_to_perfect_score(void **state)
     assert_int_equal(score(&g.model, NULL), N_PROBLEMS);
     unsigned char *bytes = encoded(&g, &size);
     assert_int_equal(gpt_create(&loaded, 5, N_HEADS, 128), 0);
-    assert_null(checkpoint_decode(&loaded.model.p, N_HEADS, bytes, size, why, sizeof why));
+    assert_null(checkpoint_decode(&loaded, bytes, size, why, sizeof why));
     assert_int_equal(score(&loaded.model, NULL), N_PROBLEMS);
     free(bytes);
     gpt_destroy(&g);
@@ -338,6 +410,8 @@ static const ChapterTest tests[] = {
 #endif
     CHAPTER_TEST("training", "checkpoint_encode", test_checkpoint_round_trip),
     CHAPTER_TEST("training", "checkpoint_decode", test_checkpoint_defects),
+    CHAPTER_TEST("training", "checkpoint_decode", test_checkpoint_version_1),
+    CHAPTER_TEST("training", "checkpoint_parts", test_checkpoint_parts),
     CHAPTER_TEST("perceptron", "first_nonfinite_table", test_nan_stops_training),
     CHAPTER_TEST("whole", "gpt_grade", test_grade_equals_writing_answers),
 #ifndef ATTENTION_DOUBLE

@@ -134,21 +134,20 @@ static void test_checkpoint_shape(void **state)
     assert_int_equal(gpt_create(&book, 1, N_HEADS, 4), 0);
     assert_int_equal(gpt_create_with_positions(&longer, 1, N_HEADS, 4,
                                                layouts_longest()), 0);
-    size_t size = checkpoint_size(&longer.model.p);
+    size_t size = checkpoint_size(&longer);
     unsigned char *bytes = malloc(size);
     assert_non_null(bytes);
-    checkpoint_encode(bytes, &longer.model.p, longer.n_heads);
+    checkpoint_encode(bytes, &longer);
     assert_int_equal(checkpoint_table_rows(bytes, size, POS_EMB),
                      layouts_longest());
     assert_int_equal(checkpoint_table_rows(bytes, size, TOK_EMB), VOCAB);
     assert_int_equal(checkpoint_table_rows(bytes, 20, POS_EMB), -1);
     assert_int_equal(checkpoint_table_rows(bytes, size, N_GPT_TABLES), -1);
-    const char *defect = checkpoint_decode(&book.model.p, book.n_heads,
-                                           bytes, size, why, sizeof why);
+    const char *defect = checkpoint_decode(&book, bytes, size, why,
+                                           sizeof why);
     assert_non_null(defect);
     assert_non_null(strstr(defect, "pos_emb"));
-    assert_null(checkpoint_decode(&longer.model.p, longer.n_heads,
-                                  bytes, size, why, sizeof why));
+    assert_null(checkpoint_decode(&longer, bytes, size, why, sizeof why));
     bytes[0] = 'X';
     assert_int_equal(checkpoint_table_rows(bytes, size, POS_EMB), -1);
     free(bytes);
