@@ -820,12 +820,10 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
     return loss;
 }
 
-int gpt_answer(Model *m, int p, char out[8])
+int gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8])
 {
-    Gpt *g = (Gpt *)m;
-    int tokens[SEQ_LEN], T = 4, length = 0;
-    problem_tokens(p, tokens);              /* only "a*b=" is kept */
-    while (T < SEQ_LEN) {
+    int length = 0;
+    while (T >= 1 && T < g->n_positions && length < 7) {
         gpt_forward(g, tokens, 1, T);
         int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
         tokens[T++] = next;
@@ -835,6 +833,13 @@ int gpt_answer(Model *m, int p, char out[8])
     }
     out[length] = '\0';
     return length;
+}
+
+int gpt_answer(Model *m, int p, char out[8])
+{
+    int tokens[MAX_T];
+    problem_tokens(p, tokens);              /* only "a*b=" is kept */
+    return gpt_continue((Gpt *)m, tokens, 4, out);
 }
 
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
@@ -1459,21 +1464,6 @@ static int layout_grade_all(Model *m, unsigned char solved[N_PROBLEMS])
     for (int p = 0; p < N_PROBLEMS; p++)
         correct += solved[p];
     return correct;
-}
-
-int gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8])
-{
-    int length = 0;
-    while (T >= 1 && T < g->n_positions && length < 7) {
-        gpt_forward(g, tokens, 1, T);
-        int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
-        tokens[T++] = next;
-        out[length++] = char_of_token(next);
-        if (next == TOK_END)
-            break;
-    }
-    out[length] = '\0';
-    return length;
 }
 
 int layout_answer(Gpt *g, int p, int which, char out[8])

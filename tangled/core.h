@@ -184,6 +184,7 @@ void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
 
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
+int  gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8]);
 
 typedef struct {
     int T, n_heads, tokens[MAX_T];
@@ -225,7 +226,6 @@ int  layout_gpt_create(LayoutGpt *l, uint64_t seed);
 int  layout_grade(LayoutGpt *l, int which,
                   unsigned char solved[N_PROBLEMS]);
 
-int  gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8]);
 int  layout_answer(Gpt *g, int p, int which, char out[8]);
 
 #endif

@@ -134,6 +134,17 @@ int symmetric_eigen(double *a, int n, double *values, double *vectors)
     return sweep <= MAX_SWEEPS ? sweep : -1;
 }
 
+double loss_floor(double *targets_per_sequence)
+{
+    int targets = 0;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[SEQ_LEN];
+        targets += problem_tokens(p, tokens) - 1;
+    }
+    *targets_per_sequence = targets / (double)N_PROBLEMS;
+    return N_PROBLEMS * log(10.0) / targets;
+}
+
 int head_following_a_digit(Gpt *g, int a, int b)
 {
     real w[2][MAX_HEADS][4];

@@ -12,6 +12,8 @@ int    best_separating_column(const real *x, int n, int width,
 void centred_covariance(double *cov, const real *x, int n, int d);
 int  symmetric_eigen(double *a, int n, double *values, double *vectors);
 
+double loss_floor(double *targets_per_sequence);
+
 int head_following_a_digit(Gpt *g, int a, int b);
 int trace_own_output(Gpt *g, int problem, Trace *tr);
 int reads_own_output_most(const Trace *tr, int head);

@@ -127,17 +127,6 @@ void curves_of(const Run *run, float *step, float *loss, float *correct)
 const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
-double loss_floor(double *targets_per_sequence)
-{
-    int targets = 0;
-    for (int p = 0; p < N_PROBLEMS; p++) {
-        int tokens[SEQ_LEN];
-        targets += problem_tokens(p, tokens) - 1;
-    }
-    *targets_per_sequence = targets / (double)N_PROBLEMS;
-    return N_PROBLEMS * log(10.0) / targets;
-}
-
 double cosine(const real *x, const real *y, int n)
 {
     double xy = 0, xx = 0, yy = 0;

@@ -46,7 +46,6 @@ double mean_steps(const Trained *runs, int n);
 int  lowest_after_perfect(const Run *run);
 void curves_of(const Run *run, float *step, float *loss, float *correct);
 void numbers_of_training(Text *out, const Run *run, const char *prefix);
-double loss_floor(double *targets_per_sequence);
 double cosine(const real *x, const real *y, int n);
 void trace_table_head(Text *md, const Trace *tr, int t,
                       const char *left, const char *left_rule);

@@ -254,10 +254,14 @@ static void experiment_chart(Text *svg)
         scores[m].y = correct[m];
     }
     double steps = trials.run[0].cfg.steps;
+    double per_sequence, floor = loss_floor(&per_sequence);
+    char floor_label[64];
+    snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = 2, .log_y = 1, .x_min = 0,
-         .x_max = steps, .legend = SVG_LEGEND_BELOW},
+         .x_max = steps, .legend = SVG_LEGEND_BELOW,
+         .h_line = {trials.run[1].off.no_mask, floor, floor_label}},
         {.title = "Score", .x_label = "step",
          .y_label = "problems right", .series = scores, .n_series = 2,
          .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,

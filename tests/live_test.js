@@ -407,6 +407,7 @@ async function run_experiment(page, widget, option, seed) {
     lines: [...b.querySelectorAll('.live-chart svg path[stroke-width="2"]')]
       .map((p) => p.getAttribute('stroke') + ' ' + (p.getAttribute('stroke-dasharray') || 'solid')),
     logs: [...b.querySelectorAll('a.live-log')].map((a) => a.href),
+    floor: (b.querySelector('.live-chart svg').textContent.match(/floor [0-9.]+/) || [null])[0],
   }));
   check(after.done === 'ok', widget + ': the experiment ends: ' + after.status);
   check(before !== after.status, widget + ': the status moved on while training ran');
@@ -438,6 +439,15 @@ async function experiments(page) {
   check(JSON.stringify(got) === JSON.stringify(want) && off.seed === 'seed 2',
         'without LayerNorm, seed 2: the page\'s runs are the book\'s (' +
         JSON.stringify(got) + ', ablations.md ' + JSON.stringify(want) + ')');
+
+  // chapter 7 again: without the mask the loss falls through the floor,
+  // which the page draws as the book's figure does; no other chart has it
+  const nomask = await run_experiment(page, 'ablations', '1', '1');
+  const drawn = fs.readFileSync(path.join(path.dirname(model), 'results', 'fig', 'no_mask.svg'),
+                                'utf8').match(/floor [0-9.]+/);
+  check(drawn !== null && nomask.floor === drawn[0] && off.floor === null,
+        'without the mask the page draws the floor as no_mask.svg does (' + nomask.floor +
+        '; without LayerNorm: ' + off.floor + ')');
 
   // chapter 8: eight heads, seed 1, against exp_heads.c's runs and the
   // book's model's training log
@@ -482,11 +492,30 @@ async function experiments(page) {
 }
 
 // ------------------------------------------------------------------ look at it
+// the value the stepper writes at the end of the highlighted line is inside
+// the visible part of its chunk, also where the chunk scrolls sideways
+async function stepped_value_in_view(page, width) {
+  const box = 'div.live[data-widget="stepper"]';
+  await page.click(box + ' button.live-back');
+  await page.click(box + ' button.live-next');
+  const seen = await page.evaluate((box) => {
+    const note = document.querySelector(box + ' .live-here .live-note');
+    const block = note && note.closest('div.sourceCode');
+    if (!block) return null;
+    const n = note.getBoundingClientRect(), b = block.getBoundingClientRect();
+    return { left: n.left - b.left, right: n.right - b.left, width: block.clientWidth,
+             scrolled: block.scrollLeft };
+  }, box);
+  check(seen !== null && seen.left >= 0 && seen.right <= seen.width + 1,
+        'at ' + width + ' px the stepped value is in view in its chunk (' + JSON.stringify(seen) + ')');
+}
+
 async function screenshots(page) {
   for (const width of [1280, 400]) {
     await page.setViewport({ width, height: 900 });
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     check(wide <= 0, 'at ' + width + ' px the page does not scroll sideways (' + wide + ' px too wide)');
+    await stepped_value_in_view(page, width);
     for (const name of ['train', 'stepper', 'grow', 'swap', 'own', 'neuron', 'scree']) {
       const el = await page.$('div.live[data-widget="' + name + '"]');
       await el.scrollIntoView();
