@@ -79,6 +79,28 @@
     for (const f of model.changed) f();
   }
 
+  // The seed typed into a widget, checked by the same C as attention train
+  // --seed; on a bad one the status shows the command line's message.
+  function checkedSeed(input, status) {
+    const n = book.put(input.value);
+    if (book.x.seed_check(n) !== 0) {
+      status.textContent = book.text();
+      status.classList.add('live-error');
+      return null;
+    }
+    status.classList.remove('live-error');
+    return BigInt.asUintN(64, book.x.seed());
+  }
+
+  // A worker of its own, which instantiates the module and runs body.
+  function startWorker(body) {
+    const source = [imports, wrap, '(' + body + ')()'].join('\n');
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const started = new Worker(url);
+    URL.revokeObjectURL(url);
+    return started;
+  }
+
   // ---------------------------------------------------------------- train it live
   function trainWidget(box) {
     const seed = el('input', { type: 'text', value: '1', size: '6', 'aria-label': 'seed',
@@ -91,19 +113,10 @@
                status, chart);
     let running = null;
     go.addEventListener('click', () => {
-      const n = book.put(seed.value);
-      if (book.x.seed_check(n) !== 0) {
-        status.textContent = book.text();
-        status.classList.add('live-error');
-        return;
-      }
-      const checked = BigInt.asUintN(64, book.x.seed());
-      status.classList.remove('live-error');
+      const checked = checkedSeed(seed, status);
+      if (checked === null) return;
       if (running) running.terminate();
-      const source = [imports, wrap, '(' + worker + ')()'].join('\n');
-      const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-      running = new Worker(url);
-      URL.revokeObjectURL(url);
+      running = startWorker(worker);
       save.hidden = true;
       let first = null;
       running.onmessage = (event) => {
@@ -475,20 +488,11 @@
                status, chart, el('div', { class: 'live-table' }, table), logs);
     let running = null;
     go.addEventListener('click', () => {
-      const n = book.put(seed.value);
-      if (book.x.seed_check(n) !== 0) {
-        status.textContent = book.text();
-        status.classList.add('live-error');
-        return;
-      }
-      const checked = BigInt.asUintN(64, book.x.seed());
+      const checked = checkedSeed(seed, status);
+      if (checked === null) return;
       const [n_heads, part, label] = choices[Number(which.value)];
-      status.classList.remove('live-error');
       if (running) running.terminate();
-      const source = [imports, wrap, '(' + experimentWorker + ')()'].join('\n');
-      const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-      running = new Worker(url);
-      URL.revokeObjectURL(url);
+      running = startWorker(experimentWorker);
       table.hidden = true;
       logs.hidden = true;
       delete box.dataset.done;
