@@ -374,8 +374,9 @@ static void numbers_of_saturation(Text *out, Gpt *g, const char *name)
 }
 
 int ablation_experiments(const char *model, const char *dir,
-                         const char *fig, Text *numbers)
+                         const char *fig, Text *numbers, Claims *claims)
 {
+    (void)claims;
     Gpt *g = load_transformer(model);
     Trials *trials = calloc(N_VARIANTS, sizeof *trials);
     int status = g == NULL         ? -1

@@ -23,8 +23,9 @@ static int claims_about_the_ffn(const FfnRuns *e, double collapse,
                                 const int neurons[]);
 
 int ffn_experiments(const char *model, const char *dir, const char *fig,
-                    Text *numbers)
+                    Text *numbers, Claims *claims)
 {
+    (void)claims;
     FfnRuns *e = calloc(1, sizeof *e);
     Gpt *g = load_transformer(model);
     int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;

@@ -21,8 +21,9 @@ static int experiments_of_heads(const char *dir, const char *fig,
 static int claims_about_heads(const HeadRuns *e, const Quota *quota);
 
 int heads_experiments(const char *model, const char *dir, const char *fig,
-                      Text *numbers)
+                      Text *numbers, Claims *claims)
 {
+    (void)claims;
     HeadRuns *e = calloc(1, sizeof *e);
     Gpt *g = load_transformer(model);
     int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;

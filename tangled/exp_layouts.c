@@ -167,8 +167,9 @@ static void keep_the_figure_s_rows(LayoutRuns *e, Gpt *g)
 }
 
 int layouts_experiments(const char *model, const char *dir,
-                        const char *fig, Text *numbers)
+                        const char *fig, Text *numbers, Claims *claims)
 {
+    (void)claims;
     LayoutRuns *e = calloc(1, sizeof *e);
     Run *book = calloc(1, sizeof *book);    /* the book's model's log */
     int status = e == NULL || book == NULL ? fail("out of memory") : 0;

@@ -96,9 +96,10 @@ static int figure_mlp_learned_at(const char *fig,
 }
 
 int perceptron_experiments(const char *model, const char *dir,
-                           const char *fig, Text *numbers)
+                           const char *fig, Text *numbers, Claims *claims)
 {
     (void)model, (void)dir;   /* it trains its own model, writes no table */
+    (void)claims;             /* its claims are checked with the specimen's */
     int step[N_PROBLEMS];
     size_t n_params = 0;
     Run *run = malloc(sizeof *run);

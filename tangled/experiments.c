@@ -26,6 +26,35 @@ int decimals_for(double x)
     return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
 }
 
+int claim(Claims *c, int holds, const char *chapter, const char *says,
+          const char *measured, ...)
+{
+    if (c->n == MAX_CLAIMS) {
+        c->overflow = 1;
+        return holds;
+    }
+    Claim *k = &c->claim[c->n++];
+    k->chapter = chapter;
+    k->says = says;
+    k->holds = holds;
+    va_list args;
+    va_start(args, measured);
+    vsnprintf(k->measured, sizeof k->measured, measured, args);
+    va_end(args);
+    return holds;
+}
+
+void list_values(char *out, size_t size, const int *values, int n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && used < size; i++) {
+        int w = snprintf(out + used, size - used, "%s%d",
+                         i > 0 ? ", " : "", values[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 Gpt *new_transformer_heads(uint64_t seed, int n_heads)
 {
     Gpt *g = malloc(sizeof *g);

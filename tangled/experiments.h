@@ -6,6 +6,18 @@
 #include "dissect.h"
 #include "svg.h"
 
+enum { MAX_CLAIMS = 32 };
+typedef struct {
+    const char *chapter;        /* the chapter's title */
+    const char *says;           /* what its text says */
+    char measured[400];         /* what the experiment found */
+    int holds;
+} Claim;
+typedef struct {
+    int n, overflow;
+    Claim claim[MAX_CLAIMS];
+} Claims;
+
 enum { MAX_RECORDS = 1024 };
 typedef struct {
     TrainConfig cfg;
@@ -52,10 +64,14 @@ void trace_table_head(Text *md, const Trace *tr, int t,
 extern const char *const digit_labels[N_DIGITS];
 
 typedef int Topic(const char *model, const char *dir, const char *fig,
-                  Text *numbers);
+                  Text *numbers, Claims *claims);
 Topic perceptron_experiments, specimen_experiments, routing_experiments,
       ablation_experiments, heads_experiments, ffn_experiments,
       speed_experiments;
+
+int  claim(Claims *c, int holds, const char *chapter, const char *says,
+           const char *measured, ...) SVG_PRINTF_LIKE(5, 6);
+void list_values(char *out, size_t size, const int *values, int n);
 
 Topic layouts_experiments;
 Gpt *new_layout_transformer(uint64_t seed);

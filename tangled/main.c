@@ -78,6 +78,7 @@ typedef struct {
     int layouts;                    /* train: on the six layouts */
     int heads;                      /* train: attention heads */
     uint32_t without;               /* train: parts switched off */
+    int book;                       /* figures: the book's own build */
 } Arguments;
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
@@ -85,7 +86,7 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
 {
     *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
                      NULL, NULL, NULL, {NULL}, 0, "", 0, 0,
-                     N_HEADS, 0};
+                     N_HEADS, 0, 0};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -106,6 +107,10 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         }
         if (strcmp(arg, "--layouts") == 0) {
             a->layouts = 1;
+            continue;
+        }
+        if (strcmp(arg, "--book") == 0) {
+            a->book = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -510,6 +515,77 @@ static const struct {
     {"layouts", layouts_experiments},
 };
 
+static int report_claims(const Claims *c, int book)
+{
+    int false_claims = 0;
+    if (c->overflow)
+        return fail("a topic made more than %d claim checks; raise "
+                    "MAX_CLAIMS", MAX_CLAIMS);
+    for (int i = 0; i < c->n; i++) {
+        const Claim *k = &c->claim[i];
+        if (k->holds)
+            continue;
+        false_claims++;
+        if (book)
+            fail("the chapter '%s' says %s; measured: %s: revise the "
+                 "text", k->chapter, k->says, k->measured);
+        else
+            printf("for this model: the chapter '%s' says %s; here: "
+                   "%s\n", k->chapter, k->says, k->measured);
+    }
+    return book && false_claims > 0 ? -1 : 0;
+}
+
+static void markdown_escaped(Text *md, const char *s)
+{
+    for (; *s != '\0'; s++)
+        text_printf(md, strchr("\\`*_{}[]<>#|$~^", *s) != NULL
+                        ? "\\%c" : "%c", *s);
+}
+
+static int save_claims(const char *dir, const char *topic,
+                       const Claims *c)
+{
+    char name[64];
+    Text md = {0};
+    for (int i = 0; i < c->n; i++) {
+        const Claim *k = &c->claim[i];
+        text_printf(&md, "| ");
+        markdown_escaped(&md, k->chapter);
+        text_printf(&md, " | ");
+        markdown_escaped(&md, k->says);
+        text_printf(&md, " | ");
+        markdown_escaped(&md, k->measured);
+        text_printf(&md, "%s |\n", k->holds ? "" : " (does not hold)");
+    }
+    snprintf(name, sizeof name, "claims-%s.md", topic);
+    return save_text(dir, name, &md);
+}
+
+static int join_claims(const char *dir)
+{
+    Text md = {0}, numbers = {0};
+    int rows = 0;
+    text_printf(&md, "| Chapter | The text says | Measured |\n"
+                     "|:----|:--------|:--------|\n");
+    for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
+        char path[4096];
+        size_t length;
+        snprintf(path, sizeof path, "%s/claims-%s.md", dir, topics[i].name);
+        unsigned char *part = read_file(path, &length, 1 << 20);
+        if (part == NULL)
+            return text_free(&md), fail("run every topic before 'claims'");
+        for (size_t j = 0; j < length; j++)
+            rows += part[j] == '\n';
+        text_printf(&md, "%.*s", (int)length, (const char *)part);
+        free(part);
+    }
+    number(&numbers, "claim_checks", "%d", rows);
+    int status = save_text(dir, "claims.md", &md);
+    return status != 0 ? text_free(&numbers), status
+                       : save_text(dir, "numbers-claims.txt", &numbers);
+}
+
 static int command_figures(const Arguments *a)
 {
     char fig[4096], name[64];
@@ -527,11 +603,22 @@ static int command_figures(const Arguments *a)
         Text numbers = {0};
         found = 1;
         snprintf(name, sizeof name, "numbers-%s.txt", topics[i].name);
-        if (topics[i].run(a->model, dir, fig, &numbers) != 0)
-            return text_free(&numbers), 1;
-        if (save_text(dir, name, &numbers) != 0)
+        Claims *claims = calloc(1, sizeof *claims);
+        int status = claims == NULL ? fail("out of memory")
+                     : topics[i].run(a->model, dir, fig, &numbers, claims);
+        if (status == 0)
+            status = report_claims(claims, a->book);
+        if (status == 0)
+            status = save_text(dir, name, &numbers);
+        if (status == 0)
+            status = save_claims(dir, topics[i].name, claims);
+        text_free(&numbers);
+        free(claims);
+        if (status != 0)
             return 1;
     }
+    if (a->part == NULL || strcmp(a->part, "claims") == 0)
+        return join_claims(dir) != 0;
     return found ? 0 : usage_error("figures: no topic named '%s'", a->part);
 }
 
@@ -626,14 +713,16 @@ static const char usage[] =
     "        7*8=) at position N (default: the last); with --exact, every\n"
     "        number to the last bit (%.9g), and the running sums of the\n"
     "        loops of attention step by step\n"
-    "  figures [-m FILE] -o DIR [--part TOPIC]\n"
+    "  figures [-m FILE] -o DIR [--part TOPIC] [--book]\n"
     "        run the book's experiments with the model in FILE"
     " (all topics, or\n"
     "        one: perceptron, specimen, routing, ablations, heads, ffn,\n"
-    "        speed, layouts);\n"
-    "        write DIR/numbers-TOPIC.txt, the tables DIR/*.md and the"
-    " figures\n"
-    "        DIR/fig/*.svg\n"
+    "        speed, layouts, or claims, which joins the others' claim\n"
+    "        checks); write DIR/numbers-TOPIC.txt, DIR/claims-TOPIC.md,\n"
+    "        the tables DIR/*.md and the figures DIR/fig/*.svg; print\n"
+    "        each claim of the book that does not hold for this model\n"
+    "        (with --book, the book's own build: such a claim is an\n"
+    "        error)\n"
     "  bench [--steps N] [--repeat N]\n"
     "        time training: median milliseconds per step over N runs"
     " (default\n"
@@ -669,7 +758,7 @@ static const struct {
      command_train},
     {"ask", "-m", command_ask},
     {"trace", "-m --pos --exact", command_trace},
-    {"figures", "-m -o --part", command_figures},
+    {"figures", "-m -o --part --book", command_figures},
     {"bench", "--steps --repeat", command_bench},
 };
 
