@@ -502,7 +502,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           "without the mask the loss falls to a tenth of the floor or less "
           "while fewer than 10 problems are answered, on every seed",
           "highest loss %.3f against a floor of %.3f; best score %d; "
-          "%d seeds ever at 100/100", worst_loss, floor, best_score, perfect);
+          "seeds ever at 100/100: %d", worst_loss, floor, best_score, perfect);
     first_perfect_range(&trials[3], &lo, &hi);
     claim(claims, all_perfect_once(&trials[3]) && hi <= book_hi,
           "Four parts, each for a reason",

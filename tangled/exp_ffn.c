@@ -20,7 +20,8 @@ static int experiments_of_the_ffn(const char *dir, const char *fig,
 static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in);
 static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
-                                 double collapse, const double separations[],
+                                 double collapse,
+                                 const double separations[],
                                  const int neurons[]);
 
 int ffn_experiments(const char *model, const char *dir, const char *fig,
@@ -284,7 +285,8 @@ static int experiments_of_the_ffn(const char *dir, const char *fig,
 }
 
 static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
-                                 double collapse, const double separations[],
+                                 double collapse,
+                                 const double separations[],
                                  const int neurons[])
 {
     claim(claims, collapse < 1e-4, "The feed-forward network",
@@ -301,8 +303,8 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
     list_values(with_list, sizeof with_list, with, N_SEEDS);
     list_values(without_list, sizeof without_list, without, N_SEEDS);
     claim(claims, slower == N_SEEDS, "The feed-forward network",
-          "the model without GELU ends at 100/100 but needs more steps than "
-          "with GELU, from every seed",
+          "the model without GELU ends at 100/100 but needs more steps "
+          "than with GELU, from every seed",
           "steps to 100/100 without GELU: %s; with: %s", without_list,
           with_list);
     int lowest_without = lowest_of_the_seeds(e->no_gelu),

@@ -376,7 +376,8 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e,
     for (int r = 0; r < N_SEEDS; r++)
         for (int which = 0; which < N_LAYOUTS; which++)
             answered += e->right[r][which];
-    claim(claims, answered == N_SEEDS * N_LAYOUTS * N_PROBLEMS, "Train it first",
+    claim(claims, answered == N_SEEDS * N_LAYOUTS * N_PROBLEMS,
+          "Train it first",
           "every run answers every problem in every layout",
           "%d of %d strings over the seeds", answered,
           N_SEEDS * N_LAYOUTS * N_PROBLEMS);

@@ -99,7 +99,7 @@ int perceptron_experiments(const char *model, const char *dir,
                            const char *fig, Text *numbers, Claims *claims)
 {
     (void)model, (void)dir;   /* it trains its own model, writes no table */
-    (void)claims;             /* its claims are checked with the specimen's */
+    (void)claims;             /* checked with the specimen's claims */
     int step[N_PROBLEMS];
     size_t n_params = 0;
     Run *run = malloc(sizeof *run);

@@ -195,7 +195,8 @@ static int proof_own_output(const char *dir, Text *numbers,
         number(numbers, name, "%.2f", (double)tr->weights[head][t][t]);
     }
     int status = table_of_own_output(dir, tr, t);
-    claim(claims, reads_own_output_most(tr, top), "Routing is computed live",
+    claim(claims, reads_own_output_most(tr, top),
+          "Routing is computed live",
           "the head that weighs position 4 most in the row of the second "
           "digit weighs it more than any other position",
           "head %d, weight %.2f on position 4", top,

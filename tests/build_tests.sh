@@ -84,7 +84,8 @@ prose_edit_recompiles_nothing() {
 }
 
 # An edit to the code of one topic of the experiments reruns that topic and
-# nothing else: not the training of the book's model, not the other topics.
+# nothing else: not the training of the book's model, not the other topics
+# (only the table of claim checks, which joins every topic's).
 # The test edits the routing proofs, a topic that runs in a fraction of a
 # second, in a copy of the finished build (times kept).  An edit that only
 # moves code (a blank line added in a chunk of the core) recompiles the
@@ -123,7 +124,7 @@ experiment_edit_reruns_its_part() {
     # a comment after the first line of code of the routing proofs
     edit_and_check 'done != 1 && prev ~ /^<<the routing proofs>>=$/ {
                         $0 = $0 " /* edited */"; done = 1 } { prev = $0; print }' \
-        "an edit to the routing proofs' code" "$B/topic-routing.stamp"
+        "an edit to the routing proofs' code" "$B/topic-routing.stamp $B/topic-claims.stamp"
     # a blank line before the first chunk of the core: its code moves down
     edit_and_check 'done != 1 && /^<<the task>>=$/ { print ""; done = 1 } { print }' \
         "a blank line that moves the core's code" ""
@@ -578,6 +579,36 @@ nan_stops_training() {
         || { echo "message: $out"; return 1; }
     [ -z "$left" ] || { echo "files written: $left"; return 1; }
     echo "stopped: $out"
+}
+
+# The book's claims belong to the book's build: on a reader's own model
+# (here seed 7, trained for only 200 steps, so that some claims fail) every
+# topic writes its numbers, tables and figures, each claim that does not
+# hold is printed as a finding, and the command succeeds.  The same model
+# with --book, as the book's build runs it, is refused.
+figures_on_a_readers_model() {
+    B=${B:-build}
+    [ "$B" = build-san ] && { echo "skipped: under the sanitizers every topic already runs in make's own sweep"; return 77; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    $B/attention train --seed 7 --steps 200 -o $work/m.ckpt > /dev/null \
+        || { echo "training failed"; rm -rf $work; return 1; }
+    out=$($B/attention figures -m $work/m.ckpt -o $work/results 2>&1); got=$?
+    status=0
+    [ $got = 0 ] || { echo "figures exited $got:"; echo "$out"; status=1; }
+    for topic in $(ls tangled/exp_*.c | sed 's|tangled/exp_||; s|\.c$||'); do
+        [ -s $work/results/numbers-$topic.txt ] || [ $topic = speed ] && \
+        [ -f $work/results/claims-$topic.md ] \
+            || { echo "no numbers or claims of topic $topic"; status=1; }
+    done
+    [ -s $work/results/claims.md ] && grep -q '^claim_checks [1-9]' $work/results/numbers-claims.txt \
+        || { echo "no table of claims"; status=1; }
+    findings=$(echo "$out" | grep -c '^for this model: ')
+    [ "$findings" -gt 0 ] || { echo "no claim reported as a finding:"; echo "$out"; status=1; }
+    $B/attention figures -m $work/m.ckpt -o $work/book --part specimen --book \
+        > /dev/null 2>&1 && { echo "--book accepted a false claim"; status=1; }
+    rm -rf $work
+    [ $status = 0 ] && echo "seed 7, 200 steps: every topic written, exit 0, $findings claims reported as findings; --book refuses"
+    return $status
 }
 
 # The same seed gives the same bytes: checkpoints, logs, figures, numbers.
