@@ -102,8 +102,20 @@ end
 --   {{NAME|of-hundred}}   "all hundred" or "91 of the hundred"
 --   {{LO|to|HI}}          "100" when the two are equal, else "91 to 100"
 --   {{PART|of|WHOLE}}     "all 60" when the two are equal, else "59 of the 60"
--- and a value written with an exponent, "3.8e-06", is set as
--- 3.8 x 10^-6 in mathematics.  Code and mathematics get the bare value.
+--
+-- Numbers read as numbers.  Every value placed outside code, bare or in a
+-- form, in a sentence or in mathematics, is printed by one rule
+-- (number_form):
+--   * an integer part of five digits or more is grouped in threes by
+--     commas, 17600 as 17,600 (17{,}600 in mathematics); one of four
+--     digits stays whole, 9440, as the program's tables print it;
+--   * a decimal below 0.001, its first significant digit in the fourth
+--     place or later, is a power of ten with the digits it had:
+--     0.0000002 as 2 x 10^-7, 0.000120 as 1.20 x 10^-4;
+--   * a value written with an exponent, 3.8e-06, likewise: 3.8 x 10^-6;
+-- a power of ten is set in mathematics.  A seed (a name ending in _seed)
+-- names a run, as a year names a date, and is printed as written.  Code
+-- gets the bare value.
 local WORDS = {[0] = "no", "one", "two", "three", "four", "five", "six",
                "seven", "eight", "nine"}
 
@@ -120,6 +132,48 @@ local function plural(noun)
   return noun .. "s"
 end
 
+-- "3.8e-06" as mantissa and power of ten, or nil
+local function exponent_form(text)
+  local m, e = text:match("^(%-?%d+%.?%d*)[eE]([-+]%d+)$")
+  if not m then return nil end
+  e = tonumber(e)
+  if e == 0 then return m end
+  return m .. "\\times 10^{" .. e .. "}"
+end
+
+-- a run of digits grouped in threes by sep, from five digits up
+local function grouped(digits, sep)
+  if #digits < 5 then return digits end
+  local head = (#digits - 1) % 3 + 1
+  local out = digits:sub(1, head)
+  for k = head + 1, #digits, 3 do out = out .. sep .. digits:sub(k, k + 2) end
+  return out
+end
+
+-- a value as it is read (the rule above): its text, and whether that text
+-- is mathematics; in_math: for a formula, where a comma needs braces
+local function number_form(text, in_math)
+  local power = exponent_form(text)
+  if power then return power, power:find("\\times") ~= nil end
+  local sign, int, frac = text:match("^(%-?)(%d+)(%.?%d*)$")
+  if not sign then return text, false end
+  local zeros, digits = frac:match("^%.(000+)([1-9]%d*)$")
+  if zeros and not int:find("[1-9]") then
+    local m = #digits > 1 and digits:sub(1, 1) .. "." .. digits:sub(2) or digits
+    return sign .. m .. "\\times 10^{" .. -(#zeros + 1) .. "}", true
+  end
+  return sign .. grouped(int, in_math and "{,}" or ",") .. frac, false
+end
+
+-- a form's result is a list of pieces {text, is_math}
+local function piece(text) return {text, false} end
+
+local function number_piece(name, text)
+  if name:match("_seed$") then return piece(text) end
+  local s, is_math = number_form(text, false)
+  return {s, is_math}
+end
+
 local function form_of(name, parts)
   local text = value_of(parts[1])
   if text == nil then return nil end
@@ -127,17 +181,21 @@ local function form_of(name, parts)
   if (form == "to" or form == "of") and #parts == 3 then
     local other = value_of(parts[3])
     if other == nil then return nil end
-    if form == "to" then return text == other and text or text .. " to " .. other end
-    return text == other and "all " .. other or text .. " of the " .. other
+    local a, b = number_piece(parts[1], text), number_piece(parts[3], other)
+    if form == "to" then
+      return text == other and {a} or {a, piece(" to "), b}
+    end
+    return text == other and {piece("all "), b} or {a, piece(" of the "), b}
   end
   local n = count_of(name, text)
+  local number = number_piece(parts[1], text)
   if form == "word" and #parts == 2 then
-    return n == 0 and "none" or (WORDS[n] or text)
+    return {n == 0 and piece("none") or (WORDS[n] and piece(WORDS[n]) or number)}
   elseif form == "of-hundred" and #parts == 2 then
-    return n == 100 and "all hundred" or text .. " of the hundred"
+    return n == 100 and {piece("all hundred")} or {number, piece(" of the hundred")}
   elseif #parts <= 3 and form:match("^%a+$") then
     local noun = n <= 1 and form or (parts[3] or plural(form))
-    return (WORDS[n] or text) .. " " .. noun
+    return {WORDS[n] and piece(WORDS[n]) or number, piece(" " .. noun)}
   end
   fail("{{" .. name .. "}}: no such form of a number")
 end
@@ -146,16 +204,8 @@ local function prose_value(name)
   local parts = {}
   for part in name:gmatch("[^|]+") do parts[#parts + 1] = part end
   if #parts > 1 then return form_of(name, parts) end
-  return value_of(name)
-end
-
--- "3.8e-06" as mantissa and power of ten, or nil
-local function exponent_form(text)
-  local m, e = text:match("^(%-?%d+%.?%d*)[eE]([-+]%d+)$")
-  if not m then return nil end
-  e = tonumber(e)
-  if e == 0 then return m end
-  return m .. "\\times 10^{" .. e .. "}"
+  local v = value_of(name)
+  return v and {number_piece(name, v)}
 end
 
 local function subst(s)
@@ -166,34 +216,39 @@ local function subst(s)
   end))
 end
 
--- in mathematics, a value with an exponent is written as a power of ten
+-- in mathematics: the rule above, the power of ten and the grouping in TeX
 local function subst_math(s)
   if not s:find("{{", 1, true) then return s end
   return (s:gsub(PH, function(name)
     local v = value_of(name)
-    return v and (exponent_form(v) or v)
+    if v == nil or name:match("_seed$") then return v end
+    return (number_form(v, true))
   end))
 end
 
--- in a sentence: forms, and a power of ten set as mathematics
+-- in a sentence: forms, the rule above, and a power of ten set as mathematics
 local function subst_prose(s)
   local out = pandoc.List()
+  local text = ""                               -- prose not yet put out
   local at = 1
   while true do
     local i, j, name = s:find(PH, at)
     if not i then break end
-    local v = prose_value(name)
-    if v == nil then v = s:sub(i, j) end        -- missing: reported at the end
-    local power = exponent_form(v) or v
-    if power:find("times", 1, true) then
-      if i > at then out:insert(pandoc.Str(s:sub(at, i - 1))) end
-      out:insert(pandoc.Math("InlineMath", power))
-    else
-      out:insert(pandoc.Str(s:sub(at, i - 1) .. power))
+    text = text .. s:sub(at, i - 1)
+    local pieces = prose_value(name) or {piece(s:sub(i, j))}   -- missing: reported at the end
+    for _, p in ipairs(pieces) do
+      if p[2] then
+        if text ~= "" then out:insert(pandoc.Str(text)) end
+        out:insert(pandoc.Math("InlineMath", p[1]))
+        text = ""
+      else
+        text = text .. p[1]
+      end
     end
     at = j + 1
   end
-  if at <= #s then out:insert(pandoc.Str(s:sub(at))) end
+  text = text .. s:sub(at)
+  if text ~= "" then out:insert(pandoc.Str(text)) end
   return out
 end
 

@@ -379,13 +379,21 @@ no_placeholder_survives() {
 # The numbers filled into the book's sentences read as prose (book.lua's
 # forms): no exponent such as "3.8e-06" in a sentence, no "0 pairs" or
 # "1 seeds" (of the nouns the book counts), no "100 of the hundred" or "60 of the 60", no range from a
-# number to itself.  Checked on the text of the HTML book outside code,
-# mathematics and scripts.
+# number to itself.  And they read as numbers (book.lua's number_form):
+# no decimal below 0.001 written out, such as "0.0000002" (a power of ten
+# instead), and no run of five digits or more without its commas, such as
+# "17600" (17,600).  Checked on the text of the HTML book outside code,
+# mathematics and scripts; the last two outside tables as well, whose
+# columns keep the program's decimals.
 numbers_read_as_prose() {
     f=${B:-build}/attention.pandoc.html
     [ -f "$f" ] || { echo "$f not built"; return 1; }
-    text=$(perl -0777 -pe 's{<(pre|code|math|script|style)\b.*?</\1>}{ }gs;
-                          s{<span class="math[^"]*">.*?</span>}{ }gs;
+    strip='s{<(pre|code|math|script|style)\b.*?</\1>}{ }gs;
+           s{<span class="math[^"]*">.*?</span>}{ }gs;'
+    text=$(perl -0777 -pe "$strip"'
+                          s{<[^>]*>}{ }g; s/&nbsp;|\s+/ /g' "$f")
+    prose=$(perl -0777 -pe "$strip"'
+                          s{<table\b.*?</table>}{ }gs;
                           s{<[^>]*>}{ }g; s/&nbsp;|\s+/ /g' "$f")
     bad=$(printf '%s\n' "$text" | perl -ne '
         while (/(\b\d+(?:\.\d+)?[eE][-+]?\d+\b
@@ -393,11 +401,15 @@ numbers_read_as_prose() {
                   |neuron|direction|table|number|token|digit|column|layer|answer)s\b
                 |(?<!to\s)\b(\d+)\s+of\s+the\s+(?:\2\b|hundred\b(?(?{$2 == 100})|(*FAIL)))
                 |\b(\d+)\s+to\s+\3\b(?!\.\d))/xg) { print "  ...$1...\n" }')
+    more=$(printf '%s\n' "$prose" | perl -ne '
+        while (/((?<![\d.,])\b0\.000\d*[1-9]\d*
+                |(?<![\d.,])\b\d{5,}(?:\.\d+)?)/xg) { print "  ...$1...\n" }')
+    bad=$(printf '%s\n%s\n' "$bad" "$more" | grep .)
     words=$(printf '%s\n' "$text" | wc -w)
     if [ -n "$bad" ]; then
         echo "numbers that do not read as prose in $f:"; printf '%s\n' "$bad"; return 1
     fi
-    echo "the filled-in numbers of $words words of prose read as prose"
+    echo "the filled-in numbers of $words words of prose read as prose and as numbers"
 }
 
 # The book's model, saved by `make`, answers all 100 problems through the
