@@ -6,6 +6,7 @@
 #include "files.h"
 #include "svg.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -536,11 +537,30 @@ static int report_claims(const Claims *c, int book)
     return book && false_claims > 0 ? -1 : 0;
 }
 
+static const char *scientific_as_maths(Text *md, const char *s)
+{
+    char *end;
+    strtod(s, &end);
+    const char *e = memchr(s, 'e', (size_t)(end - s));
+    if (e == NULL)
+        return NULL;
+    text_printf(md, "$%.*s \\times 10^{%d}$", (int)(e - s), s, atoi(e + 1));
+    return end;
+}
+
 static void markdown_escaped(Text *md, const char *s)
 {
-    for (; *s != '\0'; s++)
-        text_printf(md, strchr("\\`*_{}[]<>#|$~^", *s) != NULL
-                        ? "\\%c" : "%c", *s);
+    for (const char *start = s; *s != '\0'; s++) {
+        const char *after = NULL;
+        if (isdigit((unsigned char)*s)
+            && (s == start || !isalnum((unsigned char)s[-1])))
+            after = scientific_as_maths(md, s);
+        if (after != NULL)
+            s = after - 1;
+        else
+            text_printf(md, strchr("\\`*_{}[]<>#|$~^", *s) != NULL
+                            ? "\\%c" : "%c", *s);
+    }
 }
 
 static int save_claims(const char *dir, const char *topic,
