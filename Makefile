@@ -91,7 +91,7 @@ NEEDS := notangle:noweb pandoc:pandoc pdflatex:texlive-latex-base \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern \
   rsvg-convert:librsvg2-bin pdftotext:poppler-utils /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
   /usr/include/cmocka.h:libcmocka-dev cc:gcc awk:mawk python3:python3 \
-  clang:clang valgrind:valgrind \
+  clang:clang valgrind:valgrind musl-gcc:musl-tools \
   /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a:libclang-rt-14-dev
 deps:
 	@missing=""; for need in $(NEEDS); do what=$${need%%:*}; pkg=$${need##*:}; \

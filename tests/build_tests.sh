@@ -671,6 +671,65 @@ optimisation_changes_no_bit() {
     echo "300 steps from seed 1: -O0 and $B/attention (built by make) write the same checkpoint"
 }
 
+# Nor do the compiler and the C library, for the seeds tried: the program
+# built by the other compiler (clang when make used gcc, gcc when it used
+# clang), and built by gcc against musl instead of glibc (musl-gcc, static),
+# trains seeds 1, 7 and 13 to the checkpoints and logs of $B/attention; so
+# does the live book's module (clang for WebAssembly, wasi-libc, whose
+# mathematics is musl's), run by node.  The libraries' exp, log and cos may
+# differ in the last bit (the appendix on random numbers says where), so a
+# failure here means that one of those bits reached training.
+libc_changes_no_bit() {
+    B=${B:-build}
+    command -v musl-gcc > /dev/null || { echo "musl-gcc is not installed (musl-tools)"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    other=clang; case $(cat $B/cflags) in clang*) other=gcc ;; esac
+    flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -O2 -fno-math-errno -fno-trapping-math"
+    sources=$(ls tangled/*.c | grep -v '/web\.c$')
+    $other $flags -o $work/$other $sources -lm 2> $work/$other.err &
+    musl-gcc $flags -static -o $work/musl $sources -lm 2> $work/musl.err
+    musl=$?; wait $!; got=$?
+    [ $got = 0 ] || { cat $work/$other.err; echo "$other build failed"; rm -rf $work; return 1; }
+    [ $musl = 0 ] || { cat $work/musl.err; echo "musl build failed"; rm -rf $work; return 1; }
+    builds="$other musl"
+    wasm=""
+    if [ "${EDITION:-teacher}" != student ]; then
+        [ -f $B/web.wasm ] || { echo "$B/web.wasm not built (run make)"; rm -rf $work; return 1; }
+        wasm=" and the live book's module"
+    fi
+    status=0
+    for seed in 1 7 13; do
+        $B/attention train --seed $seed -o $work/made-$seed.ckpt > /dev/null \
+            || { echo "$B/attention: training seed $seed failed"; status=1; continue; }
+        for build in $builds; do
+            $work/$build train --seed $seed -o $work/$build-$seed.ckpt > /dev/null \
+                || { echo "$build: training seed $seed failed"; status=1; continue; }
+            cmp $work/made-$seed.ckpt $work/$build-$seed.ckpt || status=1
+            cmp $work/made-$seed.ckpt.log $work/$build-$seed.ckpt.log || status=1
+        done
+        [ -n "$wasm" ] || continue
+        # the page's train and save, as book/live.js calls them
+        node -e '
+            const fs = require("fs");
+            const mod = new WebAssembly.Module(fs.readFileSync(process.argv[1]));
+            const wasi = {};
+            for (const need of WebAssembly.Module.imports(mod))
+              if (need.module === "wasi_snapshot_preview1") wasi[need.name] = () => 52;
+            const e = new WebAssembly.Instance(mod, { wasi_snapshot_preview1: wasi,
+                                                      page: { progress: () => {} } }).exports;
+            if (e._initialize) e._initialize();
+            if (e.train(BigInt(process.argv[2]), 1000) !== 0) process.exit(1);
+            const n = e.save();
+            fs.writeFileSync(process.argv[3], new Uint8Array(e.memory.buffer, e.output(), n));
+        ' $B/web.wasm $seed $work/wasm-$seed.ckpt \
+            || { echo "the live book's module: training seed $seed failed"; status=1; continue; }
+        cmp $work/made-$seed.ckpt $work/wasm-$seed.ckpt || status=1
+    done
+    rm -rf $work
+    [ $status = 0 ] || return 1
+    echo "seeds 1, 7, 13: the same checkpoints from $B/attention (made by $(cut -d' ' -f1 $B/cflags), glibc), $other (glibc), gcc with musl$wasm"
+}
+
 # A short training run under valgrind's memcheck: no errors, no leaks.
 valgrind_clean() {
     B=${B:-build}

@@ -41,6 +41,7 @@ static void test_full_disk_keeps_old_file(void **s) { (void)s; run("full_disk_ke
 static void test_nan_stops_training(void **s) { (void)s; run("nan_stops_training"); }
 static void test_deterministic_outputs(void **s) { (void)s; run("deterministic_outputs"); }
 static void test_figures_on_a_readers_model(void **s) { (void)s; run("figures_on_a_readers_model"); }
+static void test_libc_changes_no_bit(void **s) { (void)s; run("libc_changes_no_bit"); }
 static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
 static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
@@ -77,6 +78,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "main", test_figures_on_a_readers_model),
     CHAPTER_TEST("whole", "main", test_valgrind_clean),
     CHAPTER_TEST("whole", "Makefile", test_optimisation_changes_no_bit),  /* it trains */
+    CHAPTER_TEST("whole", "rng_normal", test_libc_changes_no_bit),        /* it trains */
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
     CHAPTER_TEST("build", "book/live.js", test_live_book),
