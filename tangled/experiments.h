@@ -27,7 +27,7 @@ typedef struct {
 
 enum { MAX_STEPS = 1000000 };
 
-enum { N_SEEDS = 3 };
+enum { N_SEEDS = 10 };
 
 typedef struct {
     Run run;
