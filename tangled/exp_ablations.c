@@ -137,7 +137,7 @@ static void summary_row(Text *md, const Trials *trials, const Trials *book,
     if (fell == 0)
         text_printf(md, "none | ");
     else
-        text_printf(md, "%d (lowest %d) | ", fell, lowest);
+        text_printf(md, "%d (%d) | ", fell, lowest);
     if (score_lo == score_hi)
         text_printf(md, "%d | ", score_lo);
     else
@@ -149,11 +149,13 @@ static int short_table_of_trials(const char *dir,
                                  const Trials trials[N_VARIANTS])
 {
     Text md = {0};
-    text_printf(&md, "| model | first 100/100, median step | fewest to "
-                     "most steps | sooner, as soon, later than the "
-                     "book's model | seeds that fell back after it "
-                     "| final score | final loss |\n"
-                     "|:--|--:|--:|--:|--:|--:|--:|\n");
+    /* the dashes set the columns' widths in print */
+    text_printf(&md, "| model | first 100/100: median | fewest to most "
+                     "| sooner, as soon, later than the book's "
+                     "| seeds fell back (lowest) | final score "
+                     "| final loss |\n|:-------------|----------:"
+                     "|-----------:|-----------:|----------:|--------:"
+                     "|-----------:|\n");
     for (int v = 0; v < N_VARIANTS; v++)
         summary_row(&md, &trials[v], &trials[0], variants[v].label);
     return save_text(dir, "ablation_summary.md", &md);

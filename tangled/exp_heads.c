@@ -204,9 +204,10 @@ static int table_of_heads(const char *dir, const HeadRuns *e)
     int four[N_SEEDS], mine[N_SEEDS], count[3];
     steps_of_heads(e->heads[2], four);
     text_printf(&md, "| heads | $d_{\\mathrm{head}}$ "
-                "| first 100/100, median step | fewest to most steps "
+                "| first 100/100: median | fewest to most "
                 "| sooner, as soon, later than four heads | final score "
-                "| final loss |\n|--:|--:|--:|--:|--:|--:|--:|\n");
+                "| final loss |\n|-----:|-----:|----------:|-----------:"
+                "|------------:|--------:|-----------:|\n");
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         const Trained *t = e->heads[c];
         int score_lo = N_PROBLEMS, score_hi = 0;
@@ -416,8 +417,9 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
           && N_HEADS == 4, "Multi-head",
           "in the book's model one head takes sides on most problems, the "
           "others on a fifth or fewer, and one head puts nearly all its "
-          "quota (0.9 or more) on one operand", "heads 0 to 3 on %d, %d, %d and %d of 90; the most on "
-          "one operand %.2f", q->sided[0], q->sided[1], q->sided[2],
+          "quota (0.9 or more) on one operand",
+          "heads 0 to 3 on %d, %d, %d and %d of 90; the most on one "
+          "operand %.2f", q->sided[0], q->sided[1], q->sided[2],
           q->sided[3], q->most_one);
     claim(claims, q->least_a >= 0.2 && q->least_b >= 0.2, "Multi-head",
           "every problem is read at a and at b with a weight of at least "
