@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the three seeds of chapter 7 */
+enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the seeds of chapter 7 */
 static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
 typedef struct {
     Run book;         /* the book's model, as attention train made it */
@@ -169,6 +169,11 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
     number(numbers, "quota_largest_gap", "%.2f", q->largest_gap);
     number(numbers, "quota_sided_head", "%d", q->sided_head);
     number(numbers, "quota_sided", "%d", q->sided[q->sided_head]);
+    for (int head = 0; head < g->n_heads; head++) {
+        char name[32];
+        snprintf(name, sizeof name, "quota_sided_%d", head);
+        number(numbers, name, "%d", q->sided[head]);
+    }
     number(numbers, "quota_distinct", "%d", N_PROBLEMS - N_DIGITS);
     number(numbers, "quota_most_one", "%.2f", q->most_one);
     number(numbers, "quota_most_head", "%d", q->most_head);
@@ -187,31 +192,75 @@ static int train_the_heads(Gpt *g, HeadRuns *e)
     return 0;
 }
 
+static void steps_of_heads(const Trained *t, int steps[N_SEEDS])
+{
+    for (int s = 0; s < N_SEEDS; s++)
+        steps[s] = steps_to_perfect(&t[s]);
+}
+
 static int table_of_heads(const char *dir, const HeadRuns *e)
 {
     Text md = {0};
+    int four[N_SEEDS], mine[N_SEEDS], count[3];
+    steps_of_heads(e->heads[2], four);
     text_printf(&md, "| heads | $d_{\\mathrm{head}}$ "
-                "| steps to 100/100, by seed | mean | final score "
-                "| final loss |\n|--:|--:|:--|--:|:--|:--|\n");
+                "| first 100/100: median | fewest to most "
+                "| sooner, as soon, later than four heads | final score "
+                "| final loss |\n|-----:|-----:|----------:|-----------:"
+                "|------------:|--------:|-----------:|\n");
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         const Trained *t = e->heads[c];
-        text_printf(&md, "| %d | %d | ", head_choices[c],
-                    WIDTH / head_choices[c]);
-        for (int s = 0; s < N_SEEDS; s++)
-            if (t[s].run.result.first_perfect > 0)
-                text_printf(&md, "%s%d", s ? ", " : "",
-                            t[s].run.result.first_perfect);
-            else
-                text_printf(&md, "%snone", s ? ", " : "");
-        text_printf(&md, " | %.0f | ", mean_steps(t, N_SEEDS));
-        for (int s = 0; s < N_SEEDS; s++)
-            text_printf(&md, "%s%d", s ? ", " : "", t[s].correct);
-        text_printf(&md, " | ");
-        for (int s = 0; s < N_SEEDS; s++)
-            text_printf(&md, "%s%.3f", s ? ", " : "", t[s].loss);
-        text_printf(&md, " |\n");
+        int score_lo = N_PROBLEMS, score_hi = 0;
+        double loss_lo = INFINITY, loss_hi = 0;
+        steps_of_heads(t, mine);
+        seed_by_seed(mine, four, N_SEEDS, count);
+        int lo = mine[0], hi = mine[0];
+        for (int s = 0; s < N_SEEDS; s++) {
+            lo = mine[s] < lo ? mine[s] : lo;
+            hi = mine[s] > hi ? mine[s] : hi;
+            score_lo = t[s].correct < score_lo ? t[s].correct : score_lo;
+            score_hi = t[s].correct > score_hi ? t[s].correct : score_hi;
+            loss_lo = fmin(loss_lo, t[s].loss);
+            loss_hi = fmax(loss_hi, t[s].loss);
+        }
+        text_printf(&md, "| %d | %d | %g | %d to %d | ", head_choices[c],
+                    WIDTH / head_choices[c], median_of(mine, N_SEEDS),
+                    lo, hi);
+        if (head_choices[c] == N_HEADS)
+            text_printf(&md, "| ");
+        else
+            text_printf(&md, "%d, %d, %d | ", count[0], count[1],
+                        count[2]);
+        if (score_lo == score_hi)
+            text_printf(&md, "%d | ", score_lo);
+        else
+            text_printf(&md, "%d to %d | ", score_lo, score_hi);
+        text_printf(&md, "%.3f to %.3f |\n", loss_lo, loss_hi);
     }
     return save_text(dir, "heads.md", &md);
+}
+
+static int table_of_head_runs(const char *dir, const HeadRuns *e)
+{
+    Text md = {0};
+    char name[32];
+    text_printf(&md, "| model | seed | first 100/100 at step "
+                     "| final score | final loss |\n"
+                     "|:--|--:|--:|--:|--:|\n");
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        for (int s = 0; s < N_SEEDS; s++) {
+            const Trained *t = &e->heads[c][s];
+            snprintf(name, sizeof name, "%d head%s", head_choices[c],
+                     head_choices[c] > 1 ? "s" : "");
+            text_printf(&md, "| %s | %llu | ", s == 0 ? name : "",
+                        (unsigned long long)t->run.cfg.seed);
+            if (t->run.result.first_perfect >= 0)
+                text_printf(&md, "%d", t->run.result.first_perfect);
+            else
+                text_printf(&md, "never");
+            text_printf(&md, " | %d | %.4f |\n", t->correct, t->loss);
+        }
+    return save_text(dir, "heads_runs.md", &md);
 }
 
 static void numbers_of_heads(Text *out, const HeadRuns *e)
@@ -222,6 +271,12 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
            (unsigned long long)e->book.cfg.seed);
     number(out, "heads_last_seed", "%llu",
            (unsigned long long)e->book.cfg.seed + N_SEEDS - 1);
+    number(out, "heads_seeds_drawn", "%d", N_SEEDS_DRAWN);
+    int one[N_SEEDS], eight[N_SEEDS], count[3];
+    steps_of_heads(e->heads[0], one);
+    steps_of_heads(e->heads[N_HEAD_CHOICES - 1], eight);
+    seed_by_seed(one, eight, N_SEEDS, count);
+    number(out, "heads_1_after_8", "%d", count[2]);
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         int fewest = steps_to_perfect(&e->heads[c][0]), most = fewest;
         for (int s = 1; s < N_SEEDS; s++) {
@@ -234,24 +289,41 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
         number(out, name, "%d", fewest);
         snprintf(name, sizeof name, "heads_%d_most", head_choices[c]);
         number(out, name, "%d", most);
+        int mine[N_SEEDS], four[N_SEEDS], count[3];
+        char later[64];
+        steps_of_heads(e->heads[c], mine);
+        steps_of_heads(e->heads[2], four);
+        seed_by_seed(mine, four, N_SEEDS, count);
+        seeds_where_later(later, sizeof later, mine, four, N_SEEDS,
+                          e->book.cfg.seed);
+        snprintf(name, sizeof name, "heads_%d_median", head_choices[c]);
+        number(out, name, "%g", median_of(mine, N_SEEDS));
+        snprintf(name, sizeof name, "heads_%d_sooner", head_choices[c]);
+        number(out, name, "%d", count[0]);
+        snprintf(name, sizeof name, "heads_%d_as_soon", head_choices[c]);
+        number(out, name, "%d", count[1]);
+        snprintf(name, sizeof name, "heads_%d_later", head_choices[c]);
+        number(out, name, "%d", count[2]);
+        snprintf(name, sizeof name, "heads_%d_later_seeds", head_choices[c]);
+        number(out, name, "%s", later);
     }
 }
 
 static int figure_heads(const char *fig, const HeadRuns *e)
 {
-    static float step[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
-    static float loss[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
-    static float correct[N_HEAD_CHOICES][N_SEEDS][MAX_RECORDS];
-    static char titles[N_HEAD_CHOICES][32], labels[N_SEEDS][32];
-    SvgSeries series[N_HEAD_CHOICES][N_SEEDS];
+    static float step[N_HEAD_CHOICES][N_SEEDS_DRAWN][MAX_RECORDS];
+    static float loss[N_HEAD_CHOICES][N_SEEDS_DRAWN][MAX_RECORDS];
+    static float correct[N_HEAD_CHOICES][N_SEEDS_DRAWN][MAX_RECORDS];
+    static char titles[N_HEAD_CHOICES][32], labels[N_SEEDS_DRAWN][32];
+    SvgSeries series[N_HEAD_CHOICES][N_SEEDS_DRAWN];
     Text svg = {0};
     double width = 760, height = 560, legend_h = 36;
-    for (int s = 0; s < N_SEEDS; s++)
+    for (int s = 0; s < N_SEEDS_DRAWN; s++)
         snprintf(labels[s], sizeof labels[s], "seed %llu",
                  (unsigned long long)e->book.cfg.seed + (unsigned long long)s);
     svg_begin(&svg, width, height);
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
-        for (int s = 0; s < N_SEEDS; s++) {
+        for (int s = 0; s < N_SEEDS_DRAWN; s++) {
             const Run *run = &e->heads[c][s].run;
             curves_of(run, step[c][s], loss[c][s], correct[c][s]);
             series[c][s] = (SvgSeries){labels[s], step[c][s], correct[c][s],
@@ -261,18 +333,45 @@ static int figure_heads(const char *fig, const HeadRuns *e)
                  head_choices[c] > 1 ? "s" : "");
         SvgLinePanel panel = {.title = titles[c], .x_label = "step",
             .y_label = "problems right", .series = series[c],
-            .n_series = N_SEEDS,
+            .n_series = N_SEEDS_DRAWN,
             .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE};
         SvgRect box = {10 + (c % 2) * (width - 20) / 2,
                        10 + (c / 2) * (height - 20 - legend_h) / 2,
                        (width - 20) / 2, (height - 20 - legend_h) / 2};
         svg_line_panel(&svg, box, &panel);
     }
-    SvgRect size = svg_legend_size(series[0], N_SEEDS, 1);
+    SvgRect size = svg_legend_size(series[0], N_SEEDS_DRAWN, 1);
     svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0],
-               N_SEEDS, 1);
+               N_SEEDS_DRAWN, 1);
     svg_end(&svg);
     return save_text(fig, "heads_training.svg", &svg);
+}
+
+static int figure_heads_spread(const char *fig, const HeadRuns *e)
+{
+    static float first[N_HEAD_CHOICES * N_SEEDS];
+    static char rows[N_HEAD_CHOICES][32];
+    const char *names[N_HEAD_CHOICES], *colours[N_HEAD_CHOICES];
+    int steps[N_SEEDS];
+    Text svg = {0};
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        snprintf(rows[c], sizeof rows[c], "%d head%s%s", head_choices[c],
+                 head_choices[c] > 1 ? "s" : "",
+                 head_choices[c] == N_HEADS ? " (the book's)" : "");
+        names[c] = rows[c];
+        colours[c] = svg_palette(head_choices[c] != N_HEADS);
+        steps_of_heads(e->heads[c], steps);
+        for (int s = 0; s < N_SEEDS; s++)
+            first[c * N_SEEDS + s] =
+                e->heads[c][s].run.result.first_perfect >= 0
+                    ? (float)steps[s] : NAN;
+    }
+    SvgDotChart chart = {.x_label = "step of the first 100/100",
+                         .n_rows = N_HEAD_CHOICES, .n_dots = N_SEEDS,
+                         .rows = names, .values = first, .none = "never",
+                         .colours = colours, .ringed = 0};
+    svg_dot_chart(&svg, &chart, 760, 70 + 60 * N_HEAD_CHOICES);
+    return save_text(fig, "heads_spread.svg", &svg);
 }
 
 static int experiments_of_heads(const char *dir, const char *fig,
@@ -291,7 +390,11 @@ static int experiments_of_heads(const char *dir, const char *fig,
         status = table_of_heads(dir, e);
     }
     if (status == 0)
+        status = table_of_head_runs(dir, e);
+    if (status == 0)
         status = figure_heads(fig, e);
+    if (status == 0)
+        status = figure_heads_spread(fig, e);
     return status;
 }
 
@@ -304,12 +407,20 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
     claim(claims, q->largest_gap <= 0.1, "Multi-head",
           "no head favours a or b on average by more than 0.1",
           "largest: %.2f", q->largest_gap);
-    claim(claims, q->sided[q->sided_head] > (N_PROBLEMS - N_DIGITS) / 2
-          && q->most_one >= 0.9, "Multi-head",
-          "a head takes sides on most problems, and one puts nearly all "
-          "its quota (0.9 or more) on one operand",
-          "head %d on %d of 90; the most on one operand %.2f",
-          q->sided_head, q->sided[q->sided_head], q->most_one);
+    int siding = 0, seldom = 0;     /* on most problems; on a fifth or
+                                       fewer */
+    for (int head = 0; head < N_HEADS; head++) {
+        siding += q->sided[head] > (N_PROBLEMS - N_DIGITS) / 2;
+        seldom += q->sided[head] <= (N_PROBLEMS - N_DIGITS) / 5;
+    }
+    claim(claims, siding == 1 && seldom == N_HEADS - 1 && q->most_one >= 0.9
+          && N_HEADS == 4, "Multi-head",
+          "in the book's model one head takes sides on most problems, the "
+          "others on a fifth or fewer, and one head puts nearly all its "
+          "quota (0.9 or more) on one operand",
+          "heads 0 to 3 on %d, %d, %d and %d of 90; the most on one "
+          "operand %.2f", q->sided[0], q->sided[1], q->sided[2],
+          q->sided[3], q->most_one);
     claim(claims, q->least_a >= 0.2 && q->least_b >= 0.2, "Multi-head",
           "every problem is read at a and at b with a weight of at least "
           "0.2", "least at a %.2f, at b %.2f", q->least_a, q->least_b);
@@ -328,15 +439,39 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
     }
     double gap = mean_steps(e->heads[0], N_SEEDS)
                  - mean_steps(e->heads[N_HEAD_CHOICES - 1], N_SEEDS);
-    int fewer = 1;
+    int fewer = 1, steps[N_HEAD_CHOICES][N_SEEDS];
+    double median[N_HEAD_CHOICES];
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        steps_of_heads(e->heads[c], steps[c]);
+        median[c] = median_of(steps[c], N_SEEDS);
+    }
     for (int c = 1; c < N_HEAD_CHOICES; c++)
         fewer &= mean_steps(e->heads[c], N_SEEDS)
-                 < mean_steps(e->heads[c - 1], N_SEEDS);
+                 < mean_steps(e->heads[c - 1], N_SEEDS)
+                 && median[c] < median[c - 1];
     claim(claims, fewer, "Multi-head",
-          "more heads took fewer steps on average",
-          "mean steps to 100/100: %.0f, %.0f, %.0f, %.0f for 1, 2, 4, 8 heads",
+          "more heads took fewer steps, by the mean and by the median",
+          "mean steps to 100/100: %.0f, %.0f, %.0f, %.0f for 1, 2, 4, 8 heads; "
+          "median %g, %g, %g, %g",
           mean_steps(e->heads[0], N_SEEDS), mean_steps(e->heads[1], N_SEEDS),
-          mean_steps(e->heads[2], N_SEEDS), mean_steps(e->heads[3], N_SEEDS));
+          mean_steps(e->heads[2], N_SEEDS), mean_steps(e->heads[3], N_SEEDS),
+          median[0], median[1], median[2], median[3]);
+    int eight[N_SEEDS], four[N_SEEDS], one[N_SEEDS], count[3], slower[3];
+    char listed[3][160];
+    steps_of_heads(e->heads[N_HEAD_CHOICES - 1], eight);
+    steps_of_heads(e->heads[2], four);
+    steps_of_heads(e->heads[0], one);
+    seed_by_seed(eight, four, N_SEEDS, count);
+    seed_by_seed(one, eight, N_SEEDS, slower);
+    list_values(listed[0], sizeof listed[0], one, N_SEEDS);
+    list_values(listed[1], sizeof listed[1], four, N_SEEDS);
+    list_values(listed[2], sizeof listed[2], eight, N_SEEDS);
+    claim(claims, count[0] > N_SEEDS / 2 && slower[2] > N_SEEDS / 2,
+          "Multi-head",
+          "eight heads reach 100/100 sooner than four from most seeds, and "
+          "one head later than eight from most seeds",
+          "steps to 100/100, seed by seed: one head %s; four %s; eight %s",
+          listed[0], listed[1], listed[2]);
     claim(claims, most - fewest >= gap, "Multi-head",
           "the spread between one head's seeds is at least the gap between "
           "one head and eight", "spread %d steps, gap %.0f", most - fewest,

@@ -194,6 +194,47 @@ Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
     return g;
 }
 
+void seed_by_seed(const int *these, const int *those, int n, int count[3])
+{
+    count[0] = count[1] = count[2] = 0;     /* sooner, as soon, later */
+    for (int s = 0; s < n; s++)
+        count[these[s] < those[s] ? 0 : these[s] == those[s] ? 1 : 2]++;
+}
+
+void seeds_where_later(char *out, size_t size, const int *these,
+                       const int *those, int n, uint64_t first_seed)
+{
+    int later = 0, done = 0;
+    for (int s = 0; s < n; s++)
+        later += these[s] > those[s];
+    size_t used = (size_t)snprintf(out, size, "%s", later == 0 ? "no seed"
+                                   : later == 1 ? "seed " : "seeds ");
+    for (int s = 0; s < n && used < size; s++) {
+        if (these[s] <= those[s])
+            continue;
+        done++;
+        int w = snprintf(out + used, size - used, "%s%llu",
+                         done == 1 ? "" : done == later ? " and " : ", ",
+                         (unsigned long long)first_seed + (unsigned)s);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+double median_of(const int *values, int n)
+{
+    int sorted[64];
+    n = n < 64 ? n : 64;
+    memcpy(sorted, values, (size_t)n * sizeof *sorted);
+    for (int i = 1; i < n; i++)         /* insertion sort: n is small */
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            int swap = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = swap;
+        }
+    return n == 0 ? NAN : n % 2 ? sorted[n / 2]
+                  : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
 void measure_trained(Trained *t, Gpt *g)
 {
     t->loss = (double)loss_on_all_problems(&g->model);

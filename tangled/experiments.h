@@ -28,6 +28,7 @@ typedef struct {
 enum { MAX_STEPS = 1000000 };
 
 enum { N_SEEDS = 10 };
+enum { N_SEEDS_DRAWN = 3 };   /* the seeds a figure of curves draws */
 
 typedef struct {
     Run run;
@@ -76,6 +77,13 @@ void list_values(char *out, size_t size, const int *values, int n);
 Topic layouts_experiments;
 Gpt *new_layout_transformer(uint64_t seed);
 Gpt *train_on_layouts(Run *run, const TrainConfig *cfg);
+
+enum { NEVER = 1 << 30 };   /* the first 100/100 of a run without one */
+void   seed_by_seed(const int *these, const int *those, int n,
+                    int count[3]);
+void   seeds_where_later(char *out, size_t size, const int *these,
+                         const int *those, int n, uint64_t first_seed);
+double median_of(const int *values, int n);
 
 
 #endif

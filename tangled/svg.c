@@ -1384,3 +1384,122 @@ void svg_bar_chart(Text *t, const SvgBarChart *c, double width,
 }
 
 
+enum { DOT_RADIUS = 5, DOT_STEP = 10 };   /* a dot, and a column's pitch */
+
+static float dot_value(const SvgDotChart *c, int row, int i)
+{
+    return c->values[row * c->n_dots + i];
+}
+
+static void put_dot(Text *t, double x, double y, const char *fill,
+                    int ringed)
+{
+    text_printf(t, "<circle cx=\"%s\" cy=\"%s\" r=\"%d\" fill=\"%s\" "
+                   "stroke=\"%s\" stroke-width=\"%s\"/>\n",
+                px(x).s, px(y).s, DOT_RADIUS, fill,
+                ringed ? INK : "white", ringed ? "2" : "1");
+}
+
+static Frame dot_frame(SvgRect box, const SvgDotChart *c)
+{
+    Frame f = {0};
+    Span x = {INFINITY, -INFINITY};
+    for (int r = 0; r < c->n_rows; r++)
+        for (int i = 0; i < c->n_dots; i++)
+            if (isfinite(dot_value(c, r, i)))
+                span_add(&x, dot_value(c, r, i));
+    if (x.lo > x.hi)
+        x = (Span){0, 1};
+    double pad = 0.03 * (x.hi - x.lo);  /* no dot on the frame's edge */
+    x = (Span){x.lo - pad, x.hi + pad};
+    f.x_ticks = range_ticks(0, 0, x, 0, box.w / 75);
+    const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
+    double left = widest_label(c->rows, c->n_rows, TICK_SIZE) + 12;
+    double right = text_width(last_x, TICK_SIZE) / 2 + 2;
+    double top = c->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
+    f.below = TICK_LEN + TICK_SIZE;
+    double bottom = f.below + 4 + (c->x_label ? LABEL_SIZE + 8 : 0);
+    f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
+                       box.h - top - bottom};
+    f.x = (Axis){f.x_ticks.lo, f.x_ticks.hi, 0, f.plot.x, plot_right(&f)};
+    return f;
+}
+
+static void draw_dot_row(Text *t, const Frame *f, const SvgDotChart *c,
+                         int row, double middle)
+{
+    const char *colour = c->colours ? c->colours[row] : svg_palette(row);
+    int any = 0;
+    for (int i = 0; i < c->n_dots; i++) {
+        float v = dot_value(c, row, i);
+        if (!isfinite(v))
+            continue;
+        int before = 0, same = 0;
+        for (int j = 0; j < c->n_dots; j++) {
+            same += dot_value(c, row, j) == v;
+            before += j < i && dot_value(c, row, j) == v;
+        }
+        put_dot(t, axis_map(&f->x, v),
+                middle + (before - 0.5 * (same - 1)) * DOT_STEP, colour,
+                i == c->ringed);
+        any = 1;
+    }
+    if (!any)
+        put_text(t, f->plot.x + 8, middle + 0.35 * TICK_SIZE,
+                 (Font){.size = TICK_SIZE, .fill = "#666666"}, c->none);
+}
+
+static double dot_median(const SvgDotChart *c, int row, float *sorted)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_dots; i++) {
+        float v = dot_value(c, row, i);
+        if (!isfinite(v))
+            continue;
+        int j = n++;
+        for (; j > 0 && sorted[j - 1] > v; j--)     /* insertion sort */
+            sorted[j] = sorted[j - 1];
+        sorted[j] = v;
+    }
+    return n == 0 ? NAN : n % 2 ? sorted[n / 2]
+                  : 0.5 * ((double)sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+void svg_dot_chart(Text *t, const SvgDotChart *c, double width,
+                   double height)
+{
+    svg_begin(t, width, height);
+    float *sorted = malloc((size_t)(c->n_dots > 0 ? c->n_dots : 1)
+                           * sizeof *sorted);
+    if (sorted == NULL)
+        t->failed = 1;
+    if (sorted && c->values && c->n_rows > 0 && c->n_dots > 0) {
+        SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN,
+                       height - 2 * MARGIN};
+        Frame f = dot_frame(box, c);
+        double band = f.plot.h / c->n_rows;
+        draw_x_ticks(t, &f);
+        for (int r = 0; r < c->n_rows; r++) {
+            double middle = f.plot.y + (r + 0.5) * band;
+            char buf[16];
+            put_text(t, f.plot.x - 8, middle + 0.35 * TICK_SIZE,
+                     (Font){.size = TICK_SIZE, .anchor = "end"},
+                     label_at(c->rows, r, buf));
+            if (r > 0)
+                put_line(t, f.plot.x, f.plot.y + r * band, plot_right(&f),
+                         f.plot.y + r * band, GRID);
+            double median = dot_median(c, r, sorted);
+            if (isfinite(median))       /* under the dots, the row high */
+                put_line(t, axis_map(&f.x, median), middle - 0.48 * band,
+                         axis_map(&f.x, median), middle + 0.48 * band,
+                         "stroke=\"" INK "\" stroke-width=\"2.5\"");
+            draw_dot_row(t, &f, c, r, middle);
+        }
+        put_line(t, f.plot.x, plot_bottom(&f), plot_right(&f),
+                 plot_bottom(&f), AXIS);
+        draw_titles(t, &f, box.y, c->title, c->x_label, NULL);
+    }
+    free(sorted);
+    svg_end(t);
+}
+

@@ -127,6 +127,19 @@ void svg_bar_chart(Text *t, const SvgBarChart *chart, double width,
                    double height);
 
 typedef struct {
+    const char *title, *x_label;
+    int n_rows, n_dots;            /* n_dots values in each row */
+    const char *const *rows;       /* n_rows names, top to bottom */
+    const float *values;           /* n_rows x n_dots; NaN: no value */
+    const char *none;              /* said in a row without a value */
+    const char *const *colours;    /* n_rows colours; NULL: the palette */
+    int ringed;                    /* the dot of each row with a ring */
+} SvgDotChart;
+
+void svg_dot_chart(Text *t, const SvgDotChart *chart, double width,
+                   double height);
+
+typedef struct {
     double x, y, w, h;
 } SvgRect;
 

@@ -353,10 +353,10 @@ async function screeplot(page) {
 // ------------------------------------------------------------------ run an experiment
 // The rows of chapter 7's and chapter 8's tables, as the native
 // experiments wrote them: model name and seed to [first, score, loss].
-function ablation_rows() {
+function run_rows(file) {
   const rows = new Map();
   let name = '';
-  const md = fs.readFileSync(path.join(path.dirname(model), 'results', 'ablations.md'), 'utf8');
+  const md = fs.readFileSync(path.join(path.dirname(model), 'results', file), 'utf8');
   for (const line of md.split('\n').slice(2)) {
     const cells = line.split('|').slice(1, -1).map((c) => c.trim());
     if (cells.length !== 5) continue;
@@ -365,17 +365,8 @@ function ablation_rows() {
   }
   return rows;
 }
-function heads_rows(seed_index) {
-  const rows = new Map();
-  const md = fs.readFileSync(path.join(path.dirname(model), 'results', 'heads.md'), 'utf8');
-  for (const line of md.split('\n').slice(2)) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-    if (cells.length !== 6) continue;
-    const [first, score, loss] = [cells[2], cells[4], cells[5]].map((c) => c.split(', ')[seed_index]);
-    rows.set(cells[0], [first === 'none' ? 'never' : first, score, loss]);
-  }
-  return rows;
-}
+function ablation_rows() { return run_rows('ablations.md'); }
+function heads_rows() { return run_rows('heads_runs.md'); }
 
 // Run one experiment in the page; while it trains, another widget must
 // answer.  Returns the rows of the page's table and the box's data.
@@ -451,13 +442,13 @@ async function experiments(page) {
 
   // chapter 8: eight heads, seed 1, against exp_heads.c's runs and the
   // book's model's training log
-  const heads = heads_rows(0);
+  const heads = heads_rows();
   const eight = await run_experiment(page, 'heads', '3', '1');
-  const got8 = eight.rows.map((r) => [r[1], r[2], Number(r[4]).toFixed(3)]);
-  const want8 = [heads.get('4'), heads.get('8')];
+  const got8 = eight.rows.map((r) => [r[1], r[2], Number(r[4]).toFixed(4)]);
+  const want8 = [heads.get('4 heads,1'), heads.get('8 heads,1')];
   check(JSON.stringify(got8) === JSON.stringify(want8),
         'eight heads, seed 1: the page\'s runs are the book\'s (' + JSON.stringify(got8) +
-        ', heads.md ' + JSON.stringify(want8) + ')');
+        ', heads_runs.md ' + JSON.stringify(want8) + ')');
   check(eight.log === fs.readFileSync(model + '.log', 'utf8'),
         'the page\'s log of the book\'s model at seed 1 is byte for byte ' + path.basename(model) + '.log');
 
