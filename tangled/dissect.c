@@ -252,3 +252,15 @@ int directions_for_90(const real *x, int d, double *share)
     return count;
 }
 
+int directions_with_variance(const double *share, int n)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        if (share[i] > ROUNDING_SHARE / 100
+            && share[i] < ROUNDING_SHARE * 100)
+            return -1;                  /* too close to call */
+        count += share[i] > ROUNDING_SHARE;
+    }
+    return count;
+}
+

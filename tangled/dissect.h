@@ -36,5 +36,7 @@ typedef struct {
 NeuronFound search_neuron(const real h[N_PROBLEMS * HIDDEN],
                           const Concept *concept);
 int directions_for_90(const real *x, int d, double *share);
+#define ROUNDING_SHARE 0x1p-40  /* (16 * 2^-24)^2: below it, rounding */
+int directions_with_variance(const double *share, int n);
 
 #endif

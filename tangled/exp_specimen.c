@@ -12,8 +12,9 @@
 static int table_of_tables(const char *dir, const Params *p);
 static void numbers_of_the_specimen(Text *out, Gpt *g);
 static double closest_tokens(const Gpt *g, int *a, int *b);
-static void claims_hold(Claims *claims, const Run *gpt, const Run *mlp,
-                        Gpt *g);
+static void claims_hold(Claims *claims, Gpt *g);
+static int sweep_both_models(Text *numbers, Claims *claims,
+                             const Run *gpt);
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp);
 static int figure_token_embedding(const char *fig, const Gpt *g);
 static int the_trace(const char *dir, const char *fig, Text *numbers,
@@ -33,9 +34,11 @@ int specimen_experiments(const char *model, const char *dir,
     if (status == 0)
         status = load_training_log(model, run);
     if (status == 0)
-        status = run_mlp(mlp, &n_params);  /* the perceptron, to compare */
+        status = run_mlp(mlp, &n_params, 0);  /* to compare */
     if (status == 0)
-        claims_hold(claims, run, mlp, g);
+        claims_hold(claims, g);
+    if (status == 0)
+        status = sweep_both_models(numbers, claims, run);
     if (status == 0) {
         numbers_of_training(numbers, run, "gpt");
         numbers_of_the_specimen(numbers, g);
@@ -53,18 +56,9 @@ int specimen_experiments(const char *model, const char *dir,
     return status;
 }
 
-static void claims_hold(Claims *claims, const Run *gpt, const Run *mlp,
-                        Gpt *g)
+static void claims_hold(Claims *claims, Gpt *g)
 {
-    int a = 0, b = 0, gpt_first = gpt->result.first_perfect,
-        mlp_first = mlp->result.first_perfect;
-    claim(claims, gpt_first > 0 && mlp_first > 0, "Train it first",
-          "both models reach 100/100",
-          "first 100/100: transformer at step %d, perceptron at %d",
-          gpt_first, mlp_first);
-    claim(claims, gpt_first > 0 && gpt_first < mlp_first, "Train it first",
-          "the transformer reaches 100/100 in fewer steps than the "
-          "perceptron", "%d steps against %d", gpt_first, mlp_first);
+    int a = 0, b = 0;
     double closest = closest_tokens(g, &a, &b);
     claim(claims, closest < 0.5, "Token to vector",
           "no two token vectors are close to parallel (cosine 0.5 or more)",
@@ -73,6 +67,59 @@ static void claims_hold(Claims *claims, const Run *gpt, const Run *mlp,
     int right = score(&g->model, NULL);
     claim(claims, right == N_PROBLEMS, "Train it first",
           "the saved model answers all 100 problems", "%d of 100", right);
+}
+
+static int first_or_length(const Run *run, int *reached)
+{
+    *reached += run->result.first_perfect > 0;
+    return run->result.first_perfect > 0 ? run->result.first_perfect
+                                         : run->cfg.steps;
+}
+
+static int sweep_both_models(Text *numbers, Claims *claims,
+                             const Run *gpt)
+{
+    int steps[2][N_SEEDS], reached = 0, faster = 0;
+    size_t n_params;
+    Run *run = malloc(sizeof *run);
+    if (run == NULL)
+        return fail("out of memory");
+    for (int s = 0; s < N_SEEDS; s++) {
+        TrainConfig cfg = gpt->cfg;
+        cfg.seed += (uint64_t)s;
+        Gpt *trained = s == 0 ? NULL
+                       : train_transformer(run, &cfg, N_HEADS, (Ablation){0});
+        if (s > 0 && trained == NULL) {
+            free(run);
+            return -1;
+        }
+        delete_transformer(trained);
+        steps[0][s] = first_or_length(s == 0 ? gpt : run, &reached);
+        if (run_mlp(run, &n_params, s) != 0) {
+            free(run);
+            return -1;
+        }
+        steps[1][s] = first_or_length(run, &reached);
+        faster += steps[0][s] < steps[1][s];
+    }
+    free(run);
+    double first[N_SEEDS];
+    char lists[2][160];
+    for (int k = 0; k < 2; k++)
+        list_values(lists[k], sizeof lists[k], steps[k], N_SEEDS);
+    for (int s = 0; s < N_SEEDS; s++)
+        first[s] = steps[0][s];
+    number(numbers, "gpt_n_seeds", "%d", N_SEEDS);
+    numbers_of_spread(numbers, "gpt_sweep_first", "%g", first, N_SEEDS);
+    number(numbers, "gpt_sweep_faster", "%d", faster);
+    claim(claims, reached == 2 * N_SEEDS, "Train it first",
+          "both models reach 100/100 from every seed",
+          "first 100/100: transformer at steps %s; perceptron at %s",
+          lists[0], lists[1]);
+    claim(claims, faster == N_SEEDS, "Train it first",
+          "the transformer reaches 100/100 in fewer steps than the "
+          "perceptron from every seed", "on %d of %d seeds", faster, N_SEEDS);
+    return 0;
 }
 
 static void numbers_of_the_specimen(Text *out, Gpt *g)

@@ -110,9 +110,10 @@ Gpt *load_transformer(const char *path)
     return g;
 }
 
-int run_mlp(Run *run, size_t *n_params)
+int run_mlp(Run *run, size_t *n_params, int seed_index)
 {
     run->cfg = train_defaults();
+    run->cfg.seed += (uint64_t)seed_index;
     Mlp *mlp = malloc(sizeof *mlp);
     if (mlp == NULL || mlp_init(mlp, run->cfg.seed) != 0) {
         free(mlp);
@@ -155,6 +156,40 @@ void curves_of(const Run *run, float *step, float *loss, float *correct)
 
 const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+
+static double kth_smallest(const double *values, int n, int k)
+{
+    for (int i = 0; i < n; i++) {
+        int less = 0, equal = 0;
+        for (int j = 0; j < n; j++) {
+            less += values[j] < values[i];
+            equal += values[j] == values[i];
+        }
+        if (less <= k && k < less + equal)
+            return values[i];
+    }
+    return values[0];                   /* not reached: 0 <= k < n */
+}
+
+double median_of(const double *values, int n)
+{
+    return (kth_smallest(values, n, (n - 1) / 2)
+            + kth_smallest(values, n, n / 2)) / 2;
+}
+
+void numbers_of_spread(Text *numbers, const char *prefix,
+                       const char *format, const double *values, int n)
+{
+    static const char *const suffix[3] = {"median", "lo", "hi"};
+    double value[3] = {median_of(values, n), kth_smallest(values, n, 0),
+                       kth_smallest(values, n, n - 1)};
+    for (int i = 0; i < 3; i++) {
+        char name[64], text[64];
+        snprintf(name, sizeof name, "%s_%s", prefix, suffix[i]);
+        snprintf(text, sizeof text, format, value[i]);
+        number(numbers, name, "%s", text);
+    }
+}
 
 double cosine(const real *x, const real *y, int n)
 {

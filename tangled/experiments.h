@@ -46,7 +46,7 @@ int  forms_agree_at_start_up(void);
 Gpt *load_transformer(const char *path);
 Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
                        Ablation off);
-int  run_mlp(Run *run, size_t *n_params);
+int  run_mlp(Run *run, size_t *n_params, int seed_index);
 int  save_training_log(const char *checkpoint, const Run *run);
 int  load_training_log(const char *checkpoint, Run *run);
 void measure_trained(Trained *t, Gpt *g);
@@ -73,6 +73,10 @@ Topic perceptron_experiments, specimen_experiments, routing_experiments,
 int  claim(Claims *c, int holds, const char *chapter, const char *says,
            const char *measured, ...) SVG_PRINTF_LIKE(5, 6);
 void list_values(char *out, size_t size, const int *values, int n);
+
+double median_of(const double *values, int n);
+void numbers_of_spread(Text *numbers, const char *prefix,
+                       const char *format, const double *values, int n);
 
 Topic layouts_experiments;
 Gpt *new_layout_transformer(uint64_t seed);

@@ -572,7 +572,8 @@ WEB_EXPORT(scree) int web_scree(void)
         x[i] = (float)(i + 1);
         each[0][i] = (float)share[i];
         total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
-        each[1][i] = i < WIDTH && share_in[i] > 1e-7 ? (float)share_in[i] : NAN;
+        each[1][i] = i < WIDTH && share_in[i] > ROUNDING_SHARE
+                     ? (float)share_in[i] : NAN;
         total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0)
                                 : NAN;
     }
