@@ -129,7 +129,7 @@ static void summary_row(Text *md, const Trials *trials, const Trials *book,
     if (lo == NEVER)
         text_printf(md, "never | | ");
     else
-        text_printf(md, "%g | %d to %d | ", median_of(mine, N_SEEDS), lo, hi);
+        text_printf(md, "%g | %d to %d | ", median_of_ints(mine, N_SEEDS), lo, hi);
     if (trials == book)
         text_printf(md, "| ");
     else
@@ -202,7 +202,7 @@ static void numbers_of_trials(Text *out, const Trials *trials,
     RANGE("lowest", "%d", lowest);
     RANGE("lowest_seed", "%llu", (unsigned long long)(trials->run[0].cfg.seed
                                                       + (unsigned)lowest_seed));
-    RANGE("first_median", "%g", median_of(mine, N_SEEDS));
+    RANGE("first_median", "%g", median_of_ints(mine, N_SEEDS));
     RANGE("sooner", "%d", count[0]);
     RANGE("as_soon", "%d", count[1]);
     RANGE("later", "%d", count[2]);
@@ -619,7 +619,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           "without the mask the loss falls to a tenth of the floor or less "
           "while fewer than 10 problems are answered, on every seed",
           "highest loss %.3f against a floor of %.3f; best score %d; "
-          "%d seeds ever at 100/100", worst_loss, floor, best_score, perfect);
+          "seeds ever at 100/100: %d", worst_loss, floor, best_score, perfect);
     first_steps(&trials[3], mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
     claim(claims, all_perfect_once(&trials[3]) && count[0] > 0 && count[2] > 0,

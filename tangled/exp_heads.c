@@ -224,7 +224,7 @@ static int table_of_heads(const char *dir, const HeadRuns *e)
             loss_hi = fmax(loss_hi, t[s].loss);
         }
         text_printf(&md, "| %d | %d | %g | %d to %d | ", head_choices[c],
-                    WIDTH / head_choices[c], median_of(mine, N_SEEDS),
+                    WIDTH / head_choices[c], median_of_ints(mine, N_SEEDS),
                     lo, hi);
         if (head_choices[c] == N_HEADS)
             text_printf(&md, "| ");
@@ -297,7 +297,7 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
         seeds_where_later(later, sizeof later, mine, four, N_SEEDS,
                           e->book.cfg.seed);
         snprintf(name, sizeof name, "heads_%d_median", head_choices[c]);
-        number(out, name, "%g", median_of(mine, N_SEEDS));
+        number(out, name, "%g", median_of_ints(mine, N_SEEDS));
         snprintf(name, sizeof name, "heads_%d_sooner", head_choices[c]);
         number(out, name, "%d", count[0]);
         snprintf(name, sizeof name, "heads_%d_as_soon", head_choices[c]);
@@ -443,7 +443,7 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
     double median[N_HEAD_CHOICES];
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         steps_of_heads(e->heads[c], steps[c]);
-        median[c] = median_of(steps[c], N_SEEDS);
+        median[c] = median_of_ints(steps[c], N_SEEDS);
     }
     for (int c = 1; c < N_HEAD_CHOICES; c++)
         fewer &= mean_steps(e->heads[c], N_SEEDS)

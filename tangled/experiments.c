@@ -255,19 +255,13 @@ void seeds_where_later(char *out, size_t size, const int *these,
     }
 }
 
-double median_of(const int *values, int n)
+double median_of_ints(const int *values, int n)
 {
-    int sorted[64];
-    n = n < 64 ? n : 64;
-    memcpy(sorted, values, (size_t)n * sizeof *sorted);
-    for (int i = 1; i < n; i++)         /* insertion sort: n is small */
-        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
-            int swap = sorted[j];
-            sorted[j] = sorted[j - 1];
-            sorted[j - 1] = swap;
-        }
-    return n == 0 ? NAN : n % 2 ? sorted[n / 2]
-                  : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    double as_doubles[N_SEEDS] = {0};   /* a sweep has N_SEEDS at most */
+    n = n < N_SEEDS ? n : N_SEEDS;
+    for (int i = 0; i < n; i++)
+        as_doubles[i] = values[i];
+    return median_of(as_doubles, n);
 }
 
 void measure_trained(Trained *t, Gpt *g)

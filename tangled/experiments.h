@@ -87,7 +87,7 @@ void   seed_by_seed(const int *these, const int *those, int n,
                     int count[3]);
 void   seeds_where_later(char *out, size_t size, const int *these,
                          const int *those, int n, uint64_t first_seed);
-double median_of(const int *values, int n);
+double median_of_ints(const int *values, int n);
 
 
 #endif
