@@ -1416,7 +1416,7 @@ static real layout_batch_loss(Model *m, const int *problems, int n,
     if (n < 1 || n > g->max_batch || n > MAX_BATCH)
         return NAN;
     for (int b = 0; b < n; b++)
-        which[b] = rng_below(&l->rng, N_LAYOUTS);
+        which[b] = rng_below(&l->rng, l->drawn);
     fill_layout_batch(g, problems, which, n, T);
     gpt_forward(g, g->tokens, n, T);
     real loss = gpt_loss(g, g->targets, n, T);
@@ -1456,7 +1456,7 @@ static int layout_grade_all(Model *m, unsigned char solved[N_PROBLEMS])
     unsigned char here[N_PROBLEMS];
     int correct = 0;
     memset(solved, 1, N_PROBLEMS);
-    for (int which = 0; which < N_LAYOUTS; which++) {
+    for (int which = 0; which < ((LayoutGpt *)m)->drawn; which++) {
         layout_grade((LayoutGpt *)m, which, here);
         for (int p = 0; p < N_PROBLEMS; p++)
             solved[p] &= here[p];
@@ -1486,6 +1486,7 @@ int layout_gpt_create(LayoutGpt *l, uint64_t seed)
     l->gpt.model.batch_loss = layout_batch_loss;
     l->gpt.model.grade = layout_grade_all;
     l->gpt.model.answer = layout_answer_book;
+    l->drawn = N_LAYOUTS;
     rng_seed(&l->rng, seed ^ LAYOUT_STREAM);
     return 0;
 }

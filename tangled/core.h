@@ -219,6 +219,7 @@ double gpt_train_flops(int B, int T);
 typedef struct {
     Gpt gpt;                /* first member: a LayoutGpt * is a Model * */
     Rng rng;                /* draws the layout of each problem drawn */
+    int drawn;              /* from the first drawn layouts of the list */
 } LayoutGpt;
 int  layouts_longest(void);
 int  layout_gpt_create(LayoutGpt *l, uint64_t seed);
