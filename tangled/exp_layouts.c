@@ -50,8 +50,6 @@ static int table_of_layouts(const char *dir);
 static int table_of_runs(const char *dir, const LayoutRuns *e);
 static int table_of_heads(const char *dir, const LayoutRuns *e);
 static void numbers_of_steps(Text *out, const LayoutRuns *e);
-static void number_spread(Text *out, const char *name, const char *format,
-                          const double *values);
 static void numbers_of_weights(Text *out, const LayoutRuns *e);
 static void numbers_of_the_split_seed(Text *out, const LayoutRuns *e);
 static void numbers_of_the_figure(Text *out, const LayoutRuns *e);
@@ -338,7 +336,8 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
     double parsed_right[N_SEEDS];
     for (int r = 0; r < N_SEEDS; r++)
         parsed_right[r] = e->parsed_right[r];
-    number_spread(out, "layouts_mlp_right", "%.0f", parsed_right);
+    numbers_of_spread(out, "layouts_mlp_right", "%.0f", parsed_right,
+                      N_SEEDS);
     int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
     operands_of_tokens(zero, 5, &a, &b);        /* 07*8= */
     number(out, "layouts_zero_a", "%d", a);
@@ -357,35 +356,6 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
     return 0;
 }
 
-static double median_of(const double *values, int n)
-{
-    double sorted[N_SEEDS];
-    for (int i = 0; i < n; i++) {
-        int j = i;
-        for (; j > 0 && sorted[j - 1] > values[i]; j--)
-            sorted[j] = sorted[j - 1];
-        sorted[j] = values[i];
-    }
-    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-}
-
-static void number_spread(Text *out, const char *name, const char *format,
-                          const double *values)
-{
-    double lo = values[0], hi = values[0];
-    char key[64];
-    for (int s = 1; s < N_SEEDS; s++) {
-        lo = fmin(lo, values[s]);
-        hi = fmax(hi, values[s]);
-    }
-    snprintf(key, sizeof key, "%s_lo", name);
-    number(out, key, format, lo);
-    snprintf(key, sizeof key, "%s_median", name);
-    number(out, key, format, median_of(values, N_SEEDS));
-    snprintf(key, sizeof key, "%s_hi", name);
-    number(out, key, format, hi);
-}
-
 static void numbers_of_steps(Text *out, const LayoutRuns *e)
 {
     double first[N_SEEDS], control[N_SEEDS];
@@ -395,8 +365,8 @@ static void numbers_of_steps(Text *out, const LayoutRuns *e)
         control[s] = e->control[s].result.first_perfect;
         slower += first[s] > control[s];
     }
-    number_spread(out, "layouts_first_perfect", "%.0f", first);
-    number_spread(out, "layouts_control", "%.0f", control);
+    numbers_of_spread(out, "layouts_first_perfect", "%.0f", first, N_SEEDS);
+    numbers_of_spread(out, "layouts_control", "%.0f", control, N_SEEDS);
     number(out, "layouts_slower", "%d", slower);
 }
 
@@ -433,10 +403,10 @@ static void numbers_of_weights(Text *out, const LayoutRuns *e)
         even += 100 * 2 / T / N_LAYOUTS;
         even_fillers += 100 * (T - 3) / T / N_LAYOUTS;
     }
-    number_spread(out, "layouts_operands", "%.0f", operands);
-    number_spread(out, "layouts_fillers", "%.0f", fillers);
-    number_spread(out, "layouts_moved", "%.2f", moved);
-    number_spread(out, "layouts_sum_peaks", "%.0f", sum_peaks);
+    numbers_of_spread(out, "layouts_operands", "%.0f", operands, N_SEEDS);
+    numbers_of_spread(out, "layouts_fillers", "%.0f", fillers, N_SEEDS);
+    numbers_of_spread(out, "layouts_moved", "%.2f", moved, N_SEEDS);
+    numbers_of_spread(out, "layouts_sum_peaks", "%.0f", sum_peaks, N_SEEDS);
     number(out, "layouts_operands_even", "%.0f", even);
     number(out, "layouts_fillers_even", "%.0f", even_fillers);
     int first, second;
