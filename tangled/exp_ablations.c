@@ -129,7 +129,8 @@ static void summary_row(Text *md, const Trials *trials, const Trials *book,
     if (lo == NEVER)
         text_printf(md, "never | | ");
     else
-        text_printf(md, "%g | %d to %d | ", median_of_ints(mine, N_SEEDS), lo, hi);
+        text_printf(md, "%g | %d to %d | ", median_of_ints(mine, N_SEEDS), lo,
+                    hi);
     if (trials == book)
         text_printf(md, "| ");
     else
