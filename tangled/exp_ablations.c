@@ -619,7 +619,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           "Four parts, each for a reason",
           "without the mask the loss falls to a tenth of the floor or less "
           "while fewer than 10 problems are answered, on every seed",
-          "highest loss %.3f against a floor of %.3f; best score %d; "
+          "highest loss %.1e against a floor of %.3f; best score %d; "
           "seeds ever at 100/100: %d", worst_loss, floor, best_score, perfect);
     first_steps(&trials[3], mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
