@@ -34,9 +34,9 @@ struct Trials {
 };
 
 static int train_variant(Trials *trials, int s, const Variant *v,
-                         uint64_t seed)
+                         const TrainConfig *book, uint64_t seed)
 {
-    TrainConfig cfg = train_defaults();
+    TrainConfig cfg = *book;
     cfg.seed = seed;
     Gpt *g = train_transformer(&trials->run[s], &cfg, N_HEADS, v->off);
     if (g == NULL)
@@ -59,7 +59,8 @@ static int run_trials(Trials trials[N_VARIANTS], const char *model,
     for (int v = 0; v < N_VARIANTS; v++)
         for (int s = v == 0; s < N_SEEDS; s++)
             if (train_variant(&trials[v], s, &variants[v],
-                              seed + (uint64_t)s) != 0)
+                              &trials[0].run[0].cfg, seed + (uint64_t)s)
+                != 0)
                 return -1;
     return 0;
 }

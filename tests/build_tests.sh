@@ -600,29 +600,43 @@ nan_stops_training() {
 # topic writes its numbers, tables and figures, each claim that does not
 # hold is printed as a finding, and the command succeeds.  The same model
 # with --book, as the book's build runs it, is refused.  Under the
-# sanitizers (make check SANITIZE=1) this is the run of every topic: the
-# sanitizer build copies the sweep's results from the plain build.
+# sanitizers (make check SANITIZE=1, whose build copies the sweep's results
+# from the plain build) this is where the topics run: those that
+# deterministic_outputs does not run, on a model of 100 steps, whose
+# relatives train for 100 steps too.
 figures_on_a_readers_model() {
     B=${B:-build}
     work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
-    $B/attention train --seed 7 --steps 200 -o $work/m.ckpt > /dev/null \
+    topics=$(ls tangled/exp_*.c | sed 's|tangled/exp_||; s|\.c$||')
+    steps=200 parts=""
+    if [ "$B" = build-san ]; then
+        steps=100 topics=$(echo $topics | tr ' ' '\n' | grep -vx 'specimen\|layouts')
+        parts="$topics"
+    fi
+    $B/attention train --seed 7 --steps $steps -o $work/m.ckpt > /dev/null \
         || { echo "training failed"; rm -rf $work; return 1; }
-    out=$($B/attention figures -m $work/m.ckpt -o $work/results 2>&1); got=$?
-    status=0
-    [ $got = 0 ] || { echo "figures exited $got:"; echo "$out"; status=1; }
-    for topic in $(ls tangled/exp_*.c | sed 's|tangled/exp_||; s|\.c$||'); do
+    status=0 out=""
+    for part in ${parts:-all}; do
+        option=""; [ $part = all ] || option="--part $part"
+        got=$($B/attention figures -m $work/m.ckpt -o $work/results $option 2>&1) \
+            || { echo "figures $option failed:"; echo "$got"; status=1; }
+        out="$out
+$got"
+    done
+    for topic in $topics; do
         [ -s $work/results/numbers-$topic.txt ] || [ $topic = speed ] && \
         [ -f $work/results/claims-$topic.md ] \
             || { echo "no numbers or claims of topic $topic"; status=1; }
     done
-    [ -s $work/results/claims.md ] && grep -q '^claim_checks [1-9]' $work/results/numbers-claims.txt \
+    [ -n "$parts" ] || { [ -s $work/results/claims.md ] &&
+        grep -q '^claim_checks [1-9]' $work/results/numbers-claims.txt; } \
         || { echo "no table of claims"; status=1; }
     findings=$(echo "$out" | grep -c '^for this model: ')
     [ "$findings" -gt 0 ] || { echo "no claim reported as a finding:"; echo "$out"; status=1; }
-    $B/attention figures -m $work/m.ckpt -o $work/book --part specimen --book \
+    $B/attention figures -m $work/m.ckpt -o $work/book --part routing --book \
         > /dev/null 2>&1 && { echo "--book accepted a false claim"; status=1; }
     rm -rf $work
-    [ $status = 0 ] && echo "seed 7, 200 steps: every topic written, exit 0, $findings claims reported as findings; --book refuses"
+    [ $status = 0 ] && echo "seed 7, $steps steps: topics $(echo $topics) written, exit 0, $findings claims reported as findings; --book refuses"
     return $status
 }
 
