@@ -92,11 +92,11 @@ function md_name(s, num,   out, a, b) {
     }
     return "⟨" out md_escape(s) pagelabel(num) "⟩"
 }
-# LaTeX only: the page label of chunk number num ("87b", weave-preamble.tex
-# computes it from the page the chunk's head is on); nothing in the HTML,
-# where a reference is a link
+# the label of chunk number num: in LaTeX its page label ("87b",
+# weave-preamble.tex computes it from the page the chunk's head is on), in
+# HTML its number, as the chunk's heading shows it
 function pagelabel(num) {
-    return num == "" ? "" : "`~\\nwlab{" num "}`{=latex}"
+    return num == "" ? "" : "`~\\nwlab{" num "}`{=latex}`<span class=\"chunklabel\">&#160;" num "</span>`{=html}"
 }
 # link to the first definition of a chunk (plain text if never defined)
 function md_chunkref(name) {

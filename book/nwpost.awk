@@ -41,7 +41,12 @@ FNR == NR {
         s = substr(s, RSTART + RLENGTH)
     }
     s = out s
-    if (fmt != "latex") { print s; next }
+    if (fmt != "latex") {
+        # a code line's number is drawn by the style sheet in an empty
+        # anchor of pandoc's; a link there would be a link without a name
+        gsub(/<a href="#cb[0-9]+-[0-9]+"><\/a>/, "<a></a>", s)
+        print s; next
+    }
     if (held == 1 && s == "") { blanks = blanks "\n"; next }
     if (held == 1 && index(s, "{\\nwchunkuses{") == 1) { held = 2; print s; next }
     if (held == 2 && s != "") { print s; next }
@@ -73,6 +78,7 @@ function html_esc(s,   out, i, c) {
     }
     return out
 }
+# HTML: the name and, as in the chunk's heading, its number ("⟨name 87⟩").
 # LaTeX: \nwcodelink{anchor}{name}{number} (weave-preamble.tex)
 # detokenizes the anchor, as fancyvrb makes "-" active inside Verbatim, and
 # prints the page label of chunk number ("87b") after the name.
@@ -98,7 +104,8 @@ function link(tk,   nm) {
     if (fmt == "html") {
         if (anchor[tk] == "-")
             return "<span class=\"chunkref undefined\">⟨" html_esc(nm) "⟩</span>"
-        return "<a class=\"chunkref\" href=\"#" anchor[tk] "\">⟨" html_esc(nm) "⟩</a>"
+        return "<a class=\"chunkref\" href=\"#" anchor[tk] "\">⟨" html_esc(nm) \
+            "<span class=\"chunklabel\"> " num[tk] "</span>⟩</a>"
     }
     if (anchor[tk] == "-")
         return "\\nwchunkref{" tex_esc(nm) "}"
