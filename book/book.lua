@@ -22,10 +22,12 @@
 --  * An exercise (a div of class "exercise", see course/student.awk) is
 --    numbered in order through the book, "Exercise N." put before its statement; in LaTeX
 --    it becomes the environment nwexercise (weave-preamble.tex).
---  * HTML: each figure's image gets a least width, three quarters of the
---    width its SVG is drawn at, so that a phone scrolls the figure rather
---    than shrink its labels out of sight; the page ends with a link back
---    to the contents (weave.css keeps it in a corner of the screen).
+--  * HTML: each figure's image gets a width and a least width from its
+--    SVG (html_figure_width), so that its labels are never shown smaller
+--    than the page's small print: a phone scrolls the figure rather than
+--    shrink them; the page ends with a link back to the contents (weave.css
+--    keeps it along the foot of the window).
+--  * A table's columns of numbers are set flush right (both formats).
 --  * LaTeX: a formula in bold text is set in bold (\boldmath).
 --  * HTML: a formula is left as its TeX in <span class="math inline"> or
 --    <span class="math display">, which book/katex.js typesets when the
@@ -356,7 +358,13 @@ local function latex_str_with_caret(el)
   return out
 end
 
--- HTML: an SVG figure's least width, from the width it is drawn at
+-- HTML: an SVG figure's width and least width.  SMALL_PX is the page's
+-- small print (weave.css: 0.8 of the 17 px text, as in "Used in").  The
+-- figure is shown at the width it is drawn at, or wider if its smallest
+-- label is drawn smaller than the small print; the least width keeps
+-- that label at the small print's size.  weave.css lets the image shrink
+-- to the page, down to the least width; below it the figure scrolls.
+local SMALL_PX = 13.6
 local function html_figure_width(el)
   if is_latex or not el.src:match("%.svg$") then return nil end
   local path = numbers_dir .. "/" .. el.src
@@ -364,7 +372,54 @@ local function html_figure_width(el)
   if not svg then fail("cannot read the figure " .. path) end
   local width = svg:match("<svg[^>]-%swidth=\"([%d.]+)")
   if not width then fail("no width in " .. path) end
-  el.attributes.style = string.format("min-width: %dpx", math.floor(tonumber(width) * 3 / 4))
+  width = tonumber(width)
+  local smallest = SMALL_PX
+  for size in svg:gmatch('font%-size[=:]%s*"?([%d.]+)') do
+    smallest = math.min(smallest, tonumber(size))
+  end
+  local least = math.ceil(width * SMALL_PX / smallest)
+  el.attributes.style = string.format("width: %dpx; min-width: %dpx",
+                                      math.max(math.ceil(width), least), least)
+  return el
+end
+
+-- A column of numbers is set flush right: one whose body cells all read as
+-- numbers ("12", "-0.5", "1,024", "3.2e-4", "97%", "2x"), with at least one.
+-- In HTML a table gets no column widths: weave.css lets it be as wide as
+-- its cells, up to the page, and scroll beyond.
+local function is_number(s)
+  s = s:gsub("\u{2212}", "-"):gsub("\u{00d7}", "x"):gsub("^%s+", ""):gsub("%s+$", "")
+  return s:match("^[-+]?%d[%d,]*%.?%d*[eE]?[-+]?%d*[%%x]?$") ~= nil
+      or s:match("^[-+]?%.%d+$") ~= nil
+end
+local function align_numbers(el)
+  local specs = el.colspecs
+  for col, spec in ipairs(specs) do
+    local numbers, others = 0, 0
+    for _, body in ipairs(el.bodies) do
+      for _, row in ipairs(body.body) do
+        local cell = row.cells[col]
+        if cell then
+          local text = pandoc.utils.stringify(cell.contents)
+          if is_number(text) then numbers = numbers + 1
+          elseif text:match("%S") then others = others + 1 end
+        end
+      end
+    end
+    local align = (numbers > 0 and others == 0) and pandoc.AlignRight or spec[1]
+    -- HTML: no widths; a table is as wide as its cells (weave.css)
+    specs[col] = {align, is_latex and spec[2] or pandoc.ColWidthDefault}
+  end
+  el.colspecs = specs
+  return el
+end
+
+-- HTML: a figure's caption is also its image's alt text, which pandoc
+-- hides from screen readers in the caption; a link there would be a link
+-- hidden from them, so a reference in a caption is plain text
+local function html_caption_unlinked(el)
+  el.caption = pandoc.walk_inline(pandoc.Span(el.caption),
+                                  { Link = function(l) return l.content end }).content
   return el
 end
 
@@ -414,7 +469,9 @@ return {
       return html_figure_width(el)
     end,
     Table = function(el)        -- LaTeX: place waiting figures first
+      el = align_numbers(el)
       if is_latex then return {pandoc.RawBlock("latex", "\\FloatBarrier"), el} end
+      return el
     end,
     Strong = latex_bold_math,
     Header = function(el)       -- LaTeX: an unnumbered chapter sets the running head
@@ -468,7 +525,8 @@ return {
         doc.blocks:insert(pandoc.RawBlock("html",
           '<a class="to-contents" href="#TOC">Contents</a>'))
       end
-      return doc:walk({ Cite = figure_reference, Code = latex_code_with_caret,
-                        Str = latex_str_with_caret, Math = html_math })
+      doc = doc:walk({ Cite = figure_reference, Code = latex_code_with_caret,
+                       Str = latex_str_with_caret, Math = html_math })
+      return is_latex and doc or doc:walk({ Image = html_caption_unlinked })
     end },
 }
