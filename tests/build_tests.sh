@@ -339,7 +339,13 @@ html_links_resolve() {
 # 1280 and 400 px (tests/page_test.js): maths typeset at build time without
 # error, the aligned display's = in one column and its words upright, no
 # sideways scroll, a way back to the contents, code and figures readable on
-# a phone.  Screenshots of the maths sections land in $B/page/.
+# a phone; the page as a designer would check it (the embedded faces, the
+# measure, maths at the text's size, figure labels at the small print,
+# scroll cues, whole tokens in table cells, contrast, the Contents control
+# clear of the text, the current section marked) and axe-core's WCAG 2.1
+# A and AA rules.  It tests the static page, $B/attention.html (the live
+# edition adds only the widgets, which tests/live_test.js tests).
+# Screenshots land in $B/page/.
 page_on_screen() {
     b=${B:-build}
     if [ "${EDITION:-teacher}" = student ]; then
@@ -348,8 +354,8 @@ page_on_screen() {
     if [ ! -d node_modules/puppeteer-core ]; then
         echo "node_modules/puppeteer-core is missing: run npm ci (make check does)"; return 1
     fi
-    [ -f book/attention.html ] || { echo "book/attention.html not built"; return 1; }
-    node tests/page_test.js book/attention.html "$b/page"
+    [ -f "$b/attention.html" ] || { echo "$b/attention.html not built"; return 1; }
+    node tests/page_test.js "$b/attention.html" "$b/page"
 }
 
 # A formula KaTeX cannot typeset stops the build, naming the formula.

@@ -8,10 +8,22 @@
 // has its = signs in one column and its words (Attention, LN, FFN) upright,
 // each one word; KaTeX's fonts are embedded and load; there is a way back
 // to the contents from deep in the page; at 400 px code blocks keep their
-// lines (they scroll in their frame) and no figure is shrunk below three
-// quarters of its drawn width.  Screenshots of the maths sections go to
-// SHOTS (math-NAME-WIDTH.png).  Prints what it found; exits non-zero on a
-// failure.
+// lines (they scroll in their frame).
+// The page as a designer would look at it (issue 23; weave.css):
+//   the book face and the code face embedded and loaded; a measure of 60-75
+//   characters a line at 1280 px; inline maths at the text's size (within
+//   10 %); no figure label shown smaller than the page's small print (the
+//   "Used in" lines), at 1280 and 400 px; whatever its frame cuts (a wide
+//   display, code block, figure or table) scrolls, with a shadow at the
+//   edge (the cue); no word or number broken across lines in a table cell;
+//   every colour of text in code, line numbers, chunk labels, captions and
+//   contents at 4.5:1 or more against its background; the Contents
+//   control clear of the text at 1280, 1000, 700 and 400 px; with
+//   JavaScript, the section being read marked in the side contents; and
+//   axe-core's WCAG 2.1 A and AA rules find no violation.
+// Screenshots of the maths sections, and of the page at 1280 and 400 px,
+// go to SHOTS (math-NAME-WIDTH.png, page-WIDTH.png).  Prints what it
+// found; exits non-zero on a failure.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -37,7 +49,7 @@ function first_display(id) {
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
+    executablePath: '/usr/bin/chromium', headless: true, protocolTimeout: 900000,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
            '--disable-background-networking', '--disable-component-update', '--disable-sync',
            '--user-data-dir=' + path.join(shots, 'profile')],
@@ -49,9 +61,16 @@ async function main() {
     await page.goto('file://' + path.resolve(page_path), { waitUntil: 'load' });
     // page.evaluate runs in its own world, with the page's scripts off
     await maths(page);
+    await fonts(page);
+    await measure(page);
+    await maths_size(page);
+    await contrast(page);
     for (const width of [1280, 400]) {
       await page.setViewport({ width, height: 900 });
       await layout(page, width);
+      await figures(page, width);
+      await frames(page, width);
+      await table_cells(page, width);
       for (const [name, id] of Object.entries(displays)) {
         const display = await page.evaluateHandle(first_display, id);
         const file = path.join(shots, 'math-' + name + '-' + width + '.png');
@@ -62,6 +81,22 @@ async function main() {
         } else check(false, 'the display after ' + id + ' is found');
       }
     }
+    for (const width of [1280, 1000, 700, 400]) {
+      await page.setViewport({ width, height: 900 });
+      await contents_control(page, width);
+      if (width === 1280 || width === 400) {
+        const file = path.join(shots, 'page-' + width + '.png');
+        await page.screenshot({ path: file });
+        console.log('       screenshot ' + file);
+      }
+    }
+    await page.close();
+    // with JavaScript: the section being read, and axe-core
+    const live = await browser.newPage();
+    await live.setViewport({ width: 1280, height: 900 });
+    await live.goto('file://' + path.resolve(page_path), { waitUntil: 'load' });
+    await current_section(live);
+    await accessibility(live);
   } finally {
     await browser.close();
   }
@@ -118,6 +153,125 @@ async function maths(page) {
   check(adam >= 2, "Adam's step is typeset with its fraction and square root");
 }
 
+// the book face and the code face: embedded (a data: URL in an
+// @font-face rule), loaded, and the first choice of the text and the code
+const BOOK_FACE = 'TeX Gyre Pagella', CODE_FACE = 'DejaVu Sans Mono';
+async function fonts(page) {
+  const f = await page.evaluate(async (book, code) => {
+    await document.fonts.ready;
+    const unquote = (s) => s.replace(/["']/g, '').trim();
+    const embedded = new Set();
+    for (const sheet of document.styleSheets)
+      for (const rule of sheet.cssRules)
+        if (rule instanceof CSSFontFaceRule && /url\("?data:/.test(rule.style.getPropertyValue('src')))
+          embedded.add(unquote(rule.style.getPropertyValue('font-family')));
+    const faces = [...document.fonts].filter((x) => [book, code].includes(unquote(x.family)))
+      .map((x) => unquote(x.family) + ' ' + x.weight + ' ' + x.style + ' ' + x.status);
+    const first = (sel) => {
+      const e = document.querySelector(sel);
+      return e ? unquote(getComputedStyle(e).fontFamily.split(',')[0]) : 'none';
+    };
+    return { embedded: [...embedded], faces, text: first('body > p'), code: first('pre code') };
+  }, BOOK_FACE, CODE_FACE);
+  const loaded = (family, weight, style) => f.faces.includes(family + ' ' + weight + ' ' + style + ' loaded');
+  check(f.embedded.includes(BOOK_FACE) && f.text === BOOK_FACE &&
+        loaded(BOOK_FACE, '400', 'normal') && loaded(BOOK_FACE, '400', 'italic') && loaded(BOOK_FACE, '700', 'normal'),
+        'the text is set in ' + BOOK_FACE + ', embedded, its upright, italic and bold loaded (text in ' +
+        f.text + '; ' + (f.faces.filter((x) => x.startsWith(BOOK_FACE)).join(', ') || 'no such face') + ')');
+  check(f.embedded.includes(CODE_FACE) && f.code === CODE_FACE && loaded(CODE_FACE, '400', 'normal'),
+        'the code is set in ' + CODE_FACE + ', embedded and loaded (code in ' + f.code + '; ' +
+        (f.faces.filter((x) => x.startsWith(CODE_FACE)).join(', ') || 'no such face embedded') + ')');
+}
+
+// the measure at 1280 px: characters a line in paragraphs of prose (no
+// maths), the last line of each left out; the median over the lines
+async function measure(page) {
+  await page.setViewport({ width: 1280, height: 900 });
+  const m = await page.evaluate(() => {
+    const paras = [...document.querySelectorAll('body > p')]
+      .filter((p) => !p.querySelector('.katex, img') && p.textContent.length > 400).slice(0, 40);
+    const lines = [];
+    for (const p of paras) {
+      const tops = [];
+      const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        for (let i = 0; i < n.data.length; i++) {
+          range.setStart(n, i); range.setEnd(n, i + 1);
+          const r = range.getClientRects()[0];
+          if (r) tops.push(r.top);
+        }
+      }
+      const per = [];
+      let top = null;
+      for (const t of tops) {
+        if (top === null || Math.abs(t - top) > 4) { per.push(0); top = t; }
+        per[per.length - 1]++;
+      }
+      lines.push(...per.slice(0, -1));
+    }
+    lines.sort((a, b) => a - b);
+    return { paras: paras.length, lines: lines.length, median: lines[Math.floor(lines.length / 2)] };
+  });
+  check(m.lines > 20 && m.median >= 60 && m.median <= 75,
+        'at 1280 px a line of text holds ' + m.median + ' characters (median of ' + m.lines +
+        ' lines in ' + m.paras + ' paragraphs; a book sets 60-75)');
+}
+
+// inline maths at the size of the text around it
+async function maths_size(page) {
+  const r = await page.evaluate(() => {
+    const ratios = [...document.querySelectorAll('.katex')].filter((k) => !k.closest('.katex-display'))
+      .map((k) => parseFloat(getComputedStyle(k).fontSize) / parseFloat(getComputedStyle(k.parentElement).fontSize));
+    return { n: ratios.length, lo: Math.min(...ratios), hi: Math.max(...ratios) };
+  });
+  check(r.n > 0 && r.lo >= 0.9 && r.hi <= 1.1,
+        'inline maths at the size of the text: ' + r.n + ' formulas at ' + r.lo.toFixed(2) + '-' +
+        r.hi.toFixed(2) + ' of it (within 10 %)');
+}
+
+// contrast (WCAG 2.1): the computed colour of each kind of text against
+// the first background behind it that is not transparent
+async function contrast(page) {
+  const c = await page.evaluate(() => {
+    const rgb = (s) => (s.match(/[\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (e) => {
+      for (; e; e = e.parentElement) {
+        const b = rgb(getComputedStyle(e).backgroundColor);
+        if (b.length === 3 || (b.length === 4 && b[3] > 0)) return b.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    const ratio = (fg, bg) => {
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    };
+    const kinds = {};
+    const note = (kind, e, pseudo) => {
+      const r = ratio(rgb(getComputedStyle(e, pseudo).color), background(e));
+      if (!(kind in kinds) || r < kinds[kind]) kinds[kind] = r;
+    };
+    for (const e of document.querySelectorAll('pre code span[class]'))
+      if (e.textContent.trim()) note('code .' + e.className, e);
+    for (const e of [...document.querySelectorAll('pre.numberSource code > span > a:first-child')].slice(0, 500))
+      note('line numbers', e, '::before');
+    const kinds_of = { '.chunknum': 'chunk numbers', '.chunklabel': 'chunk labels', '.chunkuses': 'Used in lines',
+                       'figcaption': 'captions', 'nav#TOC a': 'contents', 'body > p': 'text', 'a': 'links' };
+    for (const [sel, kind] of Object.entries(kinds_of))
+      for (const e of [...document.querySelectorAll(sel)].slice(0, 300)) note(kind, e);
+    return kinds;
+  });
+  const low = Object.entries(c).filter(([, r]) => r < 4.5);
+  check(Object.keys(c).length > 0 && low.length === 0,
+        Object.keys(c).length + ' kinds of text at 4.5:1 or more against their background' +
+        (low.length ? ': ' + low.map(([k, r]) => k + ' ' + r.toFixed(2) + ':1').join(', ') :
+         ' (lowest ' + Math.min(...Object.values(c)).toFixed(2) + ':1)'));
+}
+
 async function layout(page, width) {
   const l = await page.evaluate(() => {
     const root = document.documentElement;
@@ -131,10 +285,6 @@ async function layout(page, width) {
         r.left >= 0 && r.right <= root.clientWidth;
     };
     const pre = [...document.querySelectorAll('pre.sourceCode > code')];
-    const figures = [...document.querySelectorAll('figure img')].map((img) => {
-      const min = parseFloat((img.getAttribute('style') || '').replace(/^min-width:\s*/, ''));
-      return { min, shown: img.getBoundingClientRect().width, natural: img.naturalWidth };
-    });
     return {
       wide: root.scrollWidth - root.clientWidth,
       toc_links: toc ? toc.querySelectorAll('a').length : 0,
@@ -143,22 +293,170 @@ async function layout(page, width) {
         'a link to the contents' : '',
       wrapped: pre.filter((c) => getComputedStyle(c).whiteSpace !== 'pre').length,
       code_blocks: pre.length,
-      scrolled: document.querySelectorAll('div.sourceCode').length,
-      figures,
     };
   });
   check(l.wide <= 0, 'at ' + width + ' px the page is no wider than the window (' + l.wide + ' px too wide)');
   check(l.toc_sections > 0, 'the contents list the sections: ' + l.toc_links + ' entries, ' +
         l.toc_sections + ' of them sections');
   check(l.way_back !== '', 'at ' + width + ' px, deep in the page, the way back is in view: ' + (l.way_back || 'none'));
-  const small = l.figures.filter((f) => !(f.min > 0) || f.shown < f.min - 0.5);
-  check(l.figures.length > 0 && small.length === 0,
-        'at ' + width + ' px no figure is narrower than three quarters of its drawn width (' +
-        l.figures.length + ' figures, narrowest at ' +
-        Math.min(...l.figures.map((f) => f.shown / f.natural)).toFixed(2) + ' of it)');
   if (width === 400)
     check(l.wrapped === 0, 'at 400 px no code block wraps its lines (' + l.wrapped + ' of ' +
           l.code_blocks + ' do)');
+}
+
+// figures: each label shown at least at the page's small print (the size
+// of the "Used in" lines), the SVG's smallest font-size scaled as shown
+async function figures(page, width) {
+  const f = await page.evaluate(() => {
+    const small = parseFloat(getComputedStyle(document.querySelector('.chunkuses')).fontSize);
+    const figs = [...document.querySelectorAll('figure img')].map((img) => {
+      const src = img.getAttribute('src') || '';
+      const svg = src.startsWith('data:image/svg+xml;base64,') ?
+        new TextDecoder().decode(Uint8Array.from(atob(src.slice(26)), (c) => c.charCodeAt(0))) : '';
+      const sizes = [...svg.matchAll(/font-size[=:]\s*"?([\d.]+)/g)].map((m) => parseFloat(m[1]));
+      const scale = img.getBoundingClientRect().width / img.naturalWidth;
+      return { text: sizes.length ? Math.min(...sizes) * scale : NaN, scale };
+    });
+    return { small, figs };
+  });
+  const shown = f.figs.map((x) => x.text);
+  const low = shown.filter((t) => !(t >= f.small - 0.05));
+  check(f.figs.length > 0 && low.length === 0,
+        'at ' + width + ' px every figure label is at least the small print (' + f.small.toFixed(1) +
+        ' px): ' + f.figs.length + ' figures, smallest label ' + Math.min(...shown).toFixed(1) + ' px' +
+        (low.length ? ', ' + low.length + ' below' : ''));
+}
+
+// frames: an element whose content is wider than its box (a display,
+// code block, figure or table) scrolls, and shows that it does: a shadow
+// at its edges, drawn by gradients that stay put over a background that
+// scrolls with the content (weave.css)
+async function frames(page, width) {
+  const f = await page.evaluate(() => {
+    const cut = [];
+    for (const e of document.querySelectorAll('body *')) {
+      if (e.closest('nav#TOC, .katex-mathml')) continue;
+      const s = getComputedStyle(e);
+      if (s.overflowX === 'visible' || e.scrollWidth <= e.clientWidth + 1 || e.clientWidth === 0) continue;
+      const scrolls = s.overflowX === 'auto' || s.overflowX === 'scroll';
+      const cue = (s.backgroundImage.match(/gradient\(/g) || []).length >= 2 &&
+        /local/.test(s.backgroundAttachment) && /scroll/.test(s.backgroundAttachment);
+      cut.push({ kind: e.classList.contains('katex-display') ? 'display' : e.tagName.toLowerCase() +
+                 (e.className ? '.' + String(e.className).split(' ')[0] : ''), ok: scrolls && cue });
+    }
+    return cut;
+  });
+  const bad = f.filter((x) => !x.ok);
+  const kinds = (list) => Object.entries(list.reduce((a, x) => ((a[x.kind] = (a[x.kind] || 0) + 1), a), {}))
+    .map(([k, n]) => n + ' ' + k).join(', ');
+  check(bad.length === 0,
+        'at ' + width + ' px every frame that cuts its content scrolls with a cue at its edge: ' + f.length +
+        ' cut' + (f.length ? ' (' + kinds(f) + ')' : '') + (bad.length ? '; ' + bad.length + ' without a cue (' + kinds(bad) + ')' : ''));
+}
+
+// table cells: no word or number broken across two lines (a break after
+// the hyphen of a compound word, "Multi-|head", is a break between words)
+async function table_cells(page, width) {
+  const t = await page.evaluate(() => {
+    const broken = [];
+    let tokens = 0;
+    const range = document.createRange();
+    for (const cell of document.querySelectorAll('td, th')) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (n.parentElement.closest('.katex')) continue;
+        for (const m of n.data.matchAll(/[^\s-]+-?|-/g)) {   // a line may end after a word's hyphen
+          tokens++;
+          range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top / 3)));
+          if (tops.size > 1) broken.push(m[0]);
+        }
+      }
+    }
+    return { tokens, broken };
+  });
+  check(t.tokens > 0 && t.broken.length === 0,
+        'at ' + width + ' px no word or number is broken in a table cell (' + t.tokens + ' tokens' +
+        (t.broken.length ? '; broken: ' + t.broken.slice(0, 8).join(' ') : '') + ')');
+}
+
+// the Contents control, deep in the page: the side contents left of every
+// block of text, or a bar along the foot of the window (as wide as it,
+// opaque), which the end of the page clears; a control over the text fails
+async function contents_control(page, width) {
+  const c = await page.evaluate(() => {
+    const blocks = 'body > p, body > h1, body > h2, body > h3, li, div.sourceCode, figure, table, .katex-display, div.nwchunk > p';
+    const text = () => [...document.querySelectorAll(blocks)].filter((e) => !e.closest('nav#TOC, a.to-contents'))
+      .map((e) => e.getBoundingClientRect()).filter((r) => r.bottom > 0 && r.top < innerHeight && r.width > 0);
+    const shown = (e) => e && getComputedStyle(e).display !== 'none' && getComputedStyle(e).position === 'fixed' &&
+      e.getBoundingClientRect().width > 0;
+    const toc = document.getElementById('TOC'), back = document.querySelector('a.to-contents');
+    document.getElementById('adam').scrollIntoView();
+    window.scrollBy(0, 200);
+    const control = shown(toc) ? toc : shown(back) ? back : null;
+    if (!control) return { what: 'none' };
+    const r = control.getBoundingClientRect();
+    const over = text().filter((t) => t.left < r.right && t.right > r.left && t.top < r.bottom && t.bottom > r.top);
+    const s = getComputedStyle(control);
+    const opaque = /^rgb\(/.test(s.backgroundColor) && parseFloat(s.opacity) === 1;
+    const bar = r.left <= 0 && r.right >= document.documentElement.clientWidth && r.bottom >= innerHeight - 1 && opaque;
+    let cleared = true;
+    if (bar) {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      const last = text().reduce((m, t) => Math.max(m, t.bottom), 0);
+      cleared = last <= control.getBoundingClientRect().top + 0.5;
+    }
+    return { what: control === toc ? 'the side contents' : bar ? 'a bar at the foot' : 'a button',
+             over: over.length, bar, cleared };
+  });
+  check(c.what !== 'none' && (c.over === 0 || (c.bar && c.cleared)),
+        'at ' + width + ' px the Contents control is clear of the text: ' + c.what +
+        (c.what === 'none' ? '' : c.bar ? (c.cleared ? ', which the end of the page clears' : ', over the end of the page') :
+         ' over ' + c.over + ' blocks of text'));
+}
+
+// with JavaScript: the section being read is marked in the side contents
+// (bold), and the mark follows the reader
+async function current_section(page) {
+  const marked = async (id) => page.evaluate(async (id) => {
+    const head = document.getElementById(id);
+    head.scrollIntoView();
+    window.scrollBy(0, 150);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await new Promise((r) => setTimeout(r, 100));
+    const a = document.querySelector('nav#TOC a[aria-current]');
+    const toc = document.getElementById('TOC').getBoundingClientRect();
+    if (!a) return { href: 'nothing' };
+    const r = a.getBoundingClientRect();
+    const other = document.querySelector('nav#TOC a:not([aria-current])');
+    return { href: a.getAttribute('href'), bold: parseInt(getComputedStyle(a).fontWeight) >
+             parseInt(getComputedStyle(other).fontWeight), in_view: r.top >= toc.top && r.bottom <= toc.bottom };
+  }, id);
+  for (const id of ['adam', 'fourteen-tables']) {
+    const m = await marked(id);
+    check(m.href === '#' + id && m.bold && m.in_view,
+          'with JavaScript, in section #' + id + ' the side contents mark ' + m.href +
+          (m.href === 'nothing' ? '' : (m.bold ? ', in bold' : ', not set apart') + (m.in_view ? ', in view' : ', out of view')));
+  }
+}
+
+// axe-core, WCAG 2.1 A and AA, over the whole page
+async function accessibility(page) {
+  const axe = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axe);
+  const r = await page.evaluate(async () => {
+    const out = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    return { version: window.axe.version,
+             violations: out.violations.map((v) => ({ id: v.id, n: v.nodes.length,
+               where: v.nodes.slice(0, 3).map((x) => x.target.join(' ')) })) };
+  });
+  for (const v of r.violations) console.log('       axe: ' + v.id + ' on ' + v.n + ' elements, e.g. ' + v.where.join('; '));
+  check(r.violations.length === 0,
+        'axe-core ' + r.version + ' (WCAG 2.1 A and AA) finds no violation: ' + r.violations.length + ' rules broken on ' +
+        r.violations.reduce((a, v) => a + v.n, 0) + ' elements');
 }
 
 main().then(() => {
