@@ -19,10 +19,12 @@
 //   every colour of text in code, line numbers, chunk labels, captions and
 //   contents at 4.5:1 or more against its background; the Contents
 //   control clear of the text at 1280, 1000, 700 and 400 px; with
-//   JavaScript, the section being read marked in the side contents; and
-//   axe-core's WCAG 2.1 A and AA rules find no violation.
+//   JavaScript, the section being read marked in the side contents;
+//   axe-core's WCAG 2.1 A and AA rules find no violation; and for a reader
+//   who asks for a dark page (prefers-color-scheme), a dark ground whose
+//   text is again at 4.5:1 or more, by our count and by axe-core's.
 // Screenshots of the maths sections, and of the page at 1280 and 400 px,
-// go to SHOTS (math-NAME-WIDTH.png, page-WIDTH.png).  Prints what it
+// go to SHOTS (math-NAME-WIDTH.png, page-WIDTH.png, page-dark-1280.png).  Prints what it
 // found; exits non-zero on a failure.
 'use strict';
 const fs = require('fs');
@@ -90,6 +92,14 @@ async function main() {
         console.log('       screenshot ' + file);
       }
     }
+    // the dark page (prefers-color-scheme: dark)
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await page.setViewport({ width: 1280, height: 900 });
+    await dark(page);
+    await contrast(page, 'dark');
+    await page.evaluate(() => document.getElementById('adam').scrollIntoView());
+    await page.screenshot({ path: path.join(shots, 'page-dark-1280.png') });
+    console.log('       screenshot ' + path.join(shots, 'page-dark-1280.png'));
     await page.close();
     // with JavaScript: the section being read, and axe-core
     const live = await browser.newPage();
@@ -97,6 +107,8 @@ async function main() {
     await live.goto('file://' + path.resolve(page_path), { waitUntil: 'load' });
     await current_section(live);
     await accessibility(live);
+    await live.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await accessibility(live, 'dark');
   } finally {
     await browser.close();
   }
@@ -232,7 +244,7 @@ async function maths_size(page) {
 
 // contrast (WCAG 2.1): the computed colour of each kind of text against
 // the first background behind it that is not transparent
-async function contrast(page) {
+async function contrast(page, scheme) {
   const c = await page.evaluate(() => {
     const rgb = (s) => (s.match(/[\d.]+/g) || []).map(Number);
     const lum = ([r, g, b]) => {
@@ -267,6 +279,7 @@ async function contrast(page) {
   });
   const low = Object.entries(c).filter(([, r]) => r < 4.5);
   check(Object.keys(c).length > 0 && low.length === 0,
+        (scheme ? 'on the ' + scheme + ' page, ' : '') +
         Object.keys(c).length + ' kinds of text at 4.5:1 or more against their background' +
         (low.length ? ': ' + low.map(([k, r]) => k + ' ' + r.toFixed(2) + ':1').join(', ') :
          ' (lowest ' + Math.min(...Object.values(c)).toFixed(2) + ':1)'));
@@ -440,22 +453,42 @@ async function current_section(page) {
   }
 }
 
-// axe-core, WCAG 2.1 A and AA, over the whole page
-async function accessibility(page) {
-  const axe = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  await page.evaluate(axe);
-  const r = await page.evaluate(async () => {
+// a reader whose system asks for a dark page gets one: light ink on a
+// dark ground, figures on their light paper
+async function dark(page) {
+  const d = await page.evaluate(() => {
+    const lum = (s) => {
+      const [r, g, b] = (s.match(/[\d.]+/g) || []).map(Number);
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    return { ground: lum(getComputedStyle(document.documentElement).backgroundColor),
+             ink: lum(getComputedStyle(document.body).color),
+             paper: Math.min(...[...document.querySelectorAll('figure')].map((f) => lum(getComputedStyle(f).backgroundColor))) };
+  });
+  check(d.ground < 0.05 && d.ink > 0.5 && d.paper > 0.8,
+        'with prefers-color-scheme: dark, the ground is dark (luminance ' + d.ground.toFixed(2) + '), the ink light (' +
+        d.ink.toFixed(2) + '), every figure on light paper (' + d.paper.toFixed(2) + ')');
+}
+
+// axe-core, WCAG 2.1 A and AA, over the whole page; on the dark page its
+// contrast rule alone (the other rules do not look at colours)
+async function accessibility(page, scheme) {
+  if (!scheme) await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  const r = await page.evaluate(async (scheme) => {
     const out = await window.axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      runOnly: scheme ? { type: 'rule', values: ['color-contrast'] } :
+        { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
       resultTypes: ['violations'],
     });
     return { version: window.axe.version,
              violations: out.violations.map((v) => ({ id: v.id, n: v.nodes.length,
                where: v.nodes.slice(0, 3).map((x) => x.target.join(' ')) })) };
-  });
+  }, scheme || '');
   for (const v of r.violations) console.log('       axe: ' + v.id + ' on ' + v.n + ' elements, e.g. ' + v.where.join('; '));
   check(r.violations.length === 0,
-        'axe-core ' + r.version + ' (WCAG 2.1 A and AA) finds no violation: ' + r.violations.length + ' rules broken on ' +
+        'axe-core ' + r.version + (scheme ? ' (colour contrast, on the ' + scheme + ' page)' : ' (WCAG 2.1 A and AA)') +
+        ' finds no violation: ' + r.violations.length + ' rules broken on ' +
         r.violations.reduce((a, v) => a + v.n, 0) + ' elements');
 }
 
