@@ -383,8 +383,10 @@ local function html_figure_width(el)
   return el
 end
 
--- A column of numbers is set flush right: one whose body cells all read as
--- numbers ("12", "-0.5", "1,024", "3.2e-4", "97%", "2x"), with at least one.
+-- A column of numbers is set flush right: one whose body cells are more
+-- often numbers ("12", "-0.5", "1,024", "3.2e-4", "97%", "2x") than other
+-- text (a digit in code, such as the token `5`, is not a number; a row
+-- "all four" among heads 0 to 3 goes to the right with them).
 -- In HTML a table gets no column widths: weave.css lets it be as wide as
 -- its cells, up to the page, and scroll beyond.
 local function is_number(s)
@@ -400,13 +402,14 @@ local function align_numbers(el)
       for _, row in ipairs(body.body) do
         local cell = row.cells[col]
         if cell then
-          local text = pandoc.utils.stringify(cell.contents)
-          if is_number(text) then numbers = numbers + 1
+          local text, code = pandoc.utils.stringify(cell.contents), false
+          pandoc.walk_block(pandoc.Div(cell.contents), { Code = function() code = true end })
+          if is_number(text) and not code then numbers = numbers + 1
           elseif text:match("%S") then others = others + 1 end
         end
       end
     end
-    local align = (numbers > 0 and others == 0) and pandoc.AlignRight or spec[1]
+    local align = numbers > others and pandoc.AlignRight or spec[1]
     -- HTML: no widths; a table is as wide as its cells (weave.css)
     specs[col] = {align, is_latex and spec[2] or pandoc.ColWidthDefault}
   end

@@ -15,7 +15,8 @@
 //   10 %); no figure label shown smaller than the page's small print (the
 //   "Used in" lines), at 1280 and 400 px; whatever its frame cuts (a wide
 //   display, code block, figure or table) scrolls, with a shadow at the
-//   edge (the cue); no word or number broken across lines in a table cell;
+//   edge (the cue); no word or number broken across lines in a table cell,
+//   and numbers in table cells flush right;
 //   every colour of text in code, line numbers, chunk labels, captions and
 //   contents at 4.5:1 or more against its background; the Contents
 //   control clear of the text at 1280, 1000, 700 and 400 px; with
@@ -108,7 +109,11 @@ async function main() {
     await current_section(live);
     await accessibility(live);
     await live.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-    await accessibility(live, 'dark');
+    await accessibility(live, 'on the dark page', ['color-contrast']);
+    await live.emulateMediaFeatures([]);
+    await live.setViewport({ width: 400, height: 900 });
+    await new Promise((r) => setTimeout(r, 500));      // book/page.html looks again after a resize
+    await accessibility(live, 'at 400 px', ['scrollable-region-focusable']);
   } finally {
     await browser.close();
   }
@@ -121,7 +126,7 @@ async function maths(page) {
     displays: document.querySelectorAll('span.katex-display').length,
     errors: document.querySelectorAll('.katex-error').length,
     scripts: [...document.querySelectorAll('script')].filter((s) => !s.type || /javascript/.test(s.type))
-      .filter((s) => /katex/i.test(s.src + s.textContent.slice(0, 2000))).length,
+      .filter((s) => /katex(\.min)?\.js|katex\.render|renderMathInElement/i.test(s.src + s.textContent)).length,
   }));
   check(m.katex > 0 && m.spans === 0, m.katex + ' formulas typeset by KaTeX, ' + m.spans + ' left as TeX');
   check(m.errors === 0, 'no KaTeX error in the page (' + m.errors + ')');
@@ -386,8 +391,15 @@ async function table_cells(page, width) {
         }
       }
     }
-    return { tokens, broken };
+    // a number (not code, such as the token 5) is set flush right
+    const number = /^[-+\u2212]?(\d[\d,]*\.?\d*|\.\d+)([eE][-+\u2212]?\d+)?[%x\u00d7]?$/;
+    const cells = [...document.querySelectorAll('td')].filter((c) => number.test(c.textContent.trim()) && !c.querySelector('code'));
+    const left = cells.filter((c) => !['right', 'end'].includes(getComputedStyle(c).textAlign)).map((c) => c.textContent.trim());
+    return { tokens, broken, numbers: cells.length, left };
   });
+  if (width === 1280)
+    check(t.numbers > 0 && t.left.length === 0, 'every number in a table cell is set flush right (' + t.numbers +
+          ' numbers' + (t.left.length ? '; not: ' + t.left.slice(0, 8).join(' ') : '') + ')');
   check(t.tokens > 0 && t.broken.length === 0,
         'at ' + width + ' px no word or number is broken in a table cell (' + t.tokens + ' tokens' +
         (t.broken.length ? '; broken: ' + t.broken.slice(0, 8).join(' ') : '') + ')');
@@ -471,23 +483,25 @@ async function dark(page) {
         d.ink.toFixed(2) + '), every figure on light paper (' + d.paper.toFixed(2) + ')');
 }
 
-// axe-core, WCAG 2.1 A and AA, over the whole page; on the dark page its
-// contrast rule alone (the other rules do not look at colours)
-async function accessibility(page, scheme) {
-  if (!scheme) await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-  const r = await page.evaluate(async (scheme) => {
+// axe-core, WCAG 2.1 A and AA, over the whole page at 1280 px; then, as
+// the page changes, the rules that look at what changed: on the dark page
+// the contrast rule, at 400 px the rule that a frame that scrolls can be
+// reached by the keyboard
+async function accessibility(page, where, rules) {
+  if (!where) await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  const r = await page.evaluate(async (rules) => {
     const out = await window.axe.run(document, {
-      runOnly: scheme ? { type: 'rule', values: ['color-contrast'] } :
+      runOnly: rules ? { type: 'rule', values: rules } :
         { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
       resultTypes: ['violations'],
     });
     return { version: window.axe.version,
              violations: out.violations.map((v) => ({ id: v.id, n: v.nodes.length,
                where: v.nodes.slice(0, 3).map((x) => x.target.join(' ')) })) };
-  }, scheme || '');
+  }, rules || null);
   for (const v of r.violations) console.log('       axe: ' + v.id + ' on ' + v.n + ' elements, e.g. ' + v.where.join('; '));
   check(r.violations.length === 0,
-        'axe-core ' + r.version + (scheme ? ' (colour contrast, on the ' + scheme + ' page)' : ' (WCAG 2.1 A and AA)') +
+        'axe-core ' + r.version + (rules ? ' (' + rules.join(', ') + ', ' + where + ')' : ' (WCAG 2.1 A and AA)') +
         ' finds no violation: ' + r.violations.length + ' rules broken on ' +
         r.violations.reduce((a, v) => a + v.n, 0) + ' elements');
 }
