@@ -12,13 +12,14 @@
 // The page as a designer would look at it (issue 23; weave.css):
 //   the book face and the code face embedded and loaded; a measure of 60-75
 //   characters a line at 1280 px; inline maths at the text's size (within
-//   10 %); no figure label shown smaller than the page's small print (the
-//   "Used in" lines), at 1280 and 400 px; whatever its frame cuts (a wide
-//   display, code block, figure or table) scrolls, with a shadow at the
-//   edge (the cue); no word or number broken across lines in a table cell,
-//   and numbers in table cells flush right;
-//   every colour of text in code, line numbers, chunk labels, captions and
-//   contents at 4.5:1 or more against its background; the Contents
+//   10 %); chunk references labelled with their chunk's number; no figure
+//   label shown smaller than the page's small print (the "Used in" lines),
+//   at 1280 and 400 px; whatever its frame cuts (a wide display, code
+//   block, figure or table) scrolls, with a shadow at the edge (the cue);
+//   no word or number broken across lines in a table cell, and numbers in
+//   table cells flush right; every colour of text in code, line numbers,
+//   chunk labels, captions and contents at 4.5:1 or more against its
+//   background; the Contents
 //   control clear of the text at 1280, 1000, 700 and 400 px; with
 //   JavaScript, the section being read marked in the side contents;
 //   axe-core's WCAG 2.1 A and AA rules find no violation; and for a reader
@@ -67,6 +68,7 @@ async function main() {
     await fonts(page);
     await measure(page);
     await maths_size(page);
+    await chunk_labels(page);
     await contrast(page);
     for (const width of [1280, 400]) {
       await page.setViewport({ width, height: 900 });
@@ -245,6 +247,25 @@ async function maths_size(page) {
   check(r.n > 0 && r.lo >= 0.9 && r.hi <= 1.1,
         'inline maths at the size of the text: ' + r.n + ' formulas at ' + r.lo.toFixed(2) + '-' +
         r.hi.toFixed(2) + ' of it (within 10 %)');
+}
+
+// a reference to a chunk, in code or in prose, carries the number its
+// heading shows ("⟨name 87⟩" for the chunk headed "87 ⟨name⟩≡")
+async function chunk_labels(page) {
+  const c = await page.evaluate(() => {
+    let refs = 0, wrong = [];
+    for (const a of document.querySelectorAll('a.chunkref, .chunkuses a[href^="#chunk-"]')) {
+      refs++;
+      const head = document.getElementById(a.getAttribute('href').slice(1));
+      const num = head && head.querySelector('.chunknum');
+      const label = a.querySelector('.chunklabel');
+      if (!num || !label || label.textContent.trim() !== num.textContent.trim())
+        wrong.push(a.textContent.trim().slice(0, 60));
+    }
+    return { refs, wrong: wrong.length, example: wrong[0] };
+  });
+  check(c.refs > 0 && c.wrong === 0, 'chunk references carry the number of the chunk\'s heading: ' + c.refs +
+        ' references' + (c.wrong ? ', ' + c.wrong + ' without it, such as ' + c.example : ''));
 }
 
 // contrast (WCAG 2.1): the computed colour of each kind of text against
