@@ -471,7 +471,7 @@ return {
       if is_latex then el.src = el.src:gsub("%.svg$", ".pdf"); return el end
       return html_figure_width(el)
     end,
-    Table = function(el)        -- LaTeX: place waiting figures first
+    Table = function(el)        -- numbers flush right; LaTeX: place waiting figures first
       el = align_numbers(el)
       if is_latex then return {pandoc.RawBlock("latex", "\\FloatBarrier"), el} end
       return el
