@@ -260,21 +260,28 @@ $(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks book/katex.js 
 $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
 	$(WEAVE) $< -t latex --standalone --toc-depth=2 --top-level-division=chapter \
 	  --highlight-style=tango -H book/weave-preamble.tex \
-	  -V documentclass=book -V classoption=oneside -V fontsize=11pt \
-	  -V geometry=a4paper -V geometry=hmargin=27mm -V geometry=vmargin=25mm \
+	  -V documentclass=book -V classoption=twoside -V classoption=openright \
+	  -V fontsize=11pt -V geometry=paperwidth=176mm -V geometry=paperheight=250mm \
+	  -V geometry=textwidth=114mm -V geometry=inner=24mm \
+	  -V geometry=marginparwidth=26mm -V geometry=marginparsep=5mm \
+	  -V geometry=top=24mm -V geometry=textheight=192mm -V geometry=headsep=7mm \
 	  -V fontfamily=mathpazo -V colorlinks=true \
 	  -V 'linkcolor=[rgb]{0.12,0.31,0.56}' -V 'urlcolor=[rgb]{0.12,0.31,0.56}' \
 	  -V toccolor=black -o $(B)/attention.pandoc.tex
 	awk -v fmt=latex -f book/nwpost.awk $< $(B)/attention.pandoc.tex > $@
 
-# PDF: pdflatex until the cross-references, the contents and longtable's
-# column widths settle (two passes from scratch; after an edit one, or two
-# if a page number moved); still unsettled after five passes is an error.
+# PDF: pdflatex until the cross-references, the contents, longtable's
+# column widths and the pages each chunk spans (written to the .aux file,
+# read by the running heads) settle: until LaTeX asks for no rerun and a
+# pass leaves the .aux file as it found it (three passes from scratch;
+# after an edit one or two); still unsettled after five passes is an error.
 book/attention.pdf: $(B)/attention.tex
 	cd $(B) && for pass in 1 2 3 4 5; do \
+	  { cp attention.aux attention.aux.before 2>/dev/null || : > attention.aux.before; }; \
 	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
 	    || { tail -n 30 attention.log >&2; exit 1; }; \
-	  grep -q 'Rerun to get\|Rerun LaTeX\|No file attention\.' attention.log || break; \
+	  grep -q 'Rerun to get\|Rerun LaTeX\|No file attention\.' attention.log \
+	    || ! cmp -s attention.aux attention.aux.before || break; \
 	  [ $$pass != 5 ] || { echo "$@: cross-references still change after 5 passes" >&2; exit 1; }; \
 	done
 	cp $(B)/attention.pdf $@

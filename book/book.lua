@@ -358,6 +358,83 @@ local function latex_str_with_caret(el)
   return out
 end
 
+-- LaTeX: the number of lines of a code block, for the rules of where it
+-- may break across pages (weave-preamble.tex, \nwcodelines)
+function latex_code_lines(el)
+  local _, n = el.text:gsub("%s+$", ""):gsub("\n", "")
+  return pandoc.RawBlock("latex", "\\nwcodelines{" .. (n + 1) .. "}")
+end
+
+-- LaTeX: a chunk begins with its number and its name, which the running
+-- head of a page shows when the chunk continues there.  The name is the
+-- head's text without the number and the closing "≡" or "+≡".
+function latex_chunk_begin(el)
+  local number, name = nil, pandoc.List()
+  pandoc.walk_block(el.content[1], { Span = function(s)
+    if has_class(s, "chunkhead") then
+      for _, x in ipairs(s.content) do
+        if x.t == "Span" and has_class(x, "chunknum") then
+          number = pandoc.utils.stringify(x)
+        else name:insert(x) end
+      end
+    end
+  end })
+  if not number then fail("a chunk without a number") end
+  local last = name[#name]
+  if last and last.t == "Str" then
+    last.text = last.text:gsub("%+?≡$", "")
+    if last.text == "" then name:remove(#name) end
+  end
+  while #name > 0 and name[#name].t == "Space" do name:remove(#name) end
+  while #name > 0 and name[1].t == "Space" do name:remove(1) end
+  local text = pandoc.write(pandoc.Pandoc({pandoc.Plain(name)}), "latex")
+  text = text:gsub("^%s*⟨", ""):gsub("⟩%s*$", "")
+  return "\\begin{nwchunk}{" .. number .. "}{" .. text .. "}"
+end
+
+-- LaTeX: tables.  A table whose widest cells fit the line side by side
+-- is set small, each column as wide as its widest cell, so no cell
+-- wraps.  A wider one keeps the columns pandoc gave it (their shares of
+-- the line, from the Markdown's dashes), its long cells wrapping, and is
+-- set smaller, its columns closer together.  A table of fewer than ten
+-- rows is a tabular, a box that never breaks across pages; a longer one
+-- is a longtable.
+local LINE_CHARS = 66     -- characters of \\small type in the text block
+local COLUMN_GAP = 2.7    -- the space between two columns, in characters
+function latex_table(el)
+  local rows, widest = 0, {}
+  for i = 1, #el.colspecs do widest[i] = 0 end
+  local function measure(list)
+    for _, row in ipairs(list) do
+      rows = rows + 1
+      local col = 1
+      for _, cell in ipairs(row.cells) do
+        local n = utf8.len(pandoc.utils.stringify(cell.contents)) or 0
+        if cell.col_span == 1 then widest[col] = math.max(widest[col], n) end
+        col = col + cell.col_span
+      end
+    end
+  end
+  measure(el.head.rows); measure(el.foot.rows)
+  for _, body in ipairs(el.bodies) do measure(body.head); measure(body.body) end
+  local natural = 0
+  for _, w in ipairs(widest) do natural = natural + w + COLUMN_GAP end
+  local fits = natural <= LINE_CHARS
+  if fits then
+    for i, c in ipairs(el.colspecs) do el.colspecs[i] = {c[1], pandoc.ColWidthDefault} end
+  end
+  local tex = pandoc.write(pandoc.Pandoc({el}), "latex")
+  if rows < 10 then
+    if tex:find("\\caption") then fail("a short table with a caption") end
+    tex = tex:gsub("\\begin{longtable}%[%]", "\\begin{tabular}")
+             :gsub("\\end{longtable}", "\\end{tabular}")
+             :gsub("\n\\end[a-z]*head\n", "\n"):gsub("\n\\end[a-z]*foot\n", "\n")
+    tex = "\\par\\noindent\n" .. tex .. "\\par"
+  end
+  local size = fits and "\\small" or "\\footnotesize\\setlength{\\tabcolsep}{3pt}"
+  return pandoc.RawBlock("latex", "{" .. size .. "\n" .. tex .. "\n}")
+end
+
 -- HTML: an SVG figure's width and least width.  SMALL_PX is the page's
 -- small print (weave.css: 0.8 of the 17 px text, as in "Used in").  The
 -- figure is shown at the width it is drawn at, or wider if its smallest
@@ -457,6 +534,11 @@ end
 
 return {
   { Meta = function(m) load_numbers(m) end },
+  { Div = function(el)        -- LaTeX: a chunk's head, read before it is rewritten
+      if is_latex and has_class(el, "nwchunk") then
+        el.attributes["latex-begin"] = latex_chunk_begin(el); return el
+      end
+    end },
   { Para = table_para, Plain = table_para },
   { Inlines = inlines,
     Code = function(el)      -- code in chunk names (class nwname) is left alone
@@ -466,6 +548,7 @@ return {
   {
     CodeBlock = function(el)
       if has_class(el, "nwusemap") then return {} end
+      if is_latex then return {latex_code_lines(el), el} end
     end,
     Image = function(el)
       if is_latex then el.src = el.src:gsub("%.svg$", ".pdf"); return el end
@@ -473,15 +556,20 @@ return {
     end,
     Table = function(el)        -- numbers flush right; LaTeX: place waiting figures first
       el = align_numbers(el)
-      if is_latex then return {pandoc.RawBlock("latex", "\\FloatBarrier"), el} end
+      if is_latex then return {pandoc.RawBlock("latex", "\\FloatBarrier"), latex_table(el)} end
       return el
     end,
     Strong = latex_bold_math,
-    Header = function(el)       -- LaTeX: an unnumbered chapter sets the running head
-      if not (is_latex and el.level == 1 and has_class(el, "unnumbered")) then return nil end
-      local title = pandoc.write(pandoc.Pandoc({pandoc.Plain(el.content)}), "latex")
-      local upper = "{\\MakeUppercase{" .. title .. "}}"
-      return {el, pandoc.RawBlock("latex", "\\markboth" .. upper .. upper)}
+    Header = function(el)
+      if not is_latex then return nil end
+      -- a section starts only where three lines fit under its heading
+      if el.level > 1 then
+        return {pandoc.RawBlock("latex", "\\Needspace{6\\baselineskip}"), el}
+      end
+      -- an unnumbered chapter sets the running head
+      if not has_class(el, "unnumbered") then return nil end
+      local title = "{" .. pandoc.write(pandoc.Pandoc({pandoc.Plain(el.content)}), "latex") .. "}"
+      return {el, pandoc.RawBlock("latex", "\\markboth" .. title .. title)}
     end,
     Span = function(el)
       if not is_latex then return nil end
@@ -508,7 +596,7 @@ return {
       end
       if not is_latex then return nil end
       if has_class(el, "nwchunk") then
-        local b = pandoc.List({pandoc.RawBlock("latex", "\\begin{nwchunk}")})
+        local b = pandoc.List({pandoc.RawBlock("latex", el.attributes["latex-begin"])})
         b:extend(el.content)
         b:insert(pandoc.RawBlock("latex", "\\end{nwchunk}"))
         return b

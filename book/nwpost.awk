@@ -101,6 +101,7 @@ function link(tk,   nm) {
         return tk
     }
     nm = unquote(name[tk])
+    gsub(/'/, "’", nm)   # as pandoc sets the name where the chunk is defined
     if (fmt == "html") {
         if (anchor[tk] == "-")
             return "<span class=\"chunkref undefined\">⟨" html_esc(nm) "⟩</span>"

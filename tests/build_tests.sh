@@ -224,6 +224,17 @@ pdf_no_overfull_box() {
     echo "no overfull box over 1 pt in $log ($all overfull boxes in all)"
 }
 
+# The printed page as a reader sees it (tests/pdf_layout.py, from
+# pdftotext's word boxes): a measure of 60 to 75 characters, chunks that
+# break only with 4 lines on each side (never one of 15 lines or fewer),
+# a "continued" head on every page that begins inside a chunk, 3 lines
+# under every heading, no half-empty page mid-chapter, no widow or orphan.
+pdf_page_layout() {
+    pdf=book/attention.pdf
+    [ -f "$pdf" ] || { echo "$pdf not found (run make)"; return 1; }
+    /usr/bin/python3 tests/pdf_layout.py "$pdf"
+}
+
 # Chunk cross-references on paper, as noweb prints them: each chunk's head
 # carries a label, its page and a letter for its place on the page ("87b").
 # pdftotext of the PDF: every head's label names the page it is printed on
@@ -242,13 +253,14 @@ for i, text in enumerate(pages, 1):
     lines = [l.strip() for l in text.split("\n") if l.strip()]
     if not lines:
         continue
-    m = re.match(r"^\S.*\s{2,}(\d+)$", lines[0])         # running head
+    m = (re.match(r"^\S.*\s{2,}(\d+)$", lines[0])        # running head, right page
+         or re.match(r"^(\d+)\s{2,}\S", lines[0]))          # left page
     if not m:
         m = re.match(r"^(\d+)$", lines[-1])                # plain foot
     printed = m.group(1) if m else None
     letters = []
     for l in lines:
-        m = re.match(r"^(\d+)([a-z]) \u27e8.*\u27e9\+?\u2261", l)
+        m = re.match(r"^(\d+)([a-z]) \u27e8", l)   # a head (its name may wrap)
         if m:
             heads[m.group(1) + m.group(2)] = i
             letters.append(m.group(2))

@@ -31,6 +31,7 @@ static void test_figure_references_agree(void **s) { (void)s; run("figure_refere
 static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_code_within_76_columns(void **s) { (void)s; run("code_within_76_columns"); }
 static void test_pdf_no_overfull_box(void **s) { (void)s; run("pdf_no_overfull_box"); }
+static void test_pdf_page_layout(void **s) { (void)s; run("pdf_page_layout"); }
 static void test_pdf_chunk_labels_name_pages(void **s) { (void)s; run("pdf_chunk_labels_name_pages"); }
 static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
 static void test_numbers_read_as_prose(void **s) { (void)s; run("numbers_read_as_prose"); }
@@ -68,6 +69,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/book.lua", test_numbers_read_as_prose),
     CHAPTER_TEST("build", "attention.nw", test_code_within_76_columns),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_no_overfull_box),
+    CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_page_layout),
     CHAPTER_TEST("build", "book/nwpandoc.awk", test_pdf_chunk_labels_name_pages),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),

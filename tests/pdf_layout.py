@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""pdf_layout.py: the printed book's pages, measured as a reader sees them.
+
+    /usr/bin/python3 tests/pdf_layout.py BOOK.pdf
+
+Reads every word's box from `pdftotext -bbox-layout` and checks the rules
+of the printed page (weave-preamble.tex):
+
+  - the measure: a full line of prose holds 60 to 75 characters;
+  - a chunk of 15 code lines or fewer never breaks across pages, and a
+    longer one breaks only with at least 4 of its lines on each side;
+  - a page that begins inside a chunk names the chunk in its head
+    ("... continued");
+  - at least 3 lines follow every section heading on its page;
+  - no page is less than half full, except the last page before a
+    chapter (or a blank page);
+  - no widow (a paragraph's last line alone at the top of a page) and no
+    orphan (a paragraph's first line alone at the foot of one).
+
+Prints what it measured and each failure; exits 1 on a failure.
+"""
+import re
+import statistics
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+NS = '{http://www.w3.org/1999/xhtml}'
+
+
+def pages_of(pdf):
+    xml = subprocess.run(['pdftotext', '-bbox-layout', pdf, '-'], check=True,
+                         capture_output=True).stdout
+    # a glyph with no Unicode name comes out as a control character,
+    # which XML does not allow
+    root = ET.fromstring(re.sub(rb'[\x00-\x08\x0b\x0c\x0e-\x1f]', b'?', xml))
+    for page in root.iter(NS + 'page'):
+        words = []
+        for w in page.iter(NS + 'word'):
+            words.append(dict(text=w.text or '', x0=float(w.get('xMin')),
+                              y0=float(w.get('yMin')), x1=float(w.get('xMax')),
+                              y1=float(w.get('yMax'))))
+        yield float(page.get('width')), float(page.get('height')), words
+
+
+def rows_of(words):
+    """Words on one baseline, left to right; rows top to bottom."""
+    rows = []
+    for w in sorted(words, key=lambda w: (w['y1'], w['x0'])):
+        if rows and abs(rows[-1][-1]['y1'] - w['y1']) < 1.6:
+            rows[-1].append(w)
+        else:
+            rows.append([w])
+    out = []
+    for r in rows:
+        r.sort(key=lambda w: w['x0'])
+        out.append(dict(words=r, x0=r[0]['x0'], x1=max(w['x1'] for w in r),
+                        y0=min(w['y0'] for w in r), y1=max(w['y1'] for w in r),
+                        height=max(w['y1'] - w['y0'] for w in r),
+                        text=' '.join(w['text'] for w in r)))
+    return out
+
+
+def mode(values):
+    counts = {}
+    for v in values:
+        counts[round(v, 1)] = counts.get(round(v, 1), 0) + 1
+    return max(counts, key=counts.get)
+
+
+def main(pdf):
+    pages = [(w, h, rows_of(ws)) for w, h, ws in pages_of(pdf)]
+    failures = []
+
+    def fail(msg):
+        failures.append(msg)
+        print('FAILED ' + msg)
+
+    # the text block, from the rows themselves: the commonest left and
+    # right edges of long rows, on odd and on even pages
+    edges = {}
+    for parity in (0, 1):
+        long_rows = [r for n, (w, h, rows) in enumerate(pages, 1) if n % 2 == parity
+                     for r in rows if r['x1'] - r['x0'] > 0.6 * w * 0.65]
+        edges[parity] = (mode(r['x0'] for r in long_rows), mode(r['x1'] for r in long_rows))
+    width = edges[1][1] - edges[1][0]
+    body_rows = [r for _, _, rows in pages for r in rows]
+    top = mode(r['y0'] for r in body_rows if r['height'] < 14)  # the running heads' line
+    print(f'text block: {width:.1f} pt wide; left edge {edges[1][0]:.1f} pt (odd pages), '
+          f'{edges[0][0]:.1f} pt (even)')
+
+    # each page: head, body rows, foot; rows classified
+    chunk_head = re.compile(r'^\d+[a-z]+$')
+    number = re.compile(r'^\d+$')
+    parsed = []
+    for n, (w, h, rows) in enumerate(pages, 1):
+        left, right = edges[n % 2]
+        head = [r for r in rows if r['y1'] < top + 14]
+        foot = [r for r in rows if r['y0'] > h * 0.93]
+        body = [r for r in rows if r not in head and r not in foot]
+        for r in body:
+            first = r['words'][0]
+            r['heading'] = (r['height'] > 13 and r['height'] < 24 and abs(r['x0'] - left) < 1.5
+                            and re.match(r'^\d+\.\d+(\.\d+)? +\S', r['text']) is not None)
+            r['code'] = (number.match(first['text']) is not None and first['x1'] < left - 5
+                         and first['y1'] - first['y0'] < 7)
+            r['chunkhead'] = chunk_head.match(first['text']) is not None and '≡' in r['text']
+            r['chunkend'] = re.match(r'^(Used in|Continued in|Root chunk|Defines)', r['text']) is not None
+            r['prose'] = (not r['code'] and not r['chunkhead'] and abs(r['x0'] - left) < 1.5
+                          and r['height'] < 16)
+            r['full'] = r['prose'] and abs(r['x1'] - right) < 1.5
+            r['prose'] = r['prose'] and not r['heading'] and not r['chunkend']
+            r['full'] = r['full'] and not r['chunkend']
+            r['chapter'] = r['height'] >= 24
+        parsed.append(dict(n=n, height=h, head=' '.join(r['text'] for r in head),
+                           body=body, left=left, right=right))
+
+    # 1. the measure
+    lengths = [len(r['text']) for p in parsed for r in p['body'] if r['full']]
+    med = statistics.median(lengths)
+    print(f'measure: {len(lengths)} full lines of prose, median {med} characters '
+          f'(quartiles {statistics.quantiles(lengths, n=4)})')
+    if not 60 <= med <= 75:
+        fail(f'the measure is {med} characters a line, not 60 to 75')
+
+    # 2. chunks across pages, and 3. the "continued" head
+    chunk = None   # [label, {page: lines}]
+    chunks = []
+    for p in parsed:
+        first_body = next((r for r in p['body'] if r['text'].strip()), None)
+        if chunk and first_body is not None and first_body['code'] \
+                and 'continued' not in p['head']:
+            fail(f'p{p["n"]}: the page begins inside chunk {chunk[0]} and its head does not say so')
+        for r in p['body']:
+            if r['chunkhead']:
+                chunk = [r['words'][0]['text'], {}]
+                chunks.append(chunk)
+            elif r['code'] and chunk:
+                chunk[1][p['n']] = chunk[1].get(p['n'], 0) + 1
+            elif r['chunkend']:
+                chunk = None
+    split = 0
+    for label, per_page in chunks:
+        if len(per_page) < 2:
+            continue
+        split += 1
+        total = sum(per_page.values())
+        parts = [per_page[k] for k in sorted(per_page)]
+        if total <= 15:
+            fail(f'chunk {label} ({total} lines) breaks across pages {sorted(per_page)}: {parts}')
+        elif min(parts) < 4:
+            fail(f'chunk {label} breaks with {parts} lines on its pages {sorted(per_page)}')
+    print(f'chunks: {len(chunks)}, of which {split} break across pages')
+
+    # 4. headings at the foot of a page
+    for p in parsed:
+        body = [r for r in p['body'] if not r['chapter']]
+        for i, r in enumerate(body):
+            if r['heading'] and len(body) - i - 1 < 3:
+                fail(f'p{p["n"]}: heading "{r["text"][:40]}" has {len(body) - i - 1} lines under it')
+
+    # 5. pages less than half full
+    text_top = min(r['y0'] for p in parsed for r in p['body'])
+    text_bottom = statistics.quantiles([p['body'][-1]['y1'] for p in parsed if p['body']], n=10)[-1]
+    half = text_top + (text_bottom - text_top) / 2
+    def starts_chapter(p):
+        return any(r['chapter'] for r in p['body'][:3]) or p['head'].strip() == ''
+    front = next((p['n'] for p in parsed
+                  if any(r['chapter'] and r['text'].strip() == '1' for r in p['body'])), 1)
+    half_empty = 0
+    for i, p in enumerate(parsed[:-1]):
+        if p['n'] < front or not p['body']:
+            continue
+        if p['body'][-1]['y1'] < half:
+            nxt = next((q for q in parsed[i + 1:] if q['body']), None)
+            if nxt is None or starts_chapter(nxt) or not parsed[i + 1]['body']:
+                continue
+            half_empty += 1
+            fail(f'p{p["n"]}: the page is less than half full')
+    print(f'pages less than half full mid-chapter: {half_empty}')
+
+    # 6. widows and orphans: a paragraph's lines are full-width prose rows
+    # a line apart; a paragraph starts after a larger gap
+    for p in parsed:
+        body = p['body']
+        if len(body) < 2:
+            continue
+        a, b = body[0], body[1]
+        if a['prose'] and not a['full'] and not a['heading'] and b['y1'] - a['y1'] > 16 \
+                and p['n'] > 1:
+            prev = parsed[p['n'] - 2]['body']
+            if prev and prev[-1]['full']:
+                fail(f'p{p["n"]}: a widow at the top: "{a["text"][:40]}"')
+        y, z = body[-2], body[-1]
+        if z['full'] and z['y1'] - y['y1'] > 16 and p['n'] < len(parsed):
+            nxt = parsed[p['n']]['body']
+            if nxt and nxt[0]['prose']:
+                fail(f'p{p["n"]}: an orphan at the foot: "{z["text"][:40]}"')
+
+    print(f'{len(failures)} failures')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1]))
