@@ -99,6 +99,27 @@
   }
   window.addEventListener('resize', () => document.querySelectorAll('div.live .live-chart').forEach(fitted));
 
+  // A run's chart comes at every record, ten a second or more; it is
+  // drawn at most every 150 ms, and the last one when the run ends.  The
+  // box keeps the time the page spent drawing (data-draw-ms, data-draws).
+  function painter(chart, box) {
+    let pending = null, last = -Infinity;
+    const paint = () => {
+      if (!pending) return;
+      const t = performance.now();
+      draw(chart, pending[0], pending[1]);
+      pending = null;
+      last = performance.now();
+      box.dataset.drawMs = (Number(box.dataset.drawMs || 0) + last - t).toFixed(1);
+      box.dataset.draws = String(Number(box.dataset.draws || 0) + 1);
+    };
+    return {
+      start() { pending = null; last = -Infinity; box.dataset.drawMs = '0'; box.dataset.draws = '0'; },
+      later(svg, label) { pending = [svg, label]; if (performance.now() - last >= 150) paint(); },
+      end: paint,
+    };
+  }
+
   // A refusal of the reader's input stays beside the controls until the
   // reader's next action; it does not touch what is running.
   function refusal() {
@@ -171,6 +192,7 @@
     const status = el('span', { class: 'live-status' }, 'Not trained yet: the widgets use the book\'s model.');
     const said = announcer();
     const chart = el('div', { class: 'live-chart' });
+    const paint = painter(chart, box);
     const save = el('a', { class: 'live-download', hidden: '' }, 'Download the checkpoint');
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'seed ', seed), go, save, back),
                refused, status, said, chart);
@@ -193,14 +215,15 @@
       save.hidden = true;
       status.classList.remove('live-error');
       said.reset();
+      paint.start();
       said.say('Training seed ' + checked + ' in your browser.');
       let first = null;
       const run = running;
       run.onmessage = (event) => {
         const r = event.data;
         if (!r.done) {
-          draw(chart, r.chart, 'Training seed ' + checked + ', step ' + r.step + ' of ' + steps +
-               ': batch loss ' + r.loss.toFixed(4) + ', ' + r.correct + ' of 100 problems right');
+          paint.later(r.chart, 'Training seed ' + checked + ', step ' + r.step + ' of ' + steps +
+                      ': batch loss ' + r.loss.toFixed(4) + ', ' + r.correct + ' of 100 problems right');
           if (r.correct === 100 && first === null) first = r.at;
           status.textContent = 'seed ' + checked + ', step ' + r.step + ': batch loss ' +
             r.loss.toFixed(4) + ', score ' + r.correct + '/100';
@@ -209,6 +232,7 @@
         }
         run.terminate();
         running = null;
+        paint.end();
         if (r.status !== 0) {
           status.textContent = r.message;
           status.classList.add('live-error');
@@ -608,6 +632,7 @@
                       'Not run yet: the figures above are the book\'s.');
     const said = announcer();
     const chart = el('div', { class: 'live-chart' });
+    const paint = painter(chart, box);
     const table = el('table', { class: 'live-results', hidden: '' });
     const logs = el('span', { class: 'live-logs', hidden: '' });
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'model ', which),
@@ -630,13 +655,14 @@
       const names = ['the book\'s model', label];
       const times = [[], []];        // [time, step] of each record, per run
       said.reset();
+      paint.start();
       said.say('Training the book\'s model and the model ' + label + ', seed ' + checked + ', in your browser.');
       run.onmessage = (event) => {
         const r = event.data;
         if (!r.done) {
-          draw(chart, r.chart, 'Loss and score against the step, seed ' + checked + ': ' + names[r.run] +
-               ' at step ' + r.step + ', ' + r.correct + ' of 100 problems right' +
-               (r.run ? '; the book\'s model, solid, and ' + label + ', dashed' : ''));
+          paint.later(r.chart, 'Loss and score against the step, seed ' + checked + ': ' + names[r.run] +
+                      ' at step ' + r.step + ', ' + r.correct + ' of 100 problems right' +
+                      (r.run ? '; the book\'s model, solid, and ' + label + ', dashed' : ''));
           times[r.run].push([r.at, r.step]);
           status.textContent = 'seed ' + checked + ', ' + names[r.run] + ', step ' + r.step +
             ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/100';
@@ -645,6 +671,7 @@
         }
         run.terminate();
         running = null;
+        paint.end();
         // milliseconds a step of each run, from its first record to its last
         const ms = times.map((t) => t.length < 2 ? NaN
           : (t[t.length - 1][0] - t[0][0]) / (t[t.length - 1][1] - t[0][1]));

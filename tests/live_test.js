@@ -127,9 +127,11 @@ async function train(page, downloads) {
   await sleep(200);
   check(live_workers(page) === 0, 'the training worker is terminated when its run is done (' +
         live_workers(page) + ' left)');
-  const timing = await page.$eval(box, (e) => [e.dataset.msPerStep, e.dataset.firstPerfectSeconds]);
+  const timing = await page.$eval(box, (e) => [e.dataset.msPerStep, e.dataset.firstPerfectSeconds,
+                                                e.dataset.drawMs, e.dataset.draws]);
   console.log('       in the browser: ' + timing[0] + ' ms a step, first 100/100 after ' + timing[1] +
-              ' s (' + ((Date.now() - started) / 1000).toFixed(1) + ' s for the whole click)');
+              ' s (' + ((Date.now() - started) / 1000).toFixed(1) + ' s for the whole click); the page drew ' +
+              timing[3] + ' charts in ' + timing[2] + ' ms');
   const svg = await page.$eval(box + ' .live-chart', (e) => e.querySelectorAll('svg polyline, svg path').length);
   check(svg > 0, 'the training chart is drawn');
   const status = await page.$eval(box + ' .live-status', (e) => e.textContent);
