@@ -74,8 +74,10 @@
 
   // Put the module's drawing into a chart's box: each SVG is an image
   // with a label, and is never so narrow that its smallest text falls
-  // under the small print (the box scrolls sideways instead).
-  function draw(chart, svgText, label) {
+  // under the small print (the box scrolls sideways instead).  Whether it
+  // scrolls is measured, which lays out the whole book, unless a run is
+  // drawing (the run measures once, at its end).
+  function draw(chart, svgText, label, running) {
     chart.innerHTML = svgText;
     const minimum = smallPrint();
     for (const svg of chart.querySelectorAll('svg')) {
@@ -90,7 +92,7 @@
         svg.style.flexBasis = width.toFixed(1) + 'px';
       }
     }
-    fitted(chart);
+    if (!running) fitted(chart);
   }
   // a box that scrolls sideways can be scrolled from the keyboard
   function fitted(chart) {
@@ -107,7 +109,7 @@
     const paint = () => {
       if (!pending) return;
       const t = performance.now();
-      draw(chart, pending[0], pending[1]);
+      draw(chart, pending[0], pending[1], true);
       pending = null;
       last = performance.now();
       box.dataset.drawMs = (Number(box.dataset.drawMs || 0) + last - t).toFixed(1);
@@ -116,7 +118,7 @@
     return {
       start() { pending = null; last = -Infinity; box.dataset.drawMs = '0'; box.dataset.draws = '0'; },
       later(svg, label) { pending = [svg, label]; if (performance.now() - last >= 150) paint(); },
-      end: paint,
+      end() { paint(); fitted(chart); },
     };
   }
 
