@@ -300,8 +300,9 @@
       }
       for (const block of blocks) {
         const copy = block.cloneNode(true);
-        // the copy is read, not followed: its line-number links become text
-        for (const a of copy.querySelectorAll('a')) a.replaceWith(...a.childNodes);
+        // the copy is read, not followed: its links (the line numbers, the
+        // names of chunks) keep their look but lead nowhere and take no focus
+        for (const a of copy.querySelectorAll('a[href]')) a.removeAttribute('href');
         for (const e of copy.querySelectorAll('[tabindex]')) e.removeAttribute('tabindex');
         for (const span of copy.querySelectorAll('[id]')) {
           const n = span.id.split('-').pop();

@@ -82,7 +82,7 @@ WEB_EXPORT(save) int web_save(void)
     return (int)n;
 }
 
-enum { WEB_PANEL = 320 };           /* the width of a panel, in SVG pixels */
+enum { WEB_PANEL = 320 };      /* the width of a panel, in SVG pixels */
 
 static void training_chart(Text *svg, int steps)
 {

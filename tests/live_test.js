@@ -301,8 +301,10 @@ async function stepper(page) {
   check(typed[0] === '3' && typed[1].startsWith('step 1 of ' + want_steps + ','),
         'typing 3*4= over the sequence steps its last row, t = 3, ' + want_steps + ' steps: row ' + typed[0] + ', ' + typed[1]);
   // the copied code is read, not followed: nothing in it takes the focus
-  const focusable = await page.$$eval(box + ' .live-code a[href], ' + box + ' .live-code [tabindex], ' +
+  const focusable = await page.$$eval(box + ' .live-code a[href], ' + box + ' .live-code [tabindex]:not([tabindex="-1"]), ' +
                                       box + ' .live-code button, ' + box + ' .live-code input', (all) => all.length);
+  const numbered = await page.$$eval(box + ' .live-code pre.numberSource code > span > a:first-child', (all) => all.length);
+  check(numbered > 0, 'the stepper\'s copy of the code keeps its line numbers (' + numbered + ' lines)');
   check(focusable === 0, 'the stepper\'s copy of the code holds no link or other stop of the Tab key (' + focusable + ')');
 
   await page.$eval(box + ' input.live-sequence', (e) => { e.value = '7*8='; e.dispatchEvent(new Event('input')); });
