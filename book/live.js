@@ -68,6 +68,70 @@
   }
   const widgets = (name) => document.querySelectorAll('div.live[data-widget="' + name + '"]');
 
+  // The book's small print: the size of its code's line numbers, three
+  // quarters of the body's size.  No text of a chart is drawn smaller.
+  const smallPrint = () => 0.75 * parseFloat(getComputedStyle(document.body).fontSize);
+
+  // Put the module's drawing into a chart's box: each SVG is an image
+  // with a label, and is never so narrow that its smallest text falls
+  // under the small print (the box scrolls sideways instead).  Whether it
+  // scrolls is measured, which lays out the whole book, unless a run is
+  // drawing (the run measures once, at its end).
+  function draw(chart, svgText, label, running) {
+    chart.innerHTML = svgText;
+    const minimum = smallPrint();
+    for (const svg of chart.querySelectorAll('svg')) {
+      svg.setAttribute('role', 'img');
+      const titles = [...svg.querySelectorAll('text[font-weight="bold"]')].map((t) => t.textContent);
+      svg.setAttribute('aria-label', label + (titles.length ? ' (' + titles.join('; ') + ')' : ''));
+      const sizes = [...svg.querySelectorAll('text[font-size]')].map((t) => Number(t.getAttribute('font-size')));
+      const box = svg.viewBox.baseVal;
+      if (sizes.length && box && box.width > 0) {
+        const width = box.width * minimum / Math.min(...sizes);
+        svg.style.minWidth = width.toFixed(1) + 'px';
+        svg.style.flexBasis = width.toFixed(1) + 'px';
+      }
+    }
+    if (!running) fitted(chart);
+  }
+  // a box that scrolls sideways can be scrolled from the keyboard
+  function fitted(chart) {
+    if (chart.scrollWidth > chart.clientWidth + 1) chart.setAttribute('tabindex', '0');
+    else chart.removeAttribute('tabindex');
+  }
+  window.addEventListener('resize', () => document.querySelectorAll('div.live .live-chart').forEach(fitted));
+
+  // A run's chart comes at every record, ten a second or more; it is
+  // drawn at most every 150 ms, and the last one when the run ends.  The
+  // box keeps the time the page spent drawing (data-draw-ms, data-draws).
+  function painter(chart, box) {
+    let pending = null, last = -Infinity;
+    const paint = () => {
+      if (!pending) return;
+      const t = performance.now();
+      draw(chart, pending[0], pending[1], true);
+      pending = null;
+      last = performance.now();
+      box.dataset.drawMs = (Number(box.dataset.drawMs || 0) + last - t).toFixed(1);
+      box.dataset.draws = String(Number(box.dataset.draws || 0) + 1);
+    };
+    return {
+      start() { pending = null; last = -Infinity; box.dataset.drawMs = '0'; box.dataset.draws = '0'; },
+      later(svg, label) { pending = [svg, label]; if (performance.now() - last >= 150) paint(); },
+      end() { paint(); fitted(chart); },
+    };
+  }
+
+  // A refusal of the reader's input stays beside the controls until the
+  // reader's next action; it does not touch what is running.
+  function refusal() {
+    const r = el('div', { class: 'live-refusal live-error', role: 'alert' });
+    r.clear = () => { r.textContent = ''; };
+    return r;
+  }
+  // a token as the widgets name it: ';' is the sign that ends an answer
+  const named = (c) => c === ';' ? "';' (the end of an answer)" : "'" + c + "'";
+
   let book = null;        // the module instance the widgets share
   let module = null;
   const model = { owner: 'the book\'s model (seed 1)', changed: [] };
@@ -80,16 +144,34 @@
   }
 
   // The seed typed into a widget, checked by the same C as attention train
-  // --seed; on a bad one the status shows the command line's message.
-  function checkedSeed(input, status) {
+  // --seed; a bad one is refused, in the refusal beside the controls.
+  function checkedSeed(input, refused) {
     const n = book.put(input.value);
     if (book.x.seed_check(n) !== 0) {
-      status.textContent = book.text();
-      status.classList.add('live-error');
+      refused.textContent = book.text();
       return null;
     }
-    status.classList.remove('live-error');
+    refused.clear();
     return BigInt.asUintN(64, book.x.seed());
+  }
+
+  // A seed field runs its widget on Enter, as its button does.
+  function onEnter(input, button) {
+    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); button.click(); } });
+  }
+
+  // The status of a run changes at every record; a screen reader hears
+  // only its start, each quarter and its end, from a live region of its own.
+  function announcer() {
+    const a = el('span', { class: 'live-announce', role: 'status' });
+    let said = -1;
+    a.say = (text) => { a.textContent = text; };
+    a.progress = (share, text) => {
+      const quarter = Math.floor(share * 4);
+      if (quarter > said) { said = quarter; a.textContent = text; }
+    };
+    a.reset = () => { said = 0; };
+    return a;
   }
 
   // A worker of its own, which instantiates the module and runs body.
@@ -106,43 +188,74 @@
     const seed = el('input', { type: 'text', value: '1', size: '6', 'aria-label': 'seed',
                                inputmode: 'numeric', class: 'live-seed' });
     const go = el('button', { type: 'button', class: 'live-train' }, 'Train');
-    const status = el('span', { class: 'live-status', role: 'status' }, 'Not trained yet: the widgets use the book\'s model.');
+    const back = el('button', { type: 'button', class: 'live-book-model', hidden: '' },
+                    'Back to the book\'s model');
+    const refused = refusal();
+    const status = el('span', { class: 'live-status' }, 'Not trained yet: the widgets use the book\'s model.');
+    const said = announcer();
     const chart = el('div', { class: 'live-chart' });
+    const paint = painter(chart, box);
     const save = el('a', { class: 'live-download', hidden: '' }, 'Download the checkpoint');
-    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'seed ', seed), go, save),
-               status, chart);
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'seed ', seed), go, save, back),
+               refused, status, said, chart);
     let running = null;
+    seed.addEventListener('input', refused.clear);
+    onEnter(seed, go);
+    back.addEventListener('click', () => {
+      refused.clear();
+      useModel(decode('live-model'), 'the book\'s model (seed 1)');
+      back.hidden = true;
+      status.textContent = 'The widgets use the book\'s model again.';
+      said.say(status.textContent);
+    });
     go.addEventListener('click', () => {
-      const checked = checkedSeed(seed, status);
+      const checked = checkedSeed(seed, refused);
       if (checked === null) return;
       if (running) running.terminate();
+      const steps = 1000;
       running = startWorker(worker);
       save.hidden = true;
+      status.classList.remove('live-error');
+      said.reset();
+      paint.start();
+      said.say('Training seed ' + checked + ' in your browser.');
       let first = null;
-      running.onmessage = (event) => {
+      const run = running;
+      run.onmessage = (event) => {
         const r = event.data;
         if (!r.done) {
-          chart.innerHTML = r.chart;
+          paint.later(r.chart, 'Training seed ' + checked + ', step ' + r.step + ' of ' + steps +
+                      ': batch loss ' + r.loss.toFixed(4) + ', ' + r.correct + ' of 100 problems right');
           if (r.correct === 100 && first === null) first = r.at;
           status.textContent = 'seed ' + checked + ', step ' + r.step + ': batch loss ' +
             r.loss.toFixed(4) + ', score ' + r.correct + '/100';
+          said.progress(r.step / steps, status.textContent);
           return;
         }
+        run.terminate();
         running = null;
-        if (r.status !== 0) { status.textContent = r.message; status.classList.add('live-error'); return; }
-        const perStep = r.ms / 1000;
+        paint.end();
+        if (r.status !== 0) {
+          status.textContent = r.message;
+          status.classList.add('live-error');
+          said.say(r.message);
+          return;
+        }
+        const perStep = r.ms / steps;
         status.textContent = 'seed ' + checked + ': first 100/100 at step ' + r.first + ' (' +
-          (first === null ? '-' : ((first - r.start) / 1000).toFixed(2) + ' s') + '), 1000 steps in ' +
+          (first === null ? '-' : ((first - r.start) / 1000).toFixed(2) + ' s') + '), ' + steps + ' steps in ' +
           (r.ms / 1000).toFixed(2) + ' s, ' + perStep.toFixed(2) + ' ms a step. ' +
           'The widgets below now use this model.';
+        said.say(status.textContent);
         box.dataset.msPerStep = perStep.toFixed(3);
         box.dataset.firstPerfectSeconds = first === null ? '' : ((first - r.start) / 1000).toFixed(3);
         useModel(r.checkpoint, 'your model (seed ' + checked + ')');
         save.href = URL.createObjectURL(new Blob([r.checkpoint], { type: 'application/octet-stream' }));
         save.download = 'seed' + checked + '.ckpt';
         save.hidden = false;
+        back.hidden = false;
       };
-      running.postMessage({ module, seed: checked, steps: 1000 });
+      run.postMessage({ module, seed: checked, steps });
     });
   }
 
@@ -165,12 +278,14 @@
                where, el('div', { class: 'live-stepper' }, code, vars));
     let steps = [], at = 0, lines = new Map();
 
+    // a new sequence is stepped at its last row, the one that emits the
+    // next token
     function positions() {
-      const n = Math.max(1, Math.min(7, text.value.length)), keep = pos.value;
+      const chars = [...text.value], n = Math.max(1, Math.min(7, chars.length));
       pos.replaceChildren();
       for (let t = 0; t < n; t++)
-        pos.append(el('option', { value: String(t) }, t + " ('" + (text.value[t] || '') + "')"));
-      pos.value = keep !== '' && Number(keep) < n ? keep : String(n - 1);
+        pos.append(el('option', { value: String(t) }, t + ' (' + named(chars[t] || '') + ')'));
+      pos.value = String(n - 1);
     }
 
     // The woven chunks that hold the stepped lines, copied from the book.
@@ -185,6 +300,10 @@
       }
       for (const block of blocks) {
         const copy = block.cloneNode(true);
+        // the copy is read, not followed: its links (the line numbers, the
+        // names of chunks) keep their look but lead nowhere and take no focus
+        for (const a of copy.querySelectorAll('a[href]')) a.removeAttribute('href');
+        for (const e of copy.querySelectorAll('[tabindex]')) e.removeAttribute('tabindex');
         for (const span of copy.querySelectorAll('[id]')) {
           const n = span.id.split('-').pop();
           if (span.tagName === 'SPAN') { span.dataset.line = n; lines.set(Number(n), span); }
@@ -192,11 +311,19 @@
         }
         code.append(copy);
       }
+      // the function each step is in: the chunk that holds its line
+      const chunks = [...code.children];
+      for (const s of steps) {
+        const span = lines.get(s.line);
+        s.chunk = span ? chunks.indexOf(span.closest('div.sourceCode')) : -s.line;
+      }
     }
 
-    function run() {
+    // keep: stay at the same step (the model changed, not the question)
+    function run(keep) {
       const n = book.put(text.value);
       const status = book.x.step(n, Number(pos.value));
+      const was = at;
       steps = [];
       at = 0;
       if (status !== 0) {
@@ -214,6 +341,7 @@
                      i: Number(i), exact, shown });
       }
       showCode();
+      if (keep === true) at = Math.min(was, steps.length - 1);
       show();
     }
 
@@ -235,11 +363,20 @@
       }
       where.textContent = 'step ' + (at + 1) + ' of ' + steps.length + ', ' + model.owner +
         ': head ' + s.head + ', line ' + s.line + ' of attention.nw';
-      // the latest value of every variable of this head, up to this step
-      const latest = new Map([['head', String(s.head)], ['t', String(s.t)],
-                              ['u', s.u < 0 ? '' : String(s.u)], ['i', s.i < 0 ? '' : String(s.i)]]);
-      for (let k = 0; k <= at; k++)
-        if (steps[k].head === s.head) latest.set(steps[k].name, steps[k]);
+      // the values defined at this line: the loop indices it has, and the
+      // latest value of each variable of this call of this function,
+      // for the u (and i) of this step where the variable is one of a row
+      const latest = new Map([['head', String(s.head)], ['t', String(s.t)]]);
+      if (s.u >= 0) latest.set('u', String(s.u));
+      if (s.i >= 0) latest.set('i', String(s.i));
+      let begin = at;
+      while (begin > 0 && steps[begin - 1].chunk === s.chunk && steps[begin - 1].head === s.head) begin--;
+      for (let k = begin; k <= at; k++) {
+        const v = steps[k];
+        if (v.name.endsWith('[u]') && v.u !== s.u) continue;
+        if (v.name.endsWith('[i]') && v.i !== s.i) continue;
+        latest.set(v.name, v);
+      }
       vars.replaceChildren();
       for (const [name, v] of latest)
         vars.append(el('tr', { 'data-name': name, class: typeof v === 'object' && v === s ? 'live-now' : '' },
@@ -263,8 +400,8 @@
     buttons.rowNext.addEventListener('click', () => rowMove(1));
     buttons.rowBack.addEventListener('click', () => rowMove(-1));
     text.addEventListener('input', () => { positions(); run(); });
-    pos.addEventListener('change', run);
-    model.changed.push(run);
+    pos.addEventListener('change', () => run());
+    model.changed.push(() => run(true));
     positions();
     run();
   }
@@ -292,9 +429,10 @@
         return;
       }
       where.classList.remove('live-error');
-      chart.innerHTML = book.text();
+      draw(chart, book.text(), 'The weights of every head on \'' + shown + '\', a square each, ' +
+           'with its numbers: row t reads the rows u up to t; the last row is framed');
       where.textContent = "'" + shown + "' (" + n + ' of ' + text.value.length + ' characters), ' +
-        model.owner + ": the last row chooses '" + String.fromCharCode(next) + "'";
+        model.owner + ': the last row chooses ' + named(String.fromCharCode(next));
       box.dataset.next = String.fromCharCode(next);
     }
     less.addEventListener('click', () => { n = Math.max(1, n - 1); run(); });
@@ -328,7 +466,8 @@
       where.classList.remove('live-error');
       const out = book.text(), cut = out.indexOf('\n');
       const [a, b, change, head, visited, pa, pb, pchange] = out.slice(0, cut).split('\t');
-      chart.innerHTML = out.slice(cut + 1);
+      draw(chart, out.slice(cut + 1), 'The weights of the row of = of every head, with their numbers, for ' +
+           a + '*' + b + '= and ' + b + '*' + a + '=');
       best = pa + '*' + pb + '=';
       where.textContent = a + '*' + b + '= against ' + b + '*' + a + '=, ' + model.owner +
         ': a share of ' + change + ' of the reading at the = moves to another position; ' +
@@ -394,7 +533,9 @@
                        ...names.map((name, c) => el('option', { value: String(c) }, name)));
     const where = el('div', { class: 'live-status', role: 'status' });
     const chart = el('div', { class: 'live-chart live-neuron-chart' });
-    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'concept ', concept)), where, chart);
+    const numbers = el('table', { class: 'live-weights live-neuron-numbers' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'concept ', concept)), where, chart,
+               el('details', { class: 'live-numbers' }, el('summary', {}, 'The numbers of the table'), numbers));
     function run() {
       if (book.x.neuron(Number(concept.value)) !== 0) {
         where.textContent = book.text();
@@ -403,9 +544,18 @@
         return;
       }
       where.classList.remove('live-error');
-      const out = book.text(), cut = out.indexOf('\n');
+      // the first line: count, neuron, d, right; the second, the neuron's
+      // activation on each problem a*b, a row of b for each a
+      const out = book.text(), cut = out.indexOf('\n'), cut2 = out.indexOf('\n', cut + 1);
       const [count, neuron, d, right] = out.slice(0, cut).split('\t');
-      chart.innerHTML = out.slice(cut + 1);
+      const values = out.slice(cut + 1, cut2).split('\t');
+      draw(chart, out.slice(cut2 + 1), 'The activation of neuron ' + neuron + ' at the = of each problem ' +
+           'a*b, a row for each a, a column for each b, in colour; the numbers are in the table below');
+      numbers.replaceChildren(
+        el('caption', {}, 'Neuron ' + neuron + ' at the = of a*b'),
+        el('tr', {}, el('th', {}, 'a \\ b'), ...values.slice(0, 10).map((v, b) => el('th', { scope: 'col' }, String(b)))),
+        ...[...Array(10).keys()].map((a) => el('tr', {}, el('th', { scope: 'row' }, String(a)),
+          ...values.slice(10 * a, 10 * a + 10).map((v) => el('td', {}, v)))));
       where.textContent = model.owner + ': of the 64 neurons at the =, neuron ' + neuron +
         ' separates the ' + count + ' problems where ' + names[Number(concept.value)] +
         ' from the others best, d = ' + d + '; one threshold on it sorts ' + right + ' of 100 right.';
@@ -431,7 +581,9 @@
       where.classList.remove('live-error');
       const out = book.text(), cut = out.indexOf('\n');
       const [count, countIn, first] = out.slice(0, cut).split('\t');
-      chart.innerHTML = out.slice(cut + 1);
+      draw(chart, out.slice(cut + 1), 'The share of the variance along each principal direction, ' +
+           'largest first, and the running total, for the 64 activations and the 32 inputs of the FFN: ' +
+           count + ' and ' + countIn + ' directions hold 90 %');
       where.textContent = model.owner + ': ' + count + ' directions hold 90\u00a0% of the variance of the 64 activations, ' +
         countIn + ' that of the 32 inputs; the first direction holds ' + first + '\u00a0%.';
       Object.assign(box.dataset, { count, countIn, first });
@@ -450,7 +602,7 @@
       const { module, seed, heads, part } = event.data;
       let m = null;
       const progress = (step, loss, correct) =>
-        postMessage({ run: m.x.experiment_run(), step, loss, correct, chart: m.text(),
+        postMessage({ run: m.x.experiment_run(), step, steps: 1000, loss, correct, chart: m.text(),
                       at: performance.now() });
       const instance = await WebAssembly.instantiate(module, imports(module, progress));
       m = wrap(instance.exports);
@@ -478,36 +630,51 @@
     const seed = el('input', { type: 'text', value: '1', size: '6', 'aria-label': 'seed',
                                inputmode: 'numeric', class: 'live-seed' });
     const go = el('button', { type: 'button', class: 'live-run' }, 'Train both');
-    const status = el('span', { class: 'live-status', role: 'status' },
+    const refused = refusal();
+    const status = el('span', { class: 'live-status' },
                       'Not run yet: the figures above are the book\'s.');
+    const said = announcer();
     const chart = el('div', { class: 'live-chart' });
+    const paint = painter(chart, box);
     const table = el('table', { class: 'live-results', hidden: '' });
     const logs = el('span', { class: 'live-logs', hidden: '' });
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'model ', which),
                   el('label', {}, 'seed ', seed), go),
-               status, chart, el('div', { class: 'live-table' }, table), logs);
+               refused, status, said, chart, el('div', { class: 'live-table' }, table), logs);
     let running = null;
+    seed.addEventListener('input', refused.clear);
+    which.addEventListener('change', refused.clear);
+    onEnter(seed, go);
     go.addEventListener('click', () => {
-      const checked = checkedSeed(seed, status);
+      const checked = checkedSeed(seed, refused);
       if (checked === null) return;
       const [n_heads, part, label] = choices[Number(which.value)];
       if (running) running.terminate();
-      running = startWorker(experimentWorker);
+      const run = running = startWorker(experimentWorker);
       table.hidden = true;
       logs.hidden = true;
+      status.classList.remove('live-error');
       delete box.dataset.done;
       const names = ['the book\'s model', label];
       const times = [[], []];        // [time, step] of each record, per run
-      running.onmessage = (event) => {
+      said.reset();
+      paint.start();
+      said.say('Training the book\'s model and the model ' + label + ', seed ' + checked + ', in your browser.');
+      run.onmessage = (event) => {
         const r = event.data;
         if (!r.done) {
-          chart.innerHTML = r.chart;
+          paint.later(r.chart, 'Loss and score against the step, seed ' + checked + ': ' + names[r.run] +
+                      ' at step ' + r.step + ', ' + r.correct + ' of 100 problems right' +
+                      (r.run ? '; the book\'s model, solid, and ' + label + ', dashed' : ''));
           times[r.run].push([r.at, r.step]);
           status.textContent = 'seed ' + checked + ', ' + names[r.run] + ', step ' + r.step +
             ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/100';
+          said.progress((r.run + r.step / r.steps) / 2, status.textContent);
           return;
         }
+        run.terminate();
         running = null;
+        paint.end();
         // milliseconds a step of each run, from its first record to its last
         const ms = times.map((t) => t.length < 2 ? NaN
           : (t[t.length - 1][0] - t[0][0]) / (t[t.length - 1][1] - t[0][1]));
@@ -516,20 +683,24 @@
         if (r.status !== 0) {
           status.textContent = r.message;
           status.classList.add('live-error');
+          said.say(r.message);
           return;
         }
         status.textContent = 'seed ' + checked + ': both models trained ' +
           'in your browser, ' + ms.map((x, k) => names[k] + ' ' + x.toFixed(2) + ' ms a step').join(', ') + '.';
+        said.say(status.textContent);
         table.replaceChildren(el('caption', {}, 'seed ' + checked),
                               el('tr', {}, ...['model', 'first 100/100 at step', 'final score',
-                                               'final loss'].map((h) => el('th', {}, h))));
+                                               'final loss'].map((h) => el('th', { scope: 'col' }, h))));
         r.results.split('\n').filter((row) => row).forEach((row) => {
           const [name, first, score, loss, exact] = row.split('\t');
           table.append(el('tr', { 'data-exact-loss': exact },
                           ...[name, first, score, loss].map((v) => el('td', {}, v))));
         });
         table.hidden = false;
-        logs.replaceChildren('Training logs: ');
+        logs.replaceChildren('The final score is the last one of the log; the final loss is the loss on ' +
+                             'all 100 problems after the last step, where the log has each step\'s loss on ' +
+                             'its batch. Training logs: ');
         r.logs.forEach((text, k) => {
           const a = el('a', { class: 'live-log', download: 'seed' + checked + '-' +
                               (k ? label.replace(/ /g, '-') : 'book') + '.log' }, names[k]);
@@ -538,12 +709,38 @@
         });
         logs.hidden = false;
       };
-      running.postMessage({ module, seed: checked, heads: n_heads, part });
+      run.postMessage({ module, seed: checked, heads: n_heads, part });
     });
   }
 
   // ---------------------------------------------------------------- start
+  // What each widget would let the reader do, said in its place when the
+  // module cannot start (a browser without WebAssembly, or with it off).
+  const missed = {
+    train: 'train the model from a seed of your own, and watch its loss and score',
+    stepper: 'step through the loops of attention, value by value, on a sequence of your own',
+    grow: 'grow a sequence one character at a time and see every head\'s weights',
+    swap: 'swap the two digits of a question of your own and see which head follows a digit',
+    own: 'trace how the model reads the digit it wrote itself, on a question of your own',
+    neuron: 'search the model\'s neurons for a concept of your choice',
+    scree: 'see the principal directions of a model you trained',
+    ablations: 'train the model without one of its parts, from a seed of your own',
+    heads: 'train the model with another number of heads, from a seed of your own',
+  };
+  function without(error) {
+    document.documentElement.dataset.live = 'failed';
+    for (const box of document.querySelectorAll('div.live')) {
+      box.replaceChildren(el('p', { class: 'live-missing' },
+        'Here the live book would let you ' + (missed[box.dataset.widget] || 'try this yourself') +
+        '. It needs WebAssembly, which this browser does not run or has switched off; ' +
+        'the text and the figures around carry the argument without it.'));
+    }
+    console.warn('the live book could not start: ' + error);
+  }
+
   async function start() {
+    if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function')
+      return without('no WebAssembly');
     // the module is embedded gzipped (a third of its size); the browser unzips it
     const unzipped = new Blob([decode('live-module')]).stream().pipeThrough(new DecompressionStream('gzip'));
     module = await WebAssembly.compile(await new Response(unzipped).arrayBuffer());
@@ -562,8 +759,5 @@
     widgets('heads').forEach(experimentWidget);
     document.documentElement.dataset.live = 'ready';
   }
-  start().catch((error) => {
-    document.documentElement.dataset.live = 'failed';
-    console.error(error);
-  });
+  start().catch(without);
 })();

@@ -88,15 +88,45 @@ const char *tokens_parse(const char *text, size_t n, int max, int *tokens,
     *where = 0;
     if (n == 0)
         return "is empty";
+    for (size_t i = 0; i < n; i++)
+        if (token_of_char((unsigned char)text[i]) < 0)
+            return *where = i, "holds a character that is not a token";
     if (n > (size_t)max)
         return "is longer than the model's positions";
-    for (size_t i = 0; i < n; i++) {
-        *where = i;
-        if ((tokens[i] = token_of_char((unsigned char)text[i])) < 0)
-            return "holds a character that is not a token";
-    }
+    for (size_t i = 0; i < n; i++)
+        tokens[i] = token_of_char((unsigned char)text[i]);
     *length = (int)n;
     return NULL;
+}
+
+size_t char_named(char name[32], const char *text, size_t n, size_t at)
+{
+    const unsigned char *b = (const unsigned char *)text;
+    size_t position = 0;
+    for (size_t i = 0; i < at; i++)
+        position += (b[i] & 0xC0) != 0x80;  /* not a continuation byte */
+    unsigned long code = b[at];
+    int more = code < 0x80 ? 0 : code < 0xC2 ? -1 : code < 0xE0 ? 1
+             : code < 0xF0 ? 2 : code < 0xF5 ? 3 : -1;  /* bytes to come */
+    if (more > 0 && at + (size_t)more >= n)
+        more = -1;                      /* cut short */
+    if (more > 0)
+        code &= 0x3Fu >> more;
+    for (int k = 1; k <= more; k++) {
+        if ((b[at + k] & 0xC0) != 0x80)
+            return snprintf(name, 32, "the byte \\x%02X", b[at]), position;
+        code = code << 6 | (b[at + k] & 0x3Fu);
+    }
+    if ((more == 2 && code < 0x800) || (more == 3 && code < 0x10000)
+        || (code >= 0xD800 && code < 0xE000) || code > 0x10FFFF)
+        more = -1;                      /* overlong, or no character */
+    if (more < 0)
+        snprintf(name, 32, "the byte \\x%02X", b[at]);
+    else if (code >= 32 && code < 127)
+        snprintf(name, 32, "the character '%c'", (int)code);
+    else
+        snprintf(name, 32, "the character U+%04lX", code);
+    return position;
 }
 
 int question_of_tokens(const int *tokens, int length)

@@ -27,6 +27,7 @@ int  problem_tokens(int p, int tokens[SEQ_LEN]);
 int  problem_answer(int p, char answer[8]);
 int  token_of_char(int c);
 char char_of_token(int token);
+size_t char_named(char name[32], const char *text, size_t n, size_t at);
 
 enum { N_LAYOUTS = 6, MAX_T = 16 };     /* MAX_T: any model's longest */
 extern const char *const layouts[N_LAYOUTS];

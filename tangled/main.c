@@ -191,7 +191,8 @@ static const char *quoted(const char *text)
         n += (size_t)snprintf(out + n, sizeof out - n,
                               c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
     }
-    snprintf(out + n, sizeof out - n, "%s'", text[i] != '\0' ? "..." : "");
+    snprintf(out + n, sizeof out - n, "%s'",
+             text[i] != '\0' ? "\xe2\x80\xa6" : "");  /* an ellipsis */
     return out;
 }
 
@@ -201,12 +202,15 @@ static int parse_tokens(const char *text, int max, int *tokens,
     size_t where = 0;
     const char *defect =
         tokens_parse(text, strlen(text), max, tokens, length, &where);
+    char name[32];
     if (defect == NULL)
         return 0;
-    if (strcmp(defect, "holds a character that is not a token") == 0)
-        return usage_error("%s: the character at position %zu is not a "
-                           "token (the tokens are 0-9 * = ;)",
-                           quoted(text), where);
+    if (strcmp(defect, "holds a character that is not a token") == 0) {
+        size_t position = char_named(name, text, strlen(text), where);
+        return usage_error("%s: %s at position %zu is not a token (the "
+                           "tokens are 0-9 * = ;)", quoted(text), name,
+                           position);
+    }
     return usage_error("%s %s: this model reads 1 to %d tokens",
                        quoted(text), defect, max);
 }

@@ -82,6 +82,8 @@ WEB_EXPORT(save) int web_save(void)
     return (int)n;
 }
 
+enum { WEB_PANEL = 320 };      /* the width of a panel, in SVG pixels */
+
 static void training_chart(Text *svg, int steps)
 {
     static float step[WEB_RECORDS], loss[WEB_RECORDS], correct[WEB_RECORDS];
@@ -106,7 +108,8 @@ static void training_chart(Text *svg, int steps)
          .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE,
          .v_line = {web.first_perfect > 0, web.first_perfect, marker}},
     };
-    svg_line_charts(svg, panels, 2, NULL, 760, 300);
+    for (int p = 0; p < 2; p++)
+        svg_line_charts(svg, &panels[p], 1, NULL, WEB_PANEL, 300);
 }
 
 static void training_stopped(Text *out, const TrainResult *r)
@@ -170,7 +173,7 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
     if (text[0] >= '0' && text[0] <= '9')
         value = strtoull(text, &end, 10);
     if (end == NULL || *end != '\0' || errno == ERANGE)
-        return text_printf(&web.output, "--seed: '%s' is not a whole "
+        return text_printf(&web.output, "the seed '%s' is not a whole "
                            "number from 0 to %llu",
                            length < (int)sizeof text ? text : "(too long)",
                            (unsigned long long)UINT64_MAX), -1;
@@ -267,7 +270,8 @@ static void experiment_chart(Text *svg)
          .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
          .legend = SVG_LEGEND_NONE},
     };
-    svg_line_charts(svg, panels, 2, NULL, 760, 380);
+    for (int p = 0; p < 2; p++)
+        svg_line_charts(svg, &panels[p], 1, NULL, WEB_PANEL, 380);
 }
 
 static void name_trial(WebTrial *run, int n_heads, int part, int book)
@@ -358,6 +362,19 @@ void attention_step(int line, const char *name, int t, int u, int i,
                     (web.block - 1) / web.T, t, u, i, value, value);
 }
 
+static void quote_input(const char *text, int length)
+{
+    int n = 0, chars = 0;
+    while (n < length && chars < 40) {
+        n++;
+        while (n < length && (text[n] & 0xC0) == 0x80)
+            n++;                        /* the rest of a UTF-8 character */
+        chars++;
+    }
+    text_printf(&web.output, "'%.*s%s'", n, text,
+                n < length ? "\xe2\x80\xa6" : "");    /* an ellipsis */
+}
+
 static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
 {
     size_t where = 0;
@@ -367,17 +384,19 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
         length = 0;
     const char *defect = tokens_parse(text, (size_t)length, SEQ_LEN, tokens,
                                       T, &where);
+    char name[32];
     if (defect != NULL
-        && strcmp(defect, "holds a character that is not a token") == 0)
-        return text_printf(&web.output, "'%.*s': the character at position "
-                           "%zu is not a "
-                           "token (the tokens are 0-9 * = ;)", length, text,
-                           where), 2;
+        && strcmp(defect, "holds a character that is not a token") == 0) {
+        size_t position = char_named(name, text, (size_t)length, where);
+        quote_input(text, length);
+        return text_printf(&web.output, ": %s at position %zu is not a "
+                           "token (the tokens are 0-9 * = ;)", name,
+                           position), 2;
+    }
     if (defect != NULL)
-        return text_printf(&web.output,
-                           "'%.*s' %s: this model reads 1 to %d tokens",
-                           length > 40 ? 40 : length, text, defect,
-                           SEQ_LEN), 2;
+        return quote_input(text, length),
+               text_printf(&web.output, " %s: this model reads 1 to %d "
+                           "tokens", defect, SEQ_LEN), 2;
     return 0;
 }
 
@@ -421,7 +440,9 @@ WEB_EXPORT(weights) int web_weights(int length)
                                   values[head], names, names, "%.2f", 1};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    svg_heatmaps(&web.output, maps, tr.n_heads, 2, NULL, scale, 640, 600);
+    for (int head = 0; head < tr.n_heads; head++)
+        svg_heatmaps(&web.output, &maps[head], 1, 1, NULL, scale,
+                     WEB_PANEL, 300);
     return char_of_token(argmax(tr.logits[T - 1], VOCAB));
 }
 
@@ -436,10 +457,9 @@ static int read_question(int length, int *problem)
     if (tokens_parse(text, (size_t)length, SEQ_LEN, tokens, &T, &where)
             != NULL
         || (*problem = question_of_tokens(tokens, T)) < 0)
-        return text_printf(&web.output, "'%.*s%s' is not a problem: write "
-                           "a digit, '*', a digit and '=', as in 7*8=",
-                           length > 40 ? 40 : length, text,
-                           length > 40 ? "..." : ""), 2;
+        return quote_input(text, length),
+               text_printf(&web.output, " is not a problem: write a "
+                           "digit, '*', a digit and '=', as in 7*8="), 2;
     return 0;
 }
 
@@ -533,8 +553,11 @@ WEB_EXPORT(neuron) int web_neuron(int c)
     NeuronFound found = search_neuron(h, &concepts[c]);
     text_printf(&web.output, "%d\t%d\t%.2f\t%d\n", found.count,
                 found.neuron, found.d, found.right);
-    for (int p = 0; p < N_PROBLEMS; p++)
+    for (int p = 0; p < N_PROBLEMS; p++) {
         values[c][p] = (float)h[p * HIDDEN + found.neuron];
+        text_printf(&web.output, "%.2f%c", (double)values[c][p],
+                    p + 1 < N_PROBLEMS ? '\t' : '\n');
+    }
     snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
              concepts[c].name, found.neuron, found.d);
     SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
@@ -542,10 +565,11 @@ WEB_EXPORT(neuron) int web_neuron(int c)
     SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0,
                                                         NULL}, &map, 1);
     double bar = svg_color_bar_width(scale);
-    svg_begin(&web.output, 380, 350);
-    svg_heatmap_panel(&web.output, (SvgRect){10, 10, 364 - bar - 16, 340},
+    double right = WEB_PANEL - 16;     /* the colour bar ends here */
+    svg_begin(&web.output, WEB_PANEL, 300);
+    svg_heatmap_panel(&web.output, (SvgRect){10, 10, right - bar - 16, 290},
                       &map, scale);
-    svg_color_bar(&web.output, (SvgRect){364 - bar - 2, 50, bar, 240},
+    svg_color_bar(&web.output, (SvgRect){right - bar - 2, 45, bar, 205},
                   scale);
     svg_end(&web.output);
     return 0;

@@ -497,10 +497,13 @@ cli_errors() {
     check 2 "'7\*8' is not a problem" $A ask -m $M '7*8'
     check 2 "'7\*\*8=' is not a problem" $A ask -m $M '7**8='
     check 2 "'' is not a problem" $A ask -m $M ''
-    check 2 "7777777...' is not a problem" $A ask -m $M "$long"
+    check 2 "7777777…' is not a problem" $A ask -m $M "$long"
     check 2 "'7\\\\xff8=' is not a problem" $A ask -m $M "$(printf '7\3778=')"
     check 2 "give at least one problem" $A ask -m $M
-    check 2 "not a token" $A trace -m $M 7x8=
+    check 2 "'7x8=': the character 'x' at position 1 is not a token" $A trace -m $M 7x8=
+    check 2 "the character U+FF17 at position 0 is not a token" $A trace -m $M '７*８='
+    check 2 "the character U+FF18 at position 2 is not a token" $A trace -m $M '7*８='
+    check 2 "the byte \\\\xFF at position 1 is not a token" $A trace -m $M "$(printf '7\3778=')"
     check 2 "is empty" $A trace -m $M ''
     check 2 "is longer than the model's positions: this model reads 1 to 7 tokens" $A trace -m $M "$long"
     check 2 "';;;7\*;8=' is longer than the model's positions: this model reads 1 to 7 tokens" $A trace -m $M ';;;7*;8=' 

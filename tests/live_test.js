@@ -36,6 +36,20 @@ function cli_message(args) {
   const r = spawnSync(program, args, { encoding: 'utf8' });
   return r.stderr.split('\n')[0].replace(/^attention: /, '');
 }
+// the command line's message for a bad seed, in the page's words: the
+// seed, not the option
+function seed_message(seed) {
+  return cli_message(['train', '--seed', seed, '-o', '/dev/null']).replace(/^--seed: /, 'the seed ');
+}
+// the text of the first element the selector finds, or null
+function text_of(page, selector) {
+  return page.evaluate((s) => { const e = document.querySelector(s); return e && e.textContent; }, selector);
+}
+// the workers the page has not terminated
+function live_workers(page) {
+  return page.workers().length;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
   fs.mkdirSync(work, { recursive: true });
@@ -60,7 +74,9 @@ async function main() {
     await page.waitForFunction(() => document.documentElement.dataset.live !== undefined, { timeout: 30000 });
     check(await page.evaluate(() => document.documentElement.dataset.live) === 'ready', 'the module loads from file://');
 
+    await before_runs(page);
     await train(page, downloads);
+    await session(page);
     await stepper(page);
     await grow(page);
     await swap(page);
@@ -69,6 +85,8 @@ async function main() {
     await screeplot(page);
     await experiments(page);
     await screenshots(page);
+    await described(page);
+    await without_webassembly(page);
     for (const e of errors) check(false, e);
     check(errors.length === 0, 'no console error and no uncaught exception');
   } finally {
@@ -82,13 +100,20 @@ async function train(page, downloads) {
   // bad input first: the command line's message
   await page.$eval(box + ' input.live-seed', (e) => { e.value = '1x'; });
   await page.click(box + ' button.live-train');
-  const refused = await page.$eval(box + ' .live-status', (e) => e.textContent);
-  check(refused === cli_message(['train', '--seed', '1x', '-o', '/dev/null']),
-        'seed 1x is refused with the command line\'s message: ' + refused);
+  const refused = await text_of(page, box + ' .live-refusal');
+  check(refused === seed_message('1x'),
+        'seed 1x is refused with the command line\'s message, in the page\'s words: ' + refused);
 
-  await page.$eval(box + ' input.live-seed', (e) => { e.value = '1'; });
+  // Enter in the seed field trains, as the button does
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = ''; });
+  await page.focus(box + ' input.live-seed');
+  await page.keyboard.type('1');
   const started = Date.now();
-  await page.click(box + ' button.live-train');
+  await page.keyboard.press('Enter');
+  const began = await page.waitForFunction((b) => /^seed 1, step \d+/.test(document.querySelector(b + ' .live-status').textContent),
+                                           { timeout: 20000 }, box).then(() => true, () => false);
+  check(began, 'Enter in the train widget\'s seed field starts a run');
+  if (!began) await page.click(box + ' button.live-train');
   // the page answers while the worker trains
   await page.waitForFunction((b) => /step \d+/.test(document.querySelector(b + ' .live-status').textContent),
                              { timeout: 30000 }, box);
@@ -99,9 +124,14 @@ async function train(page, downloads) {
   });
   console.log('       the stepper answered in ' + answer.toFixed(1) + ' ms while training ran');
   await page.waitForSelector(box + ' a.live-download:not([hidden])', { timeout: 60000 });
-  const timing = await page.$eval(box, (e) => [e.dataset.msPerStep, e.dataset.firstPerfectSeconds]);
+  await sleep(200);
+  check(live_workers(page) === 0, 'the training worker is terminated when its run is done (' +
+        live_workers(page) + ' left)');
+  const timing = await page.$eval(box, (e) => [e.dataset.msPerStep, e.dataset.firstPerfectSeconds,
+                                                e.dataset.drawMs, e.dataset.draws]);
   console.log('       in the browser: ' + timing[0] + ' ms a step, first 100/100 after ' + timing[1] +
-              ' s (' + ((Date.now() - started) / 1000).toFixed(1) + ' s for the whole click)');
+              ' s (' + ((Date.now() - started) / 1000).toFixed(1) + ' s for the whole click); the page drew ' +
+              timing[3] + ' charts in ' + timing[2] + ' ms');
   const svg = await page.$eval(box + ' .live-chart', (e) => e.querySelectorAll('svg polyline, svg path').length);
   check(svg > 0, 'the training chart is drawn');
   const status = await page.$eval(box + ' .live-status', (e) => e.textContent);
@@ -160,10 +190,13 @@ async function walk(page, box) {
   return page.$eval(box, (b) => {
     const seen = [];
     for (let k = 0; k < 5000; k++) {
-      const v = {};
-      for (const tr of b.querySelectorAll('table.live-vars tr')) v[tr.dataset.name] = tr.querySelector('td').textContent;
+      const v = {}, shown = {};
+      for (const tr of b.querySelectorAll('table.live-vars tr')) {
+        v[tr.dataset.name] = tr.querySelector('td').textContent;
+        if (tr.querySelector('td').dataset.exact !== undefined) shown[tr.dataset.name] = tr.querySelector('td').dataset.exact;
+      }
       const now = b.querySelector('table.live-vars tr.live-now'), here = b.querySelector('.live-here');
-      const s = { v, name: now && now.dataset.name, exact: now && now.querySelector('td').dataset.exact,
+      const s = { v, shown, name: now && now.dataset.name, exact: now && now.querySelector('td').dataset.exact,
                   at: Number(b.dataset.at), line: here && here.dataset.line };
       if (here) {     // the highlighted line is scrolled into the code's frame
         const f = here.closest('div.live-code').getBoundingClientRect(), r = here.getBoundingClientRect();
@@ -200,6 +233,26 @@ async function compare_row(page, box, text, t) {
     if (!s.line) lines++;
     if (s.line && !s.in_view) hidden++;
   }
+  // the table shows only what is defined at the highlighted line: the
+  // variables of the function it is in, and of a row u (or column i) the
+  // value for this step's u (or i), as some step computed it
+  const group = (name) => ['dot', 'score[u]'].includes(name) ? 'scores'
+    : ['max', 'weight[u]', 'sum'].includes(name) ? 'softmax' : 'mix';
+  const computed = new Set(steps.map((s) => [s.name, s.v.head, s.v.u, s.v.i, s.exact].join()));
+  let stale = 0;
+  for (const s of steps) {
+    for (const [name, exact] of Object.entries(s.shown)) {
+      const u = name === 'dot' || name.endsWith('[u]') || name.endsWith('[i]') ? s.v.u : null;
+      const i = name.endsWith('[i]') ? s.v.i : null;
+      const ok = group(name) === group(s.name) && (u === null ||
+        [...computed].some((c) => { const [n, h, cu, ci, x] = c.split(',');
+          return n === name && h === s.v.head && cu === u && (i === null || ci === i) && x === exact; }));
+      if (!ok && stale++ < 3)
+        console.log('       step ' + s.at + ' (' + s.name + ', u ' + s.v.u + '): ' + name + ' ' + exact + ' is not defined there');
+    }
+  }
+  check(stale === 0, text + ' row ' + t + ': the table shows only values defined at the highlighted line (' +
+        stale + ' shown that are not)');
   console.log('       ' + text + ' row ' + t + ': ' + steps.length + ' steps walked');
   check(lines === 0, text + ' row ' + t + ': every step highlights a line of the woven code');
   check(hidden === 0, text + ' row ' + t + ': the highlighted line is in view at every step (' + hidden + ' out of view)');
@@ -217,6 +270,42 @@ async function stepper(page) {
   await page.$eval(box + ' input.live-sequence', (e) => { e.value = '12345678'; e.dispatchEvent(new Event('input')); });
   const long = await page.$eval(box + ' .live-status', (e) => e.textContent);
   check(long === cli_message(['trace', '12345678']), 'a sequence of 8 is refused with attention trace\'s message: ' + long);
+  // a character that is not a token is named, in the page as on the
+  // command line, also where its bytes would be more than 7
+  const wide = '\uff17*\uff18=';
+  await page.$eval(box + ' input.live-sequence', (e, x) => { e.value = x; e.dispatchEvent(new Event('input')); }, wide);
+  const named = await page.$eval(box + ' .live-status', (e) => e.textContent);
+  const cli = cli_message(['trace', wide]);
+  check(cli.includes('the character U+FF17 at position 0 is not a token') &&
+        named === "'" + wide + "'" + cli.slice(cli.indexOf("':") + 1),
+        'the full-width ' + wide + ' is refused for the character that is not a token: ' + named + ' (attention trace: ' + cli + ')');
+  // long input is cut with an ellipsis, as the command line cuts it
+  for (const [widget, field] of [['stepper', 'input.live-sequence'], ['grow', 'input.live-sequence']]) {
+    const w = 'div.live[data-widget="' + widget + '"]';
+    const many = '7'.repeat(50);
+    await page.$eval(w + ' ' + field, (e, x) => { e.value = x; e.dispatchEvent(new Event('input')); }, many);
+    const cut = await page.$eval(w + ' .live-status', (e) => e.textContent);
+    check(cut === cli_message(['trace', many]) && cut.includes('7\u2026\''),
+          widget + ': a sequence of 50 is quoted cut, with an ellipsis, as attention trace quotes it: ' + cut);
+  }
+  await page.$eval('div.live[data-widget="grow"] input.live-sequence', (e) => { e.value = '7*8=56'; e.dispatchEvent(new Event('input')); });
+
+  // the row follows the problem: typed anew, the stepper is at its last
+  // position, the one that emits the next token
+  await page.click(box + ' input.live-sequence', { clickCount: 3 });
+  await page.keyboard.down('Control'); await page.keyboard.press('a'); await page.keyboard.up('Control');
+  await page.keyboard.type('3*4=');
+  const typed = await page.$eval(box, (b) => [b.querySelector('select.live-pos').value,
+                                              b.querySelector('.live-status').textContent]);
+  const want_steps = 4 * (4 * 8 * 2 + 4 * 5);
+  check(typed[0] === '3' && typed[1].startsWith('step 1 of ' + want_steps + ','),
+        'typing 3*4= over the sequence steps its last row, t = 3, ' + want_steps + ' steps: row ' + typed[0] + ', ' + typed[1]);
+  // the copied code is read, not followed: nothing in it takes the focus
+  const focusable = await page.$$eval(box + ' .live-code a[href], ' + box + ' .live-code [tabindex]:not([tabindex="-1"]), ' +
+                                      box + ' .live-code button, ' + box + ' .live-code input', (all) => all.length);
+  const numbered = await page.$$eval(box + ' .live-code pre.numberSource code > span > a:first-child', (all) => all.length);
+  check(numbered > 0, 'the stepper\'s copy of the code keeps its line numbers (' + numbered + ' lines)');
+  check(focusable === 0, 'the stepper\'s copy of the code holds no link or other stop of the Tab key (' + focusable + ')');
 
   await page.$eval(box + ' input.live-sequence', (e) => { e.value = '7*8='; e.dispatchEvent(new Event('input')); });
   const t = Number(await page.$eval(box + ' select.live-pos', (e) => e.value));
@@ -257,6 +346,9 @@ async function grow(page) {
   }
   check('7*8=' + written.join('') === answer, 'growing 7*8= one character at a time, the last rows choose ' +
         written.join('') + ', as attention ask answers ' + answer);
+  const end = await page.$eval(box + ' .live-status', (e) => e.textContent);
+  check(written[written.length - 1] !== ';' || /';' \(the end of an answer\)/.test(end),
+        'where the model chooses \';\', the page says what it is: ' + end);
   await page.$eval(box + ' input.live-sequence', (e) => { e.value = '7*8=;;;;'; e.dispatchEvent(new Event('input')); });
   const long = await page.$eval(box + ' .live-status', (e) => e.textContent);
   check(long === cli_message(['trace', '7*8=;;;;']), 'a sequence of 8 is refused with attention trace\'s message');
@@ -374,7 +466,13 @@ async function run_experiment(page, widget, option, seed) {
   const box = 'div.live[data-widget="' + widget + '"]';
   await page.$eval(box + ' select.live-variant', (e, v) => { e.value = v; }, option);
   await page.$eval(box + ' input.live-seed', (e, v) => { e.value = v; }, seed);
-  await page.click(box + ' button.live-run');
+  // Enter in the seed field runs, as the button does
+  await page.focus(box + ' input.live-seed');
+  await page.keyboard.press('Enter');
+  const began = await page.waitForFunction((b) => / step \d+:/.test(document.querySelector(b + ' .live-status').textContent),
+                                           { timeout: 20000 }, box).then(() => true, () => false);
+  check(began, widget + ': Enter in the seed field starts the experiment');
+  if (!began) await page.click(box + ' button.live-run');
   await page.waitForFunction((b) => / step \d+:/.test(document.querySelector(b + ' .live-status').textContent),
                              { timeout: 30000 }, box);
   const before = await page.$eval(box + ' .live-status', (e) => e.textContent);
@@ -401,6 +499,12 @@ async function run_experiment(page, widget, option, seed) {
     floor: (b.querySelector('.live-chart svg').textContent.match(/floor [0-9.]+/) || [null])[0],
   }));
   check(after.done === 'ok', widget + ': the experiment ends: ' + after.status);
+  await sleep(200);
+  check(live_workers(page) === 0, widget + ': the worker is terminated when the experiment is done (' +
+        live_workers(page) + ' left)');
+  const said = await page.$eval(box + ' .live-logs', (e) => e.textContent);
+  check(/final loss is the loss on all 100 problems/.test(said) && /final score is the last one of the log/.test(said),
+        widget + ': the page says what its final score and final loss are: ' + said.split('. Training')[0]);
   check(before !== after.status, widget + ': the status moved on while training ran');
   console.log('       in the browser, ms a step (the book\'s model, the other): ' + after.ms);
   // two panels, two curves each: one solid, one dashed, in two colours
@@ -417,9 +521,9 @@ async function experiments(page) {
   const box = 'div.live[data-widget="ablations"]';
   await page.$eval(box + ' input.live-seed', (e) => { e.value = '-3'; });
   await page.click(box + ' button.live-run');
-  const refused = await page.$eval(box + ' .live-status', (e) => e.textContent);
-  check(refused === cli_message(['train', '--seed', '-3', '-o', '/dev/null']),
-        'experiment: seed -3 is refused with the command line\'s message: ' + refused);
+  const refused = await text_of(page, box + ' .live-refusal');
+  check(refused === seed_message('-3'),
+        'experiment: seed -3 is refused with the command line\'s message, in the page\'s words: ' + refused);
 
   // chapter 7: without LayerNorm, seed 2, against exp_ablations.c's runs
   const table = ablation_rows();
@@ -507,6 +611,25 @@ async function screenshots(page) {
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     check(wide <= 0, 'at ' + width + ' px the page does not scroll sideways (' + wide + ' px too wide)');
     await stepped_value_in_view(page, width);
+    // no text of a chart is smaller than the book's small print, three
+    // quarters of the body's size (its code's line numbers)
+    const sizes = await page.$$eval('div.live svg text', (all) => {
+      const body = parseFloat(getComputedStyle(document.body).fontSize);
+      return { body, least: all.map((t) => {
+        const svg = t.ownerSVGElement, box = svg.viewBox.baseVal;
+        const px = Number(t.getAttribute('font-size')) * svg.getBoundingClientRect().width / box.width;
+        return [px, svg.closest('div.live').dataset.widget];
+      }).sort((a, b) => a[0] - b[0]) };
+    });
+    const small = sizes.least.filter(([px]) => px < 0.75 * sizes.body - 0.01);
+    check(sizes.least.length > 0 && small.length === 0,
+          'at ' + width + ' px no chart text is under the small print (' + (0.75 * sizes.body).toFixed(2) +
+          ' px): the smallest is ' + sizes.least[0][0].toFixed(2) + ' px (' + sizes.least[0][1] + '), ' +
+          small.length + ' texts under, in ' + [...new Set(small.map((x) => x[1]))].join(', '));
+    const scrolled = await page.$$eval('div.live .live-chart', (all) => all.filter((c) => c.scrollWidth > c.clientWidth + 1)
+      .map((c) => c.closest('div.live').dataset.widget + (c.getAttribute('tabindex') === '0' ? '' : ' (no tabindex)')));
+    console.log('       at ' + width + ' px the charts that scroll sideways in their box: ' + (scrolled.join(', ') || 'none'));
+    check(scrolled.every((w) => !w.includes('no tabindex')), 'at ' + width + ' px a chart that scrolls sideways can be scrolled from the keyboard');
     for (const name of ['train', 'stepper', 'grow', 'swap', 'own', 'neuron', 'scree']) {
       const el = await page.$('div.live[data-widget="' + name + '"]');
       await el.scrollIntoView();
@@ -515,6 +638,123 @@ async function screenshots(page) {
       console.log('       screenshot ' + file);
     }
   }
+}
+
+// ------------------------------------------------------------------ before any run
+// The results tables of the experiments are empty and hidden: they take
+// no room at any width (the book's table{display:block} must not show them).
+async function before_runs(page) {
+  for (const width of [1280, 400]) {
+    await page.setViewport({ width, height: 900 });
+    const shown = await page.$$eval('div.live table.live-results', (all) =>
+      all.map((t) => t.getBoundingClientRect().height));
+    check(shown.length === 2 && shown.every((h) => h === 0),
+          'at ' + width + ' px the empty results tables take no room (heights ' + shown.join(', ') + ' px)');
+  }
+  await page.setViewport({ width: 1280, height: 900 });
+}
+
+// ------------------------------------------------------------------ a reader's session
+// A run under way, and what the reader does meanwhile: a bad seed is
+// refused without touching the run and its message stays; the stepper
+// keeps its place when the run ends; the train widget offers the book's
+// model back; a screen reader hears the run's start, quarters and end.
+async function session(page) {
+  const box = 'div.live[data-widget="train"]', stepper = 'div.live[data-widget="stepper"]';
+  await page.$eval(stepper + ' input.live-sequence', (e) => { e.value = '7*8='; e.dispatchEvent(new Event('input')); });
+  for (let k = 0; k < 50; k++) await page.$eval(stepper + ' button.live-next', (b) => b.click());
+  const place = await page.$eval(stepper, (b) => [b.dataset.at, b.querySelector('tr.live-now td').dataset.exact]);
+  // count what the live regions of the train widget announce
+  await page.$eval(box, (b) => {
+    for (const r of b.querySelectorAll('[role="status"], [aria-live]'))
+      new MutationObserver(() => { window.__announced = (window.__announced || 0) + 1; })
+        .observe(r, { subtree: true, childList: true, characterData: true });
+  });
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = '3'; });
+  await page.click(box + ' button.live-train');
+  await page.waitForFunction((b) => /step [1-9]\d*:/.test(document.querySelector(b + ' .live-status').textContent),
+                             { timeout: 30000 }, box);
+  // a bad seed while it runs
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = ''; });
+  await page.focus(box + ' input.live-seed');
+  await page.keyboard.type('abc');
+  await page.click(box + ' button.live-train');
+  const refused = await text_of(page, box + ' .live-refusal');
+  await sleep(400);
+  const kept = await text_of(page, box + ' .live-refusal');
+  const going = await text_of(page, box + ' .live-status');
+  check(refused === seed_message('abc') && kept === refused,
+        'a bad seed during a run is refused in the page\'s words, and the message stays while the run goes on: ' + kept);
+  check(/^seed 3[,:] /.test(going), 'the run of seed 3 goes on: ' + going);
+  await page.waitForSelector(box + ' a.live-download:not([hidden])', { timeout: 60000 });
+  const end = await page.$eval(box, (b) => ({ status: b.querySelector('.live-status').textContent,
+    red: b.querySelector('.live-status').classList.contains('live-error') ||
+         getComputedStyle(b.querySelector('.live-status')).color === 'rgb(170, 0, 0)',
+    kept: (b.querySelector('.live-refusal') || {}).textContent }));
+  check(end.status.startsWith('seed 3: first 100/100') && !end.red,
+        'the run of seed 3 ends as it began, its success line not in red: ' + end.status);
+  check(end.kept === refused, 'the refusal stays until the reader\'s next action: ' + end.kept);
+  await page.focus(box + ' input.live-seed');
+  await page.keyboard.press('Backspace');
+  const cleared = await text_of(page, box + ' .live-refusal');
+  check(!cleared, 'the reader\'s next action in the field clears the refusal');
+  const announced = await page.evaluate(() => window.__announced || 0);
+  check(announced >= 3 && announced <= 8, 'a screen reader hears the run ' + announced +
+        ' times (its start, each quarter and its end), not at every record');
+  await sleep(200);
+  check(live_workers(page) === 0, 'after two runs no worker is left (' + live_workers(page) + ')');
+
+  // the stepper kept its place, on the new model
+  const after = await page.$eval(stepper, (b) => [b.dataset.at, b.querySelector('tr.live-now td').dataset.exact,
+                                                  b.querySelector('.live-status').textContent]);
+  check(after[0] === place[0] && after[2].includes('your model (seed 3)'),
+        'the stepper keeps its place, step ' + (Number(place[0]) + 1) + ', when a run ends: step ' +
+        (Number(after[0]) + 1) + ', ' + after[2]);
+  // and the way back to the book's model
+  const back = await page.$(box + ' button.live-book-model');
+  check(back !== null, 'the train widget offers the book\'s model back');
+  if (back) {
+    await page.focus(box + ' button.live-book-model');
+    await page.keyboard.press('Enter');
+    const again = await page.$eval(stepper, (b) => [b.dataset.at, b.querySelector('tr.live-now td').dataset.exact,
+                                                    b.querySelector('.live-status').textContent]);
+    check(again[0] === place[0] && again[1] === place[1] && again[2].includes('the book\'s model'),
+          'back to the book\'s model, the stepper shows the book\'s value again at the same step: ' + again[1] +
+          ' (before the run ' + place[1] + ')');
+  }
+}
+
+// ------------------------------------------------------------------ what a screen reader gets
+// Every chart is an image with a label that says what it shows; the
+// neuron's colours are also numbers, in a table.
+async function described(page) {
+  const svgs = await page.$$eval('div.live svg', (all) => all.map((s) => ({
+    widget: s.closest('div.live').dataset.widget, role: s.getAttribute('role'),
+    label: s.getAttribute('aria-label') || (s.querySelector('title') || {}).textContent || '' })));
+  const bare = svgs.filter((s) => s.role !== 'img' || s.label.length < 20);
+  check(svgs.length >= 9 && bare.length === 0, 'every one of the ' + svgs.length + ' charts of the widgets ' +
+        'is an image with a label (' + bare.length + ' without, in ' + [...new Set(bare.map((s) => s.widget))].join(', ') + ')');
+  const box = 'div.live[data-widget="neuron"]';
+  const cells = await page.$$eval(box + ' table td', (all) => all.map((td) => td.textContent));
+  const neuron = await page.$eval(box, (b) => b.dataset.neuron);
+  const label = await page.$eval(box + ' svg', (s) => s.getAttribute('aria-label') || '');
+  check(cells.length === 100 && cells.every((c) => /^-?\d+\.\d\d$/.test(c)) && label.includes('neuron ' + neuron),
+        'the neuron\'s table is also given as its 100 numbers (' + cells.length + ' cells: ' + cells.slice(0, 3).join(' ') + ' ...)');
+}
+
+// ------------------------------------------------------------------ without WebAssembly
+async function without_webassembly(page) {
+  const bare = await page.browser().newPage();
+  await bare.evaluateOnNewDocument(() => { delete globalThis.WebAssembly; });
+  await bare.goto(page.url(), { waitUntil: 'load' });
+  await sleep(500);
+  const boxes = await bare.$$eval('div.live', (all) =>
+    all.map((d) => [d.dataset.widget, d.getBoundingClientRect().height, d.textContent]));
+  const said = boxes.filter(([, h, t]) => h > 0 && /WebAssembly/.test(t) && /figures/.test(t));
+  check(boxes.length === 9 && said.length === boxes.length,
+        'without WebAssembly each of the ' + boxes.length + ' widgets says so in its place (' + said.length +
+        ' do): ' + (boxes[0] ? boxes[0][2] : ''));
+  await bare.close();
 }
 
 main().then(() => {
