@@ -265,7 +265,7 @@ $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
 	  -V geometry=textwidth=114mm -V geometry=inner=24mm \
 	  -V geometry=marginparwidth=26mm -V geometry=marginparsep=5mm \
 	  -V geometry=top=24mm -V geometry=textheight=192mm -V geometry=headsep=7mm \
-	  -V fontfamily=mathpazo -V colorlinks=true \
+	  -V fontfamily=pxfonts -V colorlinks=true \
 	  -V 'linkcolor=[rgb]{0.12,0.31,0.56}' -V 'urlcolor=[rgb]{0.12,0.31,0.56}' \
 	  -V toccolor=black -o $(B)/attention.pandoc.tex
 	awk -v fmt=latex -f book/nwpost.awk $< $(B)/attention.pandoc.tex > $@

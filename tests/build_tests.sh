@@ -228,11 +228,16 @@ pdf_no_overfull_box() {
 # pdftotext's word boxes): a measure of 60 to 75 characters, chunks that
 # break only with 4 lines on each side (never one of 15 lines or fewer),
 # a "continued" head on every page that begins inside a chunk, 3 lines
-# under every heading, no half-empty page mid-chapter, no widow or orphan.
+# under every heading, no half-empty page mid-chapter, no widow or orphan;
+# and one face for the maths (pxfonts), with no symbol falling back to
+# Computer Modern.
 pdf_page_layout() {
     pdf=book/attention.pdf
     [ -f "$pdf" ] || { echo "$pdf not found (run make)"; return 1; }
-    /usr/bin/python3 tests/pdf_layout.py "$pdf"
+    /usr/bin/python3 tests/pdf_layout.py "$pdf" || return 1
+    cm=$(pdffonts "$pdf" | awk 'NR > 2 { sub(/^[A-Z]+\+/, "", $1); print $1 }' | grep '^CM' | sort -u)
+    [ -z "$cm" ] || { echo "maths set in Computer Modern too:" $cm; return 1; }
+    echo "no Computer Modern font in the PDF: the maths is in one face"
 }
 
 # Chunk cross-references on paper, as noweb prints them: each chunk's head
