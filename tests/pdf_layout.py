@@ -45,9 +45,12 @@ def pages_of(pdf):
 
 def rows_of(words):
     """Words on one baseline, left to right; rows top to bottom."""
+    # a row: words whose middles lie within 3 pt of the row's first word
+    # (a bracket or a subscript sits a little higher or lower than its line)
     rows = []
-    for w in sorted(words, key=lambda w: (w['y1'], w['x0'])):
-        if rows and abs(rows[-1][-1]['y1'] - w['y1']) < 1.6:
+    mid = lambda w: (w['y0'] + w['y1']) / 2
+    for w in sorted(words, key=lambda w: (mid(w), w['x0'])):
+        if rows and abs(mid(rows[-1][0]) - mid(w)) < 3:
             rows[-1].append(w)
         else:
             rows.append([w])
@@ -104,7 +107,8 @@ def main(pdf):
                             and re.match(r'^\d+\.\d+(\.\d+)? +\S', r['text']) is not None)
             r['code'] = (number.match(first['text']) is not None and first['x1'] < left - 5
                          and first['y1'] - first['y0'] < 7)
-            r['chunkhead'] = chunk_head.match(first['text']) is not None and '≡' in r['text']
+            r['chunkhead'] = (chunk_head.match(first['text']) is not None and len(r['words']) > 1
+                              and r['words'][1]['text'].startswith('⟨'))   # its name may wrap
             r['chunkend'] = re.match(r'^(Used in|Continued in|Root chunk|Defines)', r['text']) is not None
             r['prose'] = (not r['code'] and not r['chunkhead'] and abs(r['x0'] - left) < 1.5
                           and r['height'] < 16)
