@@ -74,18 +74,17 @@ static int figure_the_cut(const char *fig)
                                c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
                                NULL, n, WIDTH, owner[c], heads, NULL, NULL, 0};
     }
-    double cell = 21, width = 760, extra = 48, height = 10;
+    double cell = 20, width = 760, height = 20;   /* one cell size for all */
     for (int c = 0; c < N_HEAD_CHOICES; c++)
-        height += head_choices[c] * cell + extra
-                  + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+        height += svg_heatmap_height(&maps[c], cell);
     svg_begin(&svg, width, height);
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, MAX_HEADS - 1, NULL};
-    for (int c = 0, top = 10; c < N_HEAD_CHOICES; c++) {
-        double h = head_choices[c] * cell + extra
-                   + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+    double top = 10;
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        double h = svg_heatmap_height(&maps[c], cell);
         svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c],
                           scale);
-        top += (int)h;
+        top += h;
     }
     svg_end(&svg);
     return save_text(fig, "heads_cut.svg", &svg);

@@ -153,6 +153,8 @@ SvgColorScale svg_fit_scale(SvgColorScale scale, const SvgHeatmap *maps,
                             int n);
 void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *map,
                        SvgColorScale fitted);
+/* The height of a box in which the cells of map are `cell` high. */
+double svg_heatmap_height(const SvgHeatmap *map, double cell);
 double svg_color_bar_width(SvgColorScale fitted);
 void svg_color_bar(Text *t, SvgRect box, SvgColorScale fitted);
 /* The colour for u in 0..1 as "#rrggbb". */
