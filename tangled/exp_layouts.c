@@ -804,7 +804,7 @@ static int figure_layouts(const char *fig, const LayoutRuns *e)
                  peak_on[read_in_every_layout(e, head)]);
         maps[head] = (SvgHeatmap){titles[head], "position u", NULL,
                                   N_LAYOUTS, width, values[head],
-                                  row_names, col_names, "%.2f", 0};
+                                  row_names, col_names, NULL, 0};
     }
     Text svg = {0};
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};

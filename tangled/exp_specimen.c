@@ -170,7 +170,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     curves_of(gpt, step[0], loss[0], correct[0]);
     curves_of(mlp, step[1], loss[1], correct[1]);
     snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
-    snprintf(marker, sizeof marker, "transformer 100/100 at step %d",
+    snprintf(marker, sizeof marker, "100/100\nat step %d",
              gpt->result.first_perfect);
     SvgSeries losses[2] = {
         {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL},
@@ -190,7 +190,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
          .v_line = {gpt->result.first_perfect > 0,
                     gpt->result.first_perfect, marker}},
     };
-    svg_line_charts(&svg, panels, 2, NULL, 760, 340);
+    svg_line_charts(&svg, panels, 2, NULL, 760, 380);
     return save_text(fig, "gpt_training.svg", &svg);
 }
 
@@ -210,7 +210,7 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
                       .rows = VOCAB, .cols = WIDTH, .values = values,
                       .row_labels = tokens, .col_labels = columns};
     SvgColorScale scale = {SVG_DIVERGING, 0, 0, "value"};
-    svg_heatmap(&svg, &map, scale, 760, 360);
+    svg_heatmap(&svg, &map, scale, 760, 310);
     return save_text(fig, "token_embedding.svg", &svg);
 }
 

@@ -439,6 +439,29 @@ static void put_text(Text *t, double x, double y, Font f, const char *s)
     text_printf(t, "</text>\n");
 }
 
+enum { LINE_PITCH = TEXT_SIZE + 4 }; /* between the lines of a label */
+
+static int line_count(const char *s)
+{
+    int n = 1;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* s, split into lines at each \n, the first line's baseline at y. */
+static void put_lines(Text *t, double x, double y, Font f, const char *s)
+{
+    char line[128];
+    int n = line_count(s);
+    for (int k = 0; s && k < n; k++) {
+        size_t len = strcspn(s, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)len, s);
+        put_text(t, x, y + k * LINE_PITCH, f, line);
+        s += len + (s[len] == '\n');
+    }
+}
+
 static void put_line(Text *t, double x1, double y1, double x2, double y2,
                      const char *style)
 {
@@ -560,6 +583,30 @@ static SvgTicks across_ticks(double fixed_lo, double fixed_hi, Span data,
     }
 }
 
+/* Do the labels up a logarithmic axis `length` high keep apart? */
+static int labels_apart_up(const SvgTicks *ticks, double length)
+{
+    Axis a = {ticks->lo, ticks->hi, 1, 0, length};
+    for (int i = 1; i < ticks->count; i++)
+        if (axis_map(&a, ticks->value[i]) -
+            axis_map(&a, ticks->value[i - 1]) < TEXT_SIZE + LABEL_GAP)
+            return 0;
+    return 1;
+}
+
+/* The ticks at powers of ten alone, if there are two or more. */
+static SvgTicks powers_of_ten(SvgTicks all)
+{
+    SvgTicks powers = all;
+    powers.count = 0;
+    for (int i = 0; i < all.count; i++) {
+        double e = log10(all.value[i]);
+        if (fabs(e - round(e)) < 1e-9)
+            add_tick(&powers, all.value[i], all.label[i]);
+    }
+    return powers.count >= 2 ? powers : all;
+}
+
 enum { MAX_TAKEN = 4 }; /* labels a plot remembers, to keep them apart */
 
 /* Where a plot sits in its box and how data maps onto it. */
@@ -665,16 +712,19 @@ static Frame line_frame(SvgRect box, const SvgLinePanel *p)
     Frame f = {0};
     Span x, y;
     panel_extent(p, &x, &y);
-    f.y_ticks = range_ticks(p->y_min, p->y_max, y, p->log_y, box.h / 50);
+    double top = p->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
+    f.below = TICK_LEN + TEXT_SIZE;
+    double bottom = f.below + 4 + (p->x_label ? TEXT_SIZE + 8 : 0);
+    double height = box.h - top - bottom;
+    f.y_ticks = range_ticks(p->y_min, p->y_max, y, p->log_y, height / 50);
+    if (p->log_y && !labels_apart_up(&f.y_ticks, height))
+        f.y_ticks = powers_of_ten(f.y_ticks);
     double left = left_margin(&f.y_ticks, p->y_label);
     f.x_ticks = across_ticks(p->x_min, p->x_max, x, 0, box.w - left - 20);
     const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
     double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
-    double top = p->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
-    f.below = TICK_LEN + TEXT_SIZE;
-    double bottom = f.below + 4 + (p->x_label ? TEXT_SIZE + 8 : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
-                       box.h - top - bottom};
+                       height};
     f.x = (Axis){f.x_ticks.lo, f.x_ticks.hi, 0, f.plot.x, plot_right(&f)};
     f.y = (Axis){f.y_ticks.lo, f.y_ticks.hi, p->log_y, plot_bottom(&f),
                  f.plot.y};
@@ -785,8 +835,27 @@ static void put_guide_label(Text *t, Frame *f, const SvgLinePanel *p,
                             const SvgRect spots[4], const char *label)
 {
     SvgRect r = spots[best_spot(f, p, spots, 4)];
-    put_text(t, r.x + 2, r.y + 0.95 * TEXT_SIZE,
-             (Font){.size = TEXT_SIZE, .halo = 1}, label);
+    put_lines(t, r.x + 2, r.y + 0.95 * TEXT_SIZE,
+              (Font){.size = TEXT_SIZE, .halo = 1}, label);
+}
+
+/* The widest line of a label, and the height of all its lines. */
+static double lines_width(const char *s)
+{
+    double w = 0;
+    for (int k = 0, n = line_count(s); k < n; k++) {
+        size_t len = strcspn(s, "\n");
+        char line[128];
+        snprintf(line, sizeof line, "%.*s", (int)len, s);
+        w = fmax(w, text_width(line, TEXT_SIZE));
+        s += len + (s[len] == '\n');
+    }
+    return w;
+}
+
+static double label_height(const char *s)
+{
+    return (line_count(s) - 1) * LINE_PITCH + 1.3 * TEXT_SIZE;
 }
 
 static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
@@ -797,8 +866,8 @@ static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
     put_line(t, f->plot.x, y, plot_right(f), y, GUIDE);
     if (!p->h_line.label)
         return;
-    double w = text_width(p->h_line.label, TEXT_SIZE) + 4;
-    double h = 1.3 * TEXT_SIZE;
+    double w = lines_width(p->h_line.label) + 4;
+    double h = label_height(p->h_line.label);
     double right = plot_right(f) - w - 4, left = f->plot.x + 4;
     SvgRect spots[4] = {{right, y - h - 2, w, h},
                         {left, y - h - 2, w, h},
@@ -815,8 +884,8 @@ static void draw_v_line(Text *t, Frame *f, const SvgLinePanel *p)
     put_line(t, x, f->plot.y, x, plot_bottom(f), GUIDE);
     if (!p->v_line.label)
         return;
-    double w = text_width(p->v_line.label, TEXT_SIZE) + 4;
-    double h = 1.3 * TEXT_SIZE;
+    double w = lines_width(p->v_line.label) + 4;
+    double h = label_height(p->v_line.label);
     double top = f->plot.y + 4, low = plot_bottom(f) - h - 4;
     SvgRect spots[4] = {{x + 4, top, w, h},
                         {x - w - 4, top, w, h},
@@ -1059,7 +1128,8 @@ typedef struct {
 /* The room above the grid, for a title, and below it, for labels. */
 static double heat_top(const SvgHeatmap *m)
 {
-    return m->title ? TITLE_ABOVE + TEXT_SIZE + 10 : 0;
+    return m->title ? TITLE_ABOVE + line_count(m->title) * LINE_PITCH + 6
+                    : 0;
 }
 
 static double heat_bottom(const SvgHeatmap *m)
@@ -1092,7 +1162,8 @@ static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
 static void draw_cells(Text *t, const SvgHeatmap *m, const HeatLayout *L,
                        SvgColorScale s)
 {
-    text_printf(t, "<g stroke=\"white\" stroke-width=\"1\">\n");
+    text_printf(t, "<g class=\"%s\" stroke=\"white\" stroke-width=\"1\">\n",
+                s.map == SVG_DIVERGING ? "diverging" : "sequential");
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
             double v = m->values[r * m->cols + c];
@@ -1128,24 +1199,42 @@ static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
         }
 }
 
-/* A minus sign on each clearly negative cell, in ink its cell makes
+enum { SIGN_MARK_BELOW = 45 }; /* percent along the map: marked below */
+
+/* Is v on the marked, negative side of a diverging scale? */
+static int sign_marked(SvgColorScale s, double v)
+{
+    return s.map == SVG_DIVERGING && v < 0 &&
+           scale_unit(s, v) <= SIGN_MARK_BELOW / 100.0;
+}
+
+/* A minus sign centred on (x, y), in the ink its background makes
    readable. */
+static void put_minus_mark(Text *t, double x, double y, double half,
+                           Rgb background)
+{
+    text_printf(t, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
+                "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+                px(x - half).s, px(y).s, px(x + half).s, px(y).s,
+                ink_on(background));
+}
+
+/* A minus sign on each clearly negative cell. */
 static void draw_sign_marks(Text *t, const SvgHeatmap *m,
                             const HeatLayout *L, SvgColorScale s)
 {
+    text_printf(t, "<g class=\"sign-marks\">\n");
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
             double v = m->values[r * m->cols + c];
-            if (!isfinite(v) || v >= 0 || scale_unit(s, v) > 0.4)
+            if (!isfinite(v) || !sign_marked(s, v))
                 continue;
-            double x = L->grid.x + (c + 0.5) * L->cell;
-            double y = L->grid.y + (r + 0.5) * L->cell;
-            double half = fmax(1.5, 0.18 * L->cell);
-            text_printf(t, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
-                        "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
-                        px(x - half).s, px(y).s, px(x + half).s, px(y).s,
-                        ink_on(color_at(s.map, scale_unit(s, v))));
+            put_minus_mark(t, L->grid.x + (c + 0.5) * L->cell,
+                           L->grid.y + (r + 0.5) * L->cell,
+                           fmax(1.5, 0.18 * L->cell),
+                           color_at(s.map, scale_unit(s, v)));
         }
+    text_printf(t, "</g>\n");
 }
 
 static void draw_heat_labels(Text *t, const SvgHeatmap *m,
@@ -1165,9 +1254,10 @@ static void draw_heat_labels(Text *t, const SvgHeatmap *m,
         put_text(t, g->x + (c + 0.5) * L->cell, bottom + 4 + TEXT_SIZE,
                  (Font){.size = TEXT_SIZE, .anchor = "middle"},
                  label_at(m->col_labels, c, buf));
-    put_text(t, g->x + g->w / 2, g->y - 10,
-             (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
-             m->title);
+    put_lines(t, g->x + g->w / 2,
+              g->y - 10 - (line_count(m->title) - 1) * LINE_PITCH,
+              (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
+              m->title);
     put_text(t, g->x + g->w / 2, bottom + TEXT_SIZE + 8 + TEXT_SIZE,
              (Font){.size = TEXT_SIZE, .anchor = "middle"}, m->x_label);
     put_y_title(t, g->x - L->row_label_w - 14, g->y + g->h / 2, m->y_label);
@@ -1223,6 +1313,23 @@ static void put_gradient(Text *t, Num id_x, Num id_y, SvgColorScale s)
     text_printf(t, "</linearGradient></defs>\n");
 }
 
+/* The minus signs of the cells, along the bar's marked side. */
+static void draw_bar_marks(Text *t, SvgRect box, SvgColorScale s)
+{
+    if (s.map != SVG_DIVERGING || !(s.lo < 0))
+        return;
+    text_printf(t, "<g class=\"sign-marks\">\n");
+    for (double y = box.y + box.h - 0.75 * COLOR_BAR_WIDTH; y > box.y;
+         y -= 1.5 * COLOR_BAR_WIDTH) {
+        double v = s.hi - (y - box.y) / box.h * (s.hi - s.lo);
+        if (sign_marked(s, v))
+            put_minus_mark(t, box.x + 0.5 * COLOR_BAR_WIDTH, y,
+                           0.25 * COLOR_BAR_WIDTH,
+                           color_at(s.map, scale_unit(s, v)));
+    }
+    text_printf(t, "</g>\n");
+}
+
 void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
 {
     Num id_x = fixed(box.x, 0), id_y = fixed(box.y, 0);
@@ -1231,6 +1338,7 @@ void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
     put_gradient(t, id_x, id_y, s);
     put_rect(t, (SvgRect){box.x, box.y, COLOR_BAR_WIDTH, box.h}, fill,
              "stroke=\"#555555\" stroke-width=\"0.5\"");
+    draw_bar_marks(t, box, s);
     SvgTicks ticks = bar_ticks(s, box.h);
     double x = box.x + COLOR_BAR_WIDTH;
     for (int i = 0; i < ticks.count; i++) {

@@ -95,7 +95,7 @@ typedef struct {
 } SvgColorScale;
 
 typedef struct {
-    const char *title, *x_label, *y_label;
+    const char *title, *x_label, *y_label; /* title: lines split by \n */
     int rows, cols;
     const float *values;           /* rows x cols, row by row;
                                       NaN marks a masked cell */

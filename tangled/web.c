@@ -91,7 +91,7 @@ static void training_chart(Text *svg, int steps)
         loss[r] = (float)web.log[r].loss;
         correct[r] = (float)web.log[r].correct;
     }
-    snprintf(marker, sizeof marker, "100/100 at step %d",
+    snprintf(marker, sizeof marker, "100/100\nat step %d",
              web.first_perfect);
     SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL};
     SvgSeries scores = {"transformer", step, correct, web.n_records, 0,
@@ -535,7 +535,7 @@ WEB_EXPORT(neuron) int web_neuron(int c)
                 found.neuron, found.d, found.right);
     for (int p = 0; p < N_PROBLEMS; p++)
         values[c][p] = (float)h[p * HIDDEN + found.neuron];
-    snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
+    snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
              concepts[c].name, found.neuron, found.d);
     SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
                       digit_labels, digit_labels, NULL, 0};
