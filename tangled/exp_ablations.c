@@ -228,7 +228,7 @@ static int figure_trials(const char *fig, const char *file,
             int i = m * N_SEEDS_DRAWN + s;
             const Run *run = &(m ? off : book)->run[s];
             curves_of(run, step[i], loss[i], correct[i]);
-            /* colour and pattern name the model, lightness the seed */
+            /* colour, pattern and width name the model, lightness the seed */
             if (s == 0)
                 snprintf(labels[i], sizeof labels[i], "%s",
                          m ? label : "book's model");
@@ -237,7 +237,8 @@ static int figure_trials(const char *fig, const char *file,
                          (unsigned long long)run->cfg.seed);
             svg_tint(colours[i], svg_palette(m), 0.3 * s);
             losses[i] = (SvgSeries){labels[i], step[i], loss[i],
-                                    run->result.n_records, m, colours[i]};
+                                    run->result.n_records, m, colours[i],
+                                    m ? 3 : 1.5};
             scores[i] = losses[i];
             scores[i].y = correct[i];
         }

@@ -326,7 +326,7 @@ static int figure_heads(const char *fig, const HeadRuns *e)
             const Run *run = &e->heads[c][s].run;
             curves_of(run, step[c][s], loss[c][s], correct[c][s]);
             series[c][s] = (SvgSeries){labels[s], step[c][s], correct[c][s],
-                                       run->result.n_records, s, NULL};
+                                       run->result.n_records, s, NULL, 0};
         }
         snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
                  head_choices[c] > 1 ? "s" : "");

@@ -73,8 +73,8 @@ static int figure_mlp_training(const char *fig, const Run *run)
     curves_of(run, step, loss, correct);
     snprintf(marker, sizeof marker, "100/100\nat step %d",
              run->result.first_perfect);
-    SvgSeries losses = {"perceptron", step, loss, n, 0, NULL};
-    SvgSeries scores = {"perceptron", step, correct, n, 0, NULL};
+    SvgSeries losses = {"perceptron", step, loss, n, 0, NULL, 0};
+    SvgSeries scores = {"perceptron", step, correct, n, 0, NULL, 0};
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = &losses, .n_series = 1, .log_y = 1,

@@ -173,13 +173,13 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     snprintf(marker, sizeof marker, "100/100\nat step %d",
              gpt->result.first_perfect);
     SvgSeries losses[2] = {
-        {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL},
-        {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL}};
+        {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL, 0},
+        {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL, 0}};
     SvgSeries scores[2] = {
         {"transformer", step[0], correct[0], gpt->result.n_records, 0,
-         NULL},
+         NULL, 0},
         {"perceptron", step[1], correct[1], mlp->result.n_records, 1,
-         NULL}};
+         NULL, 0}};
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = 2, .log_y = 1,

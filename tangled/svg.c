@@ -20,6 +20,7 @@ enum {
     LEGEND_PAD = 6,
     LEGEND_GAP = 20, /* between the items of a legend laid out in a row */
     COLOR_BAR_WIDTH = 14,
+    FIGURE_WIDTH = 760, /* the widest figure, printed as wide as the text */
     LABEL_GAP = 8    /* the least space between two labels side by side */
 };
 
@@ -683,6 +684,12 @@ static const char *series_color(const SvgSeries *s, int index)
     return s->color ? s->color : svg_palette(index);
 }
 
+/* A series' line width as text: its own, or 2 pixels. */
+static Num line_width(const SvgSeries *s)
+{
+    return fixed(s->width > 0 ? s->width : 2, 1);
+}
+
 static int point_ok(const SvgSeries *s, int i, int log_y)
 {
     return plottable(s->x[i], 0) && plottable(s->y[i], log_y);
@@ -738,9 +745,9 @@ static void draw_series(Text *t, const Frame *f, const SvgSeries *s,
     if (series_length(s) == 0)
         return;
     text_printf(t,
-                "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                 "stroke-linejoin=\"round\"%s d=\"",
-                color, svg_dash_pattern(s->dash));
+                color, line_width(s).s, svg_dash_pattern(s->dash));
     int pen_down = 0;
     for (int i = 0; i < s->n; i++) {
         if (!point_ok(s, i, log_y)) {
@@ -899,16 +906,42 @@ static double legend_item_width(const SvgSeries *s)
     return SWATCH + 6 + text_width(s->label, TEXT_SIZE);
 }
 
+/* Where column `col` of a legend of `per` items a row starts, from its
+   left edge; col = per gives the legend's width. */
+static double legend_column_x(const SvgSeries *series, int n, int per,
+                              int col)
+{
+    double x = 0;
+    for (int j = 0; j < col; j++) {
+        double w = 0;
+        for (int i = j; i < n; i += per)
+            w = fmax(w, legend_item_width(&series[i]));
+        x += w + (j + 1 < per ? LEGEND_GAP : 0);
+    }
+    return x;
+}
+
+/* Items in a row: all of them if they fit, else rows of equal length. */
+static int legend_per_row(const SvgSeries *series, int n, int horizontal)
+{
+    if (!horizontal)
+        return 1;
+    for (int rows = 1; rows < n; rows++) {
+        int per = (n + rows - 1) / rows;
+        if (legend_column_x(series, n, per, per) <=
+            FIGURE_WIDTH - 2 * MARGIN - 2 * LEGEND_PAD)
+            return per;
+    }
+    return 1;
+}
+
 SvgRect svg_legend_size(const SvgSeries *series, int n, int horizontal)
 {
-    double w = 0;
     if (!series || n <= 0)
         return (SvgRect){0, 0, 0, 0};
-    for (int i = 0; i < n; i++) {
-        double item = legend_item_width(&series[i]);
-        w = horizontal ? w + item + (i ? LEGEND_GAP : 0) : fmax(w, item);
-    }
-    double h = horizontal ? LEGEND_ROW : n * LEGEND_ROW;
+    int per = legend_per_row(series, n, horizontal);
+    double w = legend_column_x(series, n, per, per);
+    double h = ((n + per - 1) / per) * LEGEND_ROW;
     return (SvgRect){0, 0, w + 2 * LEGEND_PAD, h + 2 * LEGEND_PAD};
 }
 
@@ -922,9 +955,9 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
     else
         text_printf(t,
                     "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
-                    "stroke=\"%s\" stroke-width=\"2\"%s/>\n",
+                    "stroke=\"%s\" stroke-width=\"%s\"%s/>\n",
                     px(x).s, px(middle).s, px(x + SWATCH).s, px(middle).s,
-                    color, svg_dash_pattern(s->dash));
+                    color, line_width(s).s, svg_dash_pattern(s->dash));
     put_text(t, x + SWATCH + 6, middle + 0.35 * TEXT_SIZE,
              (Font){.size = TEXT_SIZE}, s->label);
 }
@@ -933,15 +966,12 @@ static void legend_items(Text *t, double x, double y,
                          const SvgSeries *series, int n, int horizontal,
                          int box)
 {
-    x += LEGEND_PAD;
-    y += LEGEND_PAD;
-    for (int i = 0; i < n; i++) {
-        legend_item(t, x, y, &series[i], series_color(&series[i], i), box);
-        if (horizontal)
-            x += legend_item_width(&series[i]) + LEGEND_GAP;
-        else
-            y += LEGEND_ROW;
-    }
+    int per = legend_per_row(series, n, horizontal);
+    for (int i = 0; i < n; i++)
+        legend_item(t, x + LEGEND_PAD +
+                           legend_column_x(series, n, per, i % per),
+                    y + LEGEND_PAD + (i / per) * LEGEND_ROW, &series[i],
+                    series_color(&series[i], i), box);
 }
 
 void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,

@@ -49,6 +49,7 @@ typedef struct {
     int n;
     int dash;          /* the line's pattern: svg_dash_pattern(dash) */
     const char *color; /* NULL: svg_palette(index of the series) */
+    double width;      /* of the line, in pixels; 0: 2 */
 } SvgSeries;
 
 /* A labelled reference line: horizontal at y = at, vertical at x = at. */

@@ -93,9 +93,9 @@ static void training_chart(Text *svg, int steps)
     }
     snprintf(marker, sizeof marker, "100/100\nat step %d",
              web.first_perfect);
-    SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL};
+    SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL, 0};
     SvgSeries scores = {"transformer", step, correct, web.n_records, 0,
-                        NULL};
+                        NULL, 0};
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = &losses, .n_series = 1, .log_y = 1, .x_min = 0,
@@ -249,7 +249,7 @@ static void experiment_chart(Text *svg)
             correct[m][r] = (float)run->log[r].correct;
         }
         losses[m] = (SvgSeries){run->label, step[m], loss[m],
-                                run->n_records, m, svg_palette(m)};
+                                run->n_records, m, svg_palette(m), 0};
         scores[m] = losses[m];
         scores[m].y = correct[m];
     }
@@ -579,11 +579,11 @@ WEB_EXPORT(scree) int web_scree(void)
     }
     snprintf(marker, sizeof marker, "%d directions", count);
     SvgSeries shares[2] = {
-        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
-        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
+        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL, 0},
+        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL, 0}};
     SvgSeries totals[2] = {
-        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
-        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
+        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL, 0},
+        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL, 0}};
     SvgLinePanel panels[2] = {
         {.title = "Share of the variance",
          .x_label = "direction, largest first",
