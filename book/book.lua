@@ -7,7 +7,8 @@
 --    pandoc then fails (exit 83) naming them.
 --  * A paragraph that is only {{table:NAME}} is replaced by the Markdown
 --    table in NAME.md, read from the directory of the numbers file.
---  * LaTeX: images *.svg -> *.pdf; chunk headers and use lines get macros
+--  * LaTeX: images *.svg -> *.pdf, each as wide as the text times its
+--    SVG width / 760 (one scale for all figures); chunk headers and use lines get macros
 --    (\nwchunkhead, \nwchunkuses, defined in weave-preamble.tex); an
 --    unnumbered chapter (the preface, the appendices) sets the running head,
 --    as a numbered one does.
@@ -356,15 +357,36 @@ local function latex_str_with_caret(el)
   return out
 end
 
--- HTML: an SVG figure's least width, from the width it is drawn at
-local function html_figure_width(el)
-  if is_latex or not el.src:match("%.svg$") then return nil end
-  local path = numbers_dir .. "/" .. el.src
+-- the width an SVG figure is drawn at, in its pixels
+local function svg_width(src)
+  local path = numbers_dir .. "/" .. src
   local svg = read_file(path)
   if not svg then fail("cannot read the figure " .. path) end
   local width = svg:match("<svg[^>]-%swidth=\"([%d.]+)")
   if not width then fail("no width in " .. path) end
-  el.attributes.style = string.format("min-width: %dpx", math.floor(tonumber(width) * 3 / 4))
+  return tonumber(width)
+end
+
+-- HTML: an SVG figure's least width, from the width it is drawn at
+local function html_figure_width(el)
+  if is_latex or not el.src:match("%.svg$") then return nil end
+  el.attributes.style = string.format("min-width: %dpx", math.floor(svg_width(el.src) * 3 / 4))
+  return el
+end
+
+-- LaTeX: every figure at one scale, FIGURE_WIDTH pixels (svg.c) to the
+-- width of the text, so that the figures' one size of type prints at one
+-- size: a figure W pixels wide is W/760 of the text's width (pandoc
+-- writes a percentage as that fraction of \textwidth, which in a figure
+-- is the \linewidth)
+local FIGURE_WIDTH = 760
+local function latex_figure(el)
+  if el.src:match("%.svg$") then
+    local share = svg_width(el.src) / FIGURE_WIDTH
+    if share > 1 then fail(el.src .. " is wider than " .. FIGURE_WIDTH .. " pixels") end
+    el.attributes.width = string.format("%.2f%%", 100 * share)
+    el.src = el.src:gsub("%.svg$", ".pdf")
+  end
   return el
 end
 
@@ -410,7 +432,7 @@ return {
       if has_class(el, "nwusemap") then return {} end
     end,
     Image = function(el)
-      if is_latex then el.src = el.src:gsub("%.svg$", ".pdf"); return el end
+      if is_latex then return latex_figure(el) end
       return html_figure_width(el)
     end,
     Table = function(el)        -- LaTeX: place waiting figures first

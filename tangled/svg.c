@@ -1192,8 +1192,7 @@ static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
 static void draw_cells(Text *t, const SvgHeatmap *m, const HeatLayout *L,
                        SvgColorScale s)
 {
-    text_printf(t, "<g class=\"%s\" stroke=\"white\" stroke-width=\"1\">\n",
-                s.map == SVG_DIVERGING ? "diverging" : "sequential");
+    text_printf(t, "<g stroke=\"white\" stroke-width=\"1\">\n");
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
             double v = m->values[r * m->cols + c];
@@ -1253,7 +1252,6 @@ static void put_minus_mark(Text *t, double x, double y, double half,
 static void draw_sign_marks(Text *t, const SvgHeatmap *m,
                             const HeatLayout *L, SvgColorScale s)
 {
-    text_printf(t, "<g class=\"sign-marks\">\n");
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
             double v = m->values[r * m->cols + c];
@@ -1264,7 +1262,6 @@ static void draw_sign_marks(Text *t, const SvgHeatmap *m,
                            fmax(1.5, 0.18 * L->cell),
                            color_at(s.map, scale_unit(s, v)));
         }
-    text_printf(t, "</g>\n");
 }
 
 static void draw_heat_labels(Text *t, const SvgHeatmap *m,
@@ -1348,7 +1345,6 @@ static void draw_bar_marks(Text *t, SvgRect box, SvgColorScale s)
 {
     if (s.map != SVG_DIVERGING || !(s.lo < 0))
         return;
-    text_printf(t, "<g class=\"sign-marks\">\n");
     for (double y = box.y + box.h - 0.75 * COLOR_BAR_WIDTH; y > box.y;
          y -= 1.5 * COLOR_BAR_WIDTH) {
         double v = s.hi - (y - box.y) / box.h * (s.hi - s.lo);
@@ -1357,7 +1353,6 @@ static void draw_bar_marks(Text *t, SvgRect box, SvgColorScale s)
                            0.25 * COLOR_BAR_WIDTH,
                            color_at(s.map, scale_unit(s, v)));
     }
-    text_printf(t, "</g>\n");
 }
 
 void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
