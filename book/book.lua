@@ -114,6 +114,8 @@ end
 --     place or later, is a power of ten with the digits it had:
 --     0.0000002 as 2 x 10^-7, 0.000120 as 1.20 x 10^-4;
 --   * a value written with an exponent, 3.8e-06, likewise: 3.8 x 10^-6;
+--   * a negative value's sign is the minus sign, U+2212, not the hyphen
+--     the numbers file has (mathematics makes its own minus of it);
 -- a power of ten is set in mathematics.  A seed (a name ending in _seed)
 -- names a run, as a year names a date, and is printed as written.  Code
 -- gets the bare value.
@@ -163,6 +165,7 @@ local function number_form(text, in_math)
     local m = #digits > 1 and digits:sub(1, 1) .. "." .. digits:sub(2) or digits
     return sign .. m .. "\\times 10^{" .. -(#zeros + 1) .. "}", true
   end
+  if sign == "-" and not in_math then sign = "\u{2212}" end   -- the minus sign
   return sign .. grouped(int, in_math and "{,}" or ",") .. frac, false
 end
 

@@ -213,7 +213,7 @@ static int search_neurons(const char *dir, Text *numbers, const real *h,
         snprintf(name, sizeof name, "neuron_%d_d", c + 1);
         number(numbers, name, "%.2f", d[c]);
     }
-    return save_text(dir, "neurons.md", &md);
+    return save_table(dir, "neurons.md", &md);
 }
 
 static int figure_neurons(const char *fig, const real *h,

@@ -178,7 +178,7 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
     number(numbers, "quota_most_head", "%d", q->most_head);
     number(numbers, "quota_most_a", "%d", q->most_p / N_DIGITS);
     number(numbers, "quota_most_b", "%d", q->most_p % N_DIGITS);
-    return save_text(dir, "quota.md", &md);
+    return save_table(dir, "quota.md", &md);
 }
 
 static int train_the_heads(Gpt *g, HeadRuns *e)
@@ -236,7 +236,7 @@ static int table_of_heads(const char *dir, const HeadRuns *e)
             text_printf(&md, "%d to %d | ", score_lo, score_hi);
         text_printf(&md, "%.3f to %.3f |\n", loss_lo, loss_hi);
     }
-    return save_text(dir, "heads.md", &md);
+    return save_table(dir, "heads.md", &md);
 }
 
 static int table_of_head_runs(const char *dir, const HeadRuns *e)
@@ -259,7 +259,7 @@ static int table_of_head_runs(const char *dir, const HeadRuns *e)
                 text_printf(&md, "never");
             text_printf(&md, " | %d | %.4f |\n", t->correct, t->loss);
         }
-    return save_text(dir, "heads_runs.md", &md);
+    return save_table(dir, "heads_runs.md", &md);
 }
 
 static void numbers_of_heads(Text *out, const HeadRuns *e)

@@ -221,7 +221,7 @@ static int table_of_own_output(const char *dir, const Trace *tr, int t)
                         (double)tr->weights[head][t][u]);
     }
     text_printf(&md, "\n");
-    return save_text(dir, "own_output.md", &md);
+    return save_table(dir, "own_output.md", &md);
 }
 
 typedef struct { int follows, spread, own; double mean; } ProofsHold;

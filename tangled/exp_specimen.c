@@ -157,7 +157,7 @@ static int table_of_tables(const char *dir, const Params *p)
                     p->specs[i].rows * p->specs[i].cols);
     text_printf(&md, "| | **all %d tables** | | | **%zu** |\n",
                 p->n_tables, p->n_params);
-    return save_text(dir, "gpt_tables.md", &md);
+    return save_table(dir, "gpt_tables.md", &md);
 }
 
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
@@ -274,7 +274,7 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
                         (double)tr->weights[head][t][u]);
     }
     text_printf(&md, "\n");
-    return save_text(dir, "trace_row.md", &md);
+    return save_table(dir, "trace_row.md", &md);
 }
 
 static int figure_trace_weights(const char *fig, const Trace *tr)

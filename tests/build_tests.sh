@@ -427,7 +427,8 @@ no_placeholder_survives() {
 # instead), and no run of five digits or more without its commas, such as
 # "17600" (17,600).  Checked on the text of the HTML book outside code,
 # mathematics and scripts; the last two outside tables as well, whose
-# columns keep the program's decimals.
+# columns keep the program's decimals.  A negative number, in a sentence or
+# a table, has the minus sign U+2212, not a hyphen: "-21" fails.
 numbers_read_as_prose() {
     f=${B:-build}/attention.pandoc.html
     [ -f "$f" ] || { echo "$f not built"; return 1; }
@@ -447,7 +448,9 @@ numbers_read_as_prose() {
     more=$(printf '%s\n' "$prose" | perl -ne '
         while (/((?<![\d.,])\b0\.000\d*[1-9]\d*
                 |(?<![\d.,])\b\d{5,}(?:\.\d+)?)/xg) { print "  ...$1...\n" }')
-    bad=$(printf '%s\n%s\n' "$bad" "$more" | grep .)
+    minus=$(printf '%s\n' "$text" | perl -ne '
+        while (/((?<![\w-])-\d[\d.,]*)/g) { print "  ...$1... (a hyphen for a minus sign)\n" }')
+    bad=$(printf '%s\n%s\n%s\n' "$bad" "$more" "$minus" | grep .)
     words=$(printf '%s\n' "$text" | wc -w)
     if [ -n "$bad" ]; then
         echo "numbers that do not read as prose in $f:"; printf '%s\n' "$bad"; return 1
