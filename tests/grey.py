@@ -1,8 +1,7 @@
 """grey.py: do the line charts survive printing in grey?
 
 For each SVG figure given, the styles of its data lines (stroke colour,
-dash pattern and width of every unfilled path with a stroke-linejoin, as
-svg.c draws a series) are compared pairwise: two styles with the same dash
+dash pattern and width of every unfilled path, as svg.c draws a series) are compared pairwise: two styles with the same dash
 pattern and width must differ in lightness by at least MIN_STEP (of 255),
 or a reader of a page printed in grey cannot tell them apart.
 
@@ -15,8 +14,7 @@ import re
 import sys
 
 MIN_STEP = 40
-TAG = re.compile(r'<path fill="none" stroke="(#[0-9A-Fa-f]{6})" stroke-width="([0-9.]+)" '
-                 r'stroke-linejoin[^>]*>')
+TAG = re.compile(r'<path fill="none" stroke="(#[0-9A-Fa-f]{6})" stroke-width="([0-9.]+)"[^>]*>')
 DASH = re.compile(r'stroke-dasharray="([^"]*)"')
 
 
