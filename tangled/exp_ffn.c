@@ -157,8 +157,9 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
     static float loss[2][N_SEEDS][MAX_RECORDS];
     static float correct[2][N_SEEDS][MAX_RECORDS];
     SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
-    SvgSeries key[2] = {{"with GELU", NULL, NULL, 0, 0, svg_palette(0), 0},
-                        {"without GELU", NULL, NULL, 0, 1, svg_palette(1), 0}};
+    SvgSeries key[2] = {
+        {"with GELU", NULL, NULL, 0, 0, svg_palette(0), 0},
+        {"without GELU", NULL, NULL, 0, 1, svg_palette(1), 0}};
     double per_sequence, floor = loss_floor(&per_sequence);
     Text svg = {0};
     for (int kind = 0; kind < 2; kind++)

@@ -80,10 +80,9 @@ static int figure_growing_tables(const char *fig,
             x += w + GROW_GAP;
         }
     }
+    double grids = (n_heads - 1) * (other + GROW_GAP) + grid;
     svg_color_bar(&svg, (SvgRect){width - GROW_BAR, 10 + first - other,
-                                  GROW_BAR - 10,   /* the grids' height */
-                                  (n_heads - 1) * (other + GROW_GAP) + grid},
-                  scale);
+                                  GROW_BAR - 10, grids}, scale);
     svg_end(&svg);
     return save_text(fig, "growing_tables.svg", &svg);
 }

@@ -173,8 +173,10 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     snprintf(marker, sizeof marker, "100/100\nat step %d",
              gpt->result.first_perfect);
     SvgSeries losses[2] = {
-        {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL, 0},
-        {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL, 0}};
+        {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL,
+         0},
+        {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL,
+         0}};
     SvgSeries scores[2] = {
         {"transformer", step[0], correct[0], gpt->result.n_records, 0,
          NULL, 0},

@@ -684,10 +684,11 @@ static const char *series_color(const SvgSeries *s, int index)
     return s->color ? s->color : svg_palette(index);
 }
 
-/* A series' line width as text: its own, or 2 pixels. */
+/* A series' line width as text: its own, or 2 pixels ("2", "1.5"). */
 static Num line_width(const SvgSeries *s)
 {
-    return fixed(s->width > 0 ? s->width : 2, 1);
+    double w = s->width > 0 ? s->width : 2;
+    return fixed(w, w == floor(w) ? 0 : 1);
 }
 
 static int point_ok(const SvgSeries *s, int i, int log_y)

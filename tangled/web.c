@@ -93,7 +93,8 @@ static void training_chart(Text *svg, int steps)
     }
     snprintf(marker, sizeof marker, "100/100\nat step %d",
              web.first_perfect);
-    SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL, 0};
+    SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL,
+                        0};
     SvgSeries scores = {"transformer", step, correct, web.n_records, 0,
                         NULL, 0};
     SvgLinePanel panels[2] = {
