@@ -7,7 +7,8 @@
 --    pandoc then fails (exit 83) naming them.
 --  * A paragraph that is only {{table:NAME}} is replaced by the Markdown
 --    table in NAME.md, read from the directory of the numbers file.
---  * LaTeX: images *.svg -> *.pdf; chunk headers and use lines get macros
+--  * LaTeX: images *.svg -> *.pdf, each as wide as the text times its
+--    SVG width / 760 (one scale for all figures); chunk headers and use lines get macros
 --    (\nwchunkhead, \nwchunkuses, defined in weave-preamble.tex); an
 --    unnumbered chapter (the preface, the appendices) sets the running head,
 --    as a numbered one does.
@@ -115,6 +116,8 @@ end
 --     place or later, is a power of ten with the digits it had:
 --     0.0000002 as 2 x 10^-7, 0.000120 as 1.20 x 10^-4;
 --   * a value written with an exponent, 3.8e-06, likewise: 3.8 x 10^-6;
+--   * a negative value's sign is the minus sign, U+2212, not the hyphen
+--     the numbers file has (mathematics makes its own minus of it);
 -- a power of ten is set in mathematics.  A seed (a name ending in _seed)
 -- names a run, as a year names a date, and is printed as written.  Code
 -- gets the bare value.
@@ -164,6 +167,7 @@ local function number_form(text, in_math)
     local m = #digits > 1 and digits:sub(1, 1) .. "." .. digits:sub(2) or digits
     return sign .. m .. "\\times 10^{" .. -(#zeros + 1) .. "}", true
   end
+  if sign == "-" and not in_math then sign = "\u{2212}" end   -- the minus sign
   return sign .. grouped(int, in_math and "{,}" or ",") .. frac, false
 end
 
@@ -460,6 +464,32 @@ local function html_figure_width(el)
   return el
 end
 
+-- the width an SVG figure is drawn at, in its pixels
+local function svg_width(src)
+  local path = numbers_dir .. "/" .. src
+  local svg = read_file(path)
+  if not svg then fail("cannot read the figure " .. path) end
+  local width = svg:match("<svg[^>]-%swidth=\"([%d.]+)")
+  if not width then fail("no width in " .. path) end
+  return tonumber(width)
+end
+
+-- LaTeX: every figure at one scale, FIGURE_WIDTH pixels (svg.c) to the
+-- width of the text, so that the figures' one size of type prints at one
+-- size: a figure W pixels wide is W/760 of the text's width (pandoc
+-- writes a percentage as that fraction of \textwidth, which in a figure
+-- is the \linewidth)
+local FIGURE_WIDTH = 760
+local function latex_figure(el)
+  if el.src:match("%.svg$") then
+    local share = svg_width(el.src) / FIGURE_WIDTH
+    if share > 1 then fail(el.src .. " is wider than " .. FIGURE_WIDTH .. " pixels") end
+    el.attributes.width = string.format("%.2f%%", 100 * share)
+    el.src = el.src:gsub("%.svg$", ".pdf")
+  end
+  return el
+end
+
 -- A column of numbers is set flush right: one whose body cells are more
 -- often numbers ("12", "-0.5", "1,024", "3.2e-4", "97%", "2x") than other
 -- text (a digit in code, such as the token `5`, is not a number; a row
@@ -551,7 +581,7 @@ return {
       if is_latex then return {latex_code_lines(el), el} end
     end,
     Image = function(el)
-      if is_latex then el.src = el.src:gsub("%.svg$", ".pdf"); return el end
+      if is_latex then return latex_figure(el) end
       return html_figure_width(el)
     end,
     Table = function(el)        -- numbers flush right; LaTeX: place waiting figures first

@@ -102,7 +102,7 @@ static int table_of_trials(const char *dir, const Trials trials[N_VARIANTS])
                         first_perfect_text(run, buf), final_score(run),
                         trials[v].loss[s]);
         }
-    return save_text(dir, "ablations.md", &md);
+    return save_table(dir, "ablations.md", &md);
 }
 
 static void summary_row(Text *md, const Trials *trials, const Trials *book,
@@ -160,7 +160,7 @@ static int short_table_of_trials(const char *dir,
                      "|-----------:|\n");
     for (int v = 0; v < N_VARIANTS; v++)
         summary_row(&md, &trials[v], &trials[0], variants[v].label);
-    return save_text(dir, "ablation_summary.md", &md);
+    return save_table(dir, "ablation_summary.md", &md);
 }
 
 static void numbers_of_trials(Text *out, const Trials *trials,
@@ -228,7 +228,7 @@ static int figure_trials(const char *fig, const char *file,
             int i = m * N_SEEDS_DRAWN + s;
             const Run *run = &(m ? off : book)->run[s];
             curves_of(run, step[i], loss[i], correct[i]);
-            /* colour and pattern name the model, lightness the seed */
+            /* colour, pattern and width name the model, lightness the seed */
             if (s == 0)
                 snprintf(labels[i], sizeof labels[i], "%s",
                          m ? label : "book's model");
@@ -237,7 +237,8 @@ static int figure_trials(const char *fig, const char *file,
                          (unsigned long long)run->cfg.seed);
             svg_tint(colours[i], svg_palette(m), 0.3 * s);
             losses[i] = (SvgSeries){labels[i], step[i], loss[i],
-                                    run->result.n_records, m, colours[i]};
+                                    run->result.n_records, m, colours[i],
+                                    m ? 3 : 1.5};
             scores[i] = losses[i];
             scores[i].y = correct[i];
         }
@@ -388,7 +389,7 @@ static int gradient_lane(Text *out, Claims *claims, const char *dir,
           "cosine %.2f with the residual, %.2f without; token table's "
           "gradient %.3g with, %.3g without", cosines[0], cosines[1],
           tokens[0], tokens[1]);
-    return save_text(dir, "gradient_lane.md", &md);
+    return save_table(dir, "gradient_lane.md", &md);
 }
 
 enum { N_SCALES = 5 };

@@ -157,8 +157,9 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
     static float loss[2][N_SEEDS][MAX_RECORDS];
     static float correct[2][N_SEEDS][MAX_RECORDS];
     SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
-    SvgSeries key[2] = {{"with GELU", NULL, NULL, 0, 0, svg_palette(0)},
-                        {"without GELU", NULL, NULL, 0, 1, svg_palette(1)}};
+    SvgSeries key[2] = {
+        {"with GELU", NULL, NULL, 0, 0, svg_palette(0), 0},
+        {"without GELU", NULL, NULL, 0, 1, svg_palette(1), 0}};
     double per_sequence, floor = loss_floor(&per_sequence);
     Text svg = {0};
     for (int kind = 0; kind < 2; kind++)
@@ -167,9 +168,9 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
             int n = run->result.n_records, i = kind * N_SEEDS + s;
             curves_of(run, step[kind][s], loss[kind][s], correct[kind][s]);
             losses[i] = (SvgSeries){NULL, step[kind][s], loss[kind][s], n,
-                                    kind, svg_palette(kind)};
+                                    kind, svg_palette(kind), 0};
             scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n,
-                                    kind, svg_palette(kind)};
+                                    kind, svg_palette(kind), 0};
         }
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
@@ -213,7 +214,7 @@ static int search_neurons(const char *dir, Text *numbers, const real *h,
         snprintf(name, sizeof name, "neuron_%d_d", c + 1);
         number(numbers, name, "%.2f", d[c]);
     }
-    return save_text(dir, "neurons.md", &md);
+    return save_table(dir, "neurons.md", &md);
 }
 
 static int figure_neurons(const char *fig, const real *h,
@@ -228,7 +229,7 @@ static int figure_neurons(const char *fig, const real *h,
     for (int c = 0; c < N_DRAWN; c++) {
         for (int p = 0; p < N_PROBLEMS; p++)
             values[c][p] = (float)h[p * HIDDEN + neuron[c]];
-        snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
+        snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
                  concepts[c].name, neuron[c], d[c]);
         SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
                           digit_labels, digit_labels, NULL, 0};
@@ -291,11 +292,11 @@ static int figure_scree(const char *fig, const double *share, int count,
     }
     snprintf(marker, sizeof marker, "%d directions", count);
     SvgSeries shares[2] = {
-        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
-        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
+        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL, 0},
+        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL, 0}};
     SvgSeries totals[2] = {
-        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
-        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
+        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL, 0},
+        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL, 0}};
     SvgLinePanel panels[2] = {
         {.title = "Share of the variance",
          .x_label = "direction, largest first",

@@ -74,18 +74,17 @@ static int figure_the_cut(const char *fig)
                                c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
                                NULL, n, WIDTH, owner[c], heads, NULL, NULL, 0};
     }
-    double cell = 21, width = 760, extra = 48, height = 10;
+    double cell = 20, width = 760, height = 20;   /* one cell size for all */
     for (int c = 0; c < N_HEAD_CHOICES; c++)
-        height += head_choices[c] * cell + extra
-                  + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+        height += svg_heatmap_height(&maps[c], cell);
     svg_begin(&svg, width, height);
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, MAX_HEADS - 1, NULL};
-    for (int c = 0, top = 10; c < N_HEAD_CHOICES; c++) {
-        double h = head_choices[c] * cell + extra
-                   + (c == N_HEAD_CHOICES - 1 ? 24 : 0);
+    double top = 10;
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        double h = svg_heatmap_height(&maps[c], cell);
         svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c],
                           scale);
-        top += (int)h;
+        top += h;
     }
     svg_end(&svg);
     return save_text(fig, "heads_cut.svg", &svg);
@@ -179,7 +178,7 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
     number(numbers, "quota_most_head", "%d", q->most_head);
     number(numbers, "quota_most_a", "%d", q->most_p / N_DIGITS);
     number(numbers, "quota_most_b", "%d", q->most_p % N_DIGITS);
-    return save_text(dir, "quota.md", &md);
+    return save_table(dir, "quota.md", &md);
 }
 
 static int train_the_heads(Gpt *g, HeadRuns *e)
@@ -237,7 +236,7 @@ static int table_of_heads(const char *dir, const HeadRuns *e)
             text_printf(&md, "%d to %d | ", score_lo, score_hi);
         text_printf(&md, "%.3f to %.3f |\n", loss_lo, loss_hi);
     }
-    return save_text(dir, "heads.md", &md);
+    return save_table(dir, "heads.md", &md);
 }
 
 static int table_of_head_runs(const char *dir, const HeadRuns *e)
@@ -260,7 +259,7 @@ static int table_of_head_runs(const char *dir, const HeadRuns *e)
                 text_printf(&md, "never");
             text_printf(&md, " | %d | %.4f |\n", t->correct, t->loss);
         }
-    return save_text(dir, "heads_runs.md", &md);
+    return save_table(dir, "heads_runs.md", &md);
 }
 
 static void numbers_of_heads(Text *out, const HeadRuns *e)
@@ -327,7 +326,7 @@ static int figure_heads(const char *fig, const HeadRuns *e)
             const Run *run = &e->heads[c][s].run;
             curves_of(run, step[c][s], loss[c][s], correct[c][s]);
             series[c][s] = (SvgSeries){labels[s], step[c][s], correct[c][s],
-                                       run->result.n_records, s, NULL};
+                                       run->result.n_records, s, NULL, 0};
         }
         snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
                  head_choices[c] > 1 ? "s" : "");

@@ -575,7 +575,7 @@ static int table_of_runs(const char *dir, const LayoutRuns *e)
                     percent_on(e, r, ON_A), percent_on(e, r, ON_FILLERS),
                     e->moved[r], e->some_head[r], e->sum_on_operand[r]);
     }
-    return save_text(dir, "layouts_runs.md", &md);
+    return save_table(dir, "layouts_runs.md", &md);
 }
 
 static int table_of_heads(const char *dir, const LayoutRuns *e)
@@ -605,7 +605,7 @@ static int table_of_heads(const char *dir, const LayoutRuns *e)
                     mean_weight(e, s, -1, ON_FILLERS),
                     e->sum_on_operand[s], e->some_head[s]);
     }
-    return save_text(dir, "layouts_heads.md", &md);
+    return save_table(dir, "layouts_heads.md", &md);
 }
 
 static int table_of_layouts(const char *dir)
@@ -623,7 +623,7 @@ static int table_of_layouts(const char *dir)
                     layouts[which], written, position_of(which, 'a'),
                     position_of(which, 'b'), n - 1);
     }
-    return save_text(dir, "layouts.md", &md);
+    return save_table(dir, "layouts.md", &md);
 }
 
 static int read_in_every_layout(const LayoutRuns *e, int head)
@@ -804,7 +804,7 @@ static int figure_layouts(const char *fig, const LayoutRuns *e)
                  peak_on[read_in_every_layout(e, head)]);
         maps[head] = (SvgHeatmap){titles[head], "position u", NULL,
                                   N_LAYOUTS, width, values[head],
-                                  row_names, col_names, "%.2f", 0};
+                                  row_names, col_names, NULL, 0};
     }
     Text svg = {0};
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};

@@ -71,10 +71,10 @@ static int figure_mlp_training(const char *fig, const Run *run)
     Text svg = {0};
     int n = run->result.n_records;
     curves_of(run, step, loss, correct);
-    snprintf(marker, sizeof marker, "100/100 at step %d",
+    snprintf(marker, sizeof marker, "100/100\nat step %d",
              run->result.first_perfect);
-    SvgSeries losses = {"perceptron", step, loss, n, 0, NULL};
-    SvgSeries scores = {"perceptron", step, correct, n, 0, NULL};
+    SvgSeries losses = {"perceptron", step, loss, n, 0, NULL, 0};
+    SvgSeries scores = {"perceptron", step, correct, n, 0, NULL, 0};
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = &losses, .n_series = 1, .log_y = 1,
@@ -85,7 +85,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
                     run->result.first_perfect, marker},
          .legend = SVG_LEGEND_NONE},
     };
-    svg_line_charts(&svg, panels, 2, NULL, 720, 300);
+    svg_line_charts(&svg, panels, 2, NULL, 760, 360);
     return save_text(fig, "mlp_training.svg", &svg);
 }
 
@@ -102,7 +102,7 @@ static int figure_mlp_learned_at(const char *fig,
         .col_labels = digit_labels, .cell_format = "%.0f",
     };
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 0, "step learned"};
-    svg_heatmap(&svg, &map, scale, 520, 440);
+    svg_heatmap(&svg, &map, scale, 600, 520);
     return save_text(fig, "mlp_learned_at.svg", &svg);
 }
 

@@ -26,8 +26,8 @@ static int rows_recomputed_alike(const Trace tr[GROW_STEPS], int *rows)
     return same;
 }
 
-enum { GROW_CELL = 17, GROW_LABELS = 40, GROW_TITLE = 25, GROW_TICKS = 21,
-       GROW_GAP = 8 };
+enum { GROW_CELL = 20, GROW_LABELS = 24, GROW_HEAD = 26, GROW_GAP = 8,
+       GROW_BAR = 80 };
 
 static int figure_growing_tables(const char *fig,
                                  const Trace tr[GROW_STEPS])
@@ -38,10 +38,9 @@ static int figure_growing_tables(const char *fig,
     static const char *names[SEQ_LEN];
     SvgHeatmap maps[MAX_HEADS * GROW_STEPS];
     int n_heads = tr[0].n_heads, n = 0;
-    double row_h = GROW_STEPS * GROW_CELL + GROW_TICKS + GROW_GAP;
-    double width = 10 + GROW_STEPS * (GROW_LABELS + GROW_GAP)
-                   + GROW_CELL * GROW_STEPS * (GROW_STEPS + 1) / 2.0 + 90;
-    double height = GROW_TITLE + n_heads * row_h + 10;
+    double width = 10 + GROW_HEAD + GROW_STEPS * (GROW_LABELS + GROW_GAP)
+                   + GROW_CELL * GROW_STEPS * (GROW_STEPS + 1) / 2.0
+                   + GROW_BAR;
     Text svg = {0};
     for (int t = 0; t < GROW_STEPS; t++) {
         labels[t][0] = char_of_token(tr[GROW_STEPS - 1].tokens[t]);
@@ -65,20 +64,25 @@ static int figure_growing_tables(const char *fig,
     }
     SvgColorScale scale = svg_fit_scale(
         (SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"}, maps, n);
+    double grid = GROW_STEPS * GROW_CELL;  /* the largest table's side */
+    double first = svg_heatmap_height(&maps[GROW_STEPS - 1], GROW_CELL);
+    double other = svg_heatmap_height(&maps[n - 1], GROW_CELL);
+    double height = 10 + first + (n_heads - 1) * other
+                    + n_heads * GROW_GAP;
     svg_begin(&svg, width, height);
     for (int head = 0, i = 0; head < n_heads; head++) {
-        double x = 10, bottom = GROW_TITLE + (head + 1) * row_h - GROW_GAP;
+        double x = 10, bottom = 10 + first + head * (other + GROW_GAP);
         for (int T = 1; T <= GROW_STEPS; T++, i++) {
-            double top = head == 0 ? GROW_TITLE : 0;
-            double w = GROW_LABELS + T * GROW_CELL;
-            double h = top + T * GROW_CELL + GROW_TICKS;
+            double w = GROW_LABELS + (T == 1 ? GROW_HEAD : 0) + T * GROW_CELL;
+            double h = svg_heatmap_height(&maps[i], GROW_CELL);
             svg_heatmap_panel(&svg, (SvgRect){x, bottom - h, w, h}, &maps[i],
                               scale);
             x += w + GROW_GAP;
         }
     }
-    svg_color_bar(&svg, (SvgRect){width - 80, GROW_TITLE + 10, 70,
-                                  height - GROW_TITLE - 40}, scale);
+    double grids = (n_heads - 1) * (other + GROW_GAP) + grid;
+    svg_color_bar(&svg, (SvgRect){width - GROW_BAR, 10 + first - other,
+                                  GROW_BAR - 10, grids}, scale);
     svg_end(&svg);
     return save_text(fig, "growing_tables.svg", &svg);
 }
@@ -216,7 +220,7 @@ static int table_of_own_output(const char *dir, const Trace *tr, int t)
                         (double)tr->weights[head][t][u]);
     }
     text_printf(&md, "\n");
-    return save_text(dir, "own_output.md", &md);
+    return save_table(dir, "own_output.md", &md);
 }
 
 typedef struct { int follows, spread, own; double mean; } ProofsHold;

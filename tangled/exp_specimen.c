@@ -157,7 +157,7 @@ static int table_of_tables(const char *dir, const Params *p)
                     p->specs[i].rows * p->specs[i].cols);
     text_printf(&md, "| | **all %d tables** | | | **%zu** |\n",
                 p->n_tables, p->n_params);
-    return save_text(dir, "gpt_tables.md", &md);
+    return save_table(dir, "gpt_tables.md", &md);
 }
 
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
@@ -170,16 +170,18 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
     curves_of(gpt, step[0], loss[0], correct[0]);
     curves_of(mlp, step[1], loss[1], correct[1]);
     snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
-    snprintf(marker, sizeof marker, "transformer 100/100 at step %d",
+    snprintf(marker, sizeof marker, "100/100\nat step %d",
              gpt->result.first_perfect);
     SvgSeries losses[2] = {
-        {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL},
-        {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL}};
+        {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL,
+         0},
+        {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL,
+         0}};
     SvgSeries scores[2] = {
         {"transformer", step[0], correct[0], gpt->result.n_records, 0,
-         NULL},
+         NULL, 0},
         {"perceptron", step[1], correct[1], mlp->result.n_records, 1,
-         NULL}};
+         NULL, 0}};
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = 2, .log_y = 1,
@@ -190,7 +192,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
          .v_line = {gpt->result.first_perfect > 0,
                     gpt->result.first_perfect, marker}},
     };
-    svg_line_charts(&svg, panels, 2, NULL, 760, 340);
+    svg_line_charts(&svg, panels, 2, NULL, 760, 380);
     return save_text(fig, "gpt_training.svg", &svg);
 }
 
@@ -210,7 +212,7 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
                       .rows = VOCAB, .cols = WIDTH, .values = values,
                       .row_labels = tokens, .col_labels = columns};
     SvgColorScale scale = {SVG_DIVERGING, 0, 0, "value"};
-    svg_heatmap(&svg, &map, scale, 760, 360);
+    svg_heatmap(&svg, &map, scale, 760, 310);
     return save_text(fig, "token_embedding.svg", &svg);
 }
 
@@ -274,7 +276,7 @@ static int table_of_the_trace(const char *dir, const Trace *tr, int t)
                         (double)tr->weights[head][t][u]);
     }
     text_printf(&md, "\n");
-    return save_text(dir, "trace_row.md", &md);
+    return save_table(dir, "trace_row.md", &md);
 }
 
 static int figure_trace_weights(const char *fig, const Trace *tr)

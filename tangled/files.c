@@ -160,3 +160,20 @@ long checkpoint_parts_in_file(const char *path)
     return checkpoint_parts(head, read_head(path, head, sizeof head));
 }
 
+/* A Markdown table: a number's sign printed as the minus sign. */
+int save_table(const char *dir, const char *name, Text *md)
+{
+    Text out = {0};
+    for (size_t i = 0; !md->failed && i < md->len; i++) {
+        char c = md->data[i], next = i + 1 < md->len ? md->data[i + 1] : 0;
+        int starts_word = i == 0 || strchr(" |(", md->data[i - 1]);
+        if (c == '-' && next >= '0' && next <= '9' && starts_word)
+            text_printf(&out, "\u2212");
+        else
+            text_printf(&out, "%c", c);
+    }
+    out.failed |= md->failed;
+    text_free(md);
+    return save_text(dir, name, &out);
+}
+

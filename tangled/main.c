@@ -583,7 +583,7 @@ static int save_claims(const char *dir, const char *topic,
         text_printf(&md, "%s |\n", k->holds ? "" : " (does not hold)");
     }
     snprintf(name, sizeof name, "claims-%s.md", topic);
-    return save_text(dir, name, &md);
+    return save_table(dir, name, &md);
 }
 
 static int join_claims(const char *dir)
@@ -605,7 +605,7 @@ static int join_claims(const char *dir)
         free(part);
     }
     number(&numbers, "claim_checks", "%d", rows);
-    int status = save_text(dir, "claims.md", &md);
+    int status = save_table(dir, "claims.md", &md);
     return status != 0 ? text_free(&numbers), status
                        : save_text(dir, "numbers-claims.txt", &numbers);
 }

@@ -9,19 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sizes in SVG pixels; a figure 700 pixels wide prints about 15 cm wide. */
+/* Sizes in SVG pixels; 760 pixels print as the text's width, 115 mm. */
 enum {
-    TICK_SIZE = 13,  /* font size of tick labels, legends, cell numbers */
-    LABEL_SIZE = 14, /* of axis titles */
-    TITLE_SIZE = 15, /* of panel and figure titles */
+    TEXT_SIZE = 17,  /* all text: ticks, legends, cells, titles (7.3 pt) */
     TITLE_ABOVE = 8, /* space between a panel's title and the panel above */
     TICK_LEN = 5,
     MARGIN = 10,     /* around the whole figure */
-    SWATCH = 24,     /* the sample of a line in a legend */
-    LEGEND_ROW = 18,
+    SWATCH = 28,     /* the sample of a line in a legend */
+    LEGEND_ROW = 22,
     LEGEND_PAD = 6,
     LEGEND_GAP = 20, /* between the items of a legend laid out in a row */
-    COLOR_BAR_WIDTH = 14
+    COLOR_BAR_WIDTH = 14,
+    FIGURE_WIDTH = 760, /* the widest figure, printed as wide as the text */
+    LABEL_GAP = 8    /* the least space between two labels side by side */
 };
 
 #define INK  "#222222"
@@ -74,7 +74,8 @@ void text_free(Text *t)
     *t = (Text){0};
 }
 
-/* Labels come from the caller: escape what XML reserves. */
+/* Labels come from the caller: escape what XML reserves, and write a
+   hyphen before a number as the minus sign. */
 static void text_escaped(Text *t, const char *s)
 {
     for (; s && *s; s++) {
@@ -83,6 +84,10 @@ static void text_escaped(Text *t, const char *s)
         case '<': text_printf(t, "&lt;"); break;
         case '>': text_printf(t, "&gt;"); break;
         case '"': text_printf(t, "&quot;"); break;
+        case '-':
+            text_printf(t, "%s", s[1] != '\0' && strchr("0123456789.", s[1])
+                                     ? "\u2212" : "-");
+            break;
         default: text_printf(t, "%c", *s);
         }
     }
@@ -400,7 +405,7 @@ static double widest_tick(const SvgTicks *ticks)
 {
     double w = 0;
     for (int i = 0; i < ticks->count; i++)
-        w = fmax(w, text_width(ticks->label[i], TICK_SIZE));
+        w = fmax(w, text_width(ticks->label[i], TEXT_SIZE));
     return w;
 }
 
@@ -435,6 +440,29 @@ static void put_text(Text *t, double x, double y, Font f, const char *s)
     text_printf(t, "</text>\n");
 }
 
+enum { LINE_PITCH = TEXT_SIZE + 4 }; /* between the lines of a label */
+
+static int line_count(const char *s)
+{
+    int n = 1;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* s, split into lines at each \n, the first line's baseline at y. */
+static void put_lines(Text *t, double x, double y, Font f, const char *s)
+{
+    char line[128];
+    int n = line_count(s);
+    for (int k = 0; s && k < n; k++) {
+        size_t len = strcspn(s, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)len, s);
+        put_text(t, x, y + k * LINE_PITCH, f, line);
+        s += len + (s[len] == '\n');
+    }
+}
+
 static void put_line(Text *t, double x1, double y1, double x2, double y2,
                      const char *style)
 {
@@ -455,8 +483,8 @@ static void put_rect(Text *t, SvgRect r, const char *fill,
 /* An axis title turned to read upwards, its right edge at `right`. */
 static void put_y_title(Text *t, double right, double middle, const char *s)
 {
-    Font font = {.size = LABEL_SIZE, .anchor = "middle", .rotate = -90};
-    put_text(t, right - 0.25 * LABEL_SIZE, middle, font, s);
+    Font font = {.size = TEXT_SIZE, .anchor = "middle", .rotate = -90};
+    put_text(t, right - 0.25 * TEXT_SIZE, middle, font, s);
 }
 
 /* Masked heatmap cells are hatched, so they never read as a value. */
@@ -528,6 +556,58 @@ static SvgTicks range_ticks(double fixed_lo, double fixed_hi, Span data,
     return svg_nice_ticks(lo, hi, (int)lround(target), !fixed_range);
 }
 
+/* Do the tick labels along an axis `length` pixels long keep apart? */
+static int labels_apart(const SvgTicks *ticks, int log, double length)
+{
+    Axis a = {ticks->lo, ticks->hi, log, 0, length};
+    for (int i = 1; i < ticks->count; i++) {
+        double gap = axis_map(&a, ticks->value[i]) -
+                     axis_map(&a, ticks->value[i - 1]);
+        double need = (text_width(ticks->label[i - 1], TEXT_SIZE) +
+                       text_width(ticks->label[i], TEXT_SIZE)) / 2;
+        if (gap < need + LABEL_GAP)
+            return 0;
+    }
+    return 1;
+}
+
+/* Ticks for a horizontal axis: about one every 75 pixels, fewer if
+   their labels would touch. */
+static SvgTicks across_ticks(double fixed_lo, double fixed_hi, Span data,
+                             int log, double length)
+{
+    SvgTicks ticks;
+    for (double target = length / 75;; target--) {
+        ticks = range_ticks(fixed_lo, fixed_hi, data, log, target);
+        if (target <= 2 || labels_apart(&ticks, log, length))
+            return ticks;
+    }
+}
+
+/* Do the labels up a logarithmic axis `length` high keep apart? */
+static int labels_apart_up(const SvgTicks *ticks, double length)
+{
+    Axis a = {ticks->lo, ticks->hi, 1, 0, length};
+    for (int i = 1; i < ticks->count; i++)
+        if (axis_map(&a, ticks->value[i]) -
+            axis_map(&a, ticks->value[i - 1]) < TEXT_SIZE + LABEL_GAP)
+            return 0;
+    return 1;
+}
+
+/* The ticks at powers of ten alone, if there are two or more. */
+static SvgTicks powers_of_ten(SvgTicks all)
+{
+    SvgTicks powers = all;
+    powers.count = 0;
+    for (int i = 0; i < all.count; i++) {
+        double e = log10(all.value[i]);
+        if (fabs(e - round(e)) < 1e-9)
+            add_tick(&powers, all.value[i], all.label[i]);
+    }
+    return powers.count >= 2 ? powers : all;
+}
+
 enum { MAX_TAKEN = 4 }; /* labels a plot remembers, to keep them apart */
 
 /* Where a plot sits in its box and how data maps onto it. */
@@ -543,7 +623,7 @@ typedef struct {
 static double left_margin(const SvgTicks *y_ticks, const char *y_label)
 {
     return widest_tick(y_ticks) + TICK_LEN + 4 +
-           (y_label ? LABEL_SIZE + 8 : 0);
+           (y_label ? TEXT_SIZE + 8 : 0);
 }
 
 static double plot_bottom(const Frame *f) { return f->plot.y + f->plot.h; }
@@ -551,25 +631,25 @@ static double plot_right(const Frame *f) { return f->plot.x + f->plot.w; }
 
 static void draw_y_ticks(Text *t, const Frame *f)
 {
-    Font font = {.size = TICK_SIZE, .anchor = "end"};
+    Font font = {.size = TEXT_SIZE, .anchor = "end"};
     for (int i = 0; i < f->y_ticks.count; i++) {
         double y = axis_map(&f->y, f->y_ticks.value[i]);
         put_line(t, f->plot.x, y, plot_right(f), y, GRID);
         put_line(t, f->plot.x - TICK_LEN, y, f->plot.x, y, AXIS);
-        put_text(t, f->plot.x - TICK_LEN - 3, y + 0.35 * TICK_SIZE, font,
+        put_text(t, f->plot.x - TICK_LEN - 3, y + 0.35 * TEXT_SIZE, font,
                  f->y_ticks.label[i]);
     }
 }
 
 static void draw_x_ticks(Text *t, const Frame *f)
 {
-    Font font = {.size = TICK_SIZE, .anchor = "middle"};
+    Font font = {.size = TEXT_SIZE, .anchor = "middle"};
     double bottom = plot_bottom(f);
     for (int i = 0; i < f->x_ticks.count; i++) {
         double x = axis_map(&f->x, f->x_ticks.value[i]);
         put_line(t, x, f->plot.y, x, bottom, GRID);
         put_line(t, x, bottom, x, bottom + TICK_LEN, AXIS);
-        put_text(t, x, bottom + TICK_LEN + TICK_SIZE, font,
+        put_text(t, x, bottom + TICK_LEN + TEXT_SIZE, font,
                  f->x_ticks.label[i]);
     }
 }
@@ -580,11 +660,11 @@ static void draw_titles(Text *t, const Frame *f, double box_top,
                         const char *y_label)
 {
     double middle_x = f->plot.x + f->plot.w / 2;
-    put_text(t, middle_x, box_top + TITLE_ABOVE + TITLE_SIZE,
-             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1},
+    put_text(t, middle_x, box_top + TITLE_ABOVE + TEXT_SIZE,
+             (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
              title);
-    put_text(t, middle_x, plot_bottom(f) + f->below + 4 + LABEL_SIZE,
-             (Font){.size = LABEL_SIZE, .anchor = "middle"}, x_label);
+    put_text(t, middle_x, plot_bottom(f) + f->below + 4 + TEXT_SIZE,
+             (Font){.size = TEXT_SIZE, .anchor = "middle"}, x_label);
     put_y_title(t, f->plot.x - left_margin(&f->y_ticks, NULL) - 4,
                 f->plot.y + f->plot.h / 2, y_label);
 }
@@ -602,6 +682,13 @@ static int series_count(const SvgLinePanel *p)
 static const char *series_color(const SvgSeries *s, int index)
 {
     return s->color ? s->color : svg_palette(index);
+}
+
+/* A series' line width as text: its own, or 2 pixels ("2", "1.5"). */
+static Num line_width(const SvgSeries *s)
+{
+    double w = s->width > 0 ? s->width : 2;
+    return fixed(w, w == floor(w) ? 0 : 1);
 }
 
 static int point_ok(const SvgSeries *s, int i, int log_y)
@@ -633,16 +720,19 @@ static Frame line_frame(SvgRect box, const SvgLinePanel *p)
     Frame f = {0};
     Span x, y;
     panel_extent(p, &x, &y);
-    f.x_ticks = range_ticks(p->x_min, p->x_max, x, 0, box.w / 75);
-    f.y_ticks = range_ticks(p->y_min, p->y_max, y, p->log_y, box.h / 50);
-    const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
+    double top = p->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
+    f.below = TICK_LEN + TEXT_SIZE;
+    double bottom = f.below + 4 + (p->x_label ? TEXT_SIZE + 8 : 0);
+    double height = box.h - top - bottom;
+    f.y_ticks = range_ticks(p->y_min, p->y_max, y, p->log_y, height / 50);
+    if (p->log_y && !labels_apart_up(&f.y_ticks, height))
+        f.y_ticks = powers_of_ten(f.y_ticks);
     double left = left_margin(&f.y_ticks, p->y_label);
-    double right = text_width(last_x, TICK_SIZE) / 2 + 2;
-    double top = p->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
-    f.below = TICK_LEN + TICK_SIZE;
-    double bottom = f.below + 4 + (p->x_label ? LABEL_SIZE + 8 : 0);
+    f.x_ticks = across_ticks(p->x_min, p->x_max, x, 0, box.w - left - 20);
+    const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
+    double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
-                       box.h - top - bottom};
+                       height};
     f.x = (Axis){f.x_ticks.lo, f.x_ticks.hi, 0, f.plot.x, plot_right(&f)};
     f.y = (Axis){f.y_ticks.lo, f.y_ticks.hi, p->log_y, plot_bottom(&f),
                  f.plot.y};
@@ -656,9 +746,9 @@ static void draw_series(Text *t, const Frame *f, const SvgSeries *s,
     if (series_length(s) == 0)
         return;
     text_printf(t,
-                "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                 "stroke-linejoin=\"round\"%s d=\"",
-                color, svg_dash_pattern(s->dash));
+                color, line_width(s).s, svg_dash_pattern(s->dash));
     int pen_down = 0;
     for (int i = 0; i < s->n; i++) {
         if (!point_ok(s, i, log_y)) {
@@ -753,8 +843,27 @@ static void put_guide_label(Text *t, Frame *f, const SvgLinePanel *p,
                             const SvgRect spots[4], const char *label)
 {
     SvgRect r = spots[best_spot(f, p, spots, 4)];
-    put_text(t, r.x + 2, r.y + 0.95 * TICK_SIZE,
-             (Font){.size = TICK_SIZE, .halo = 1}, label);
+    put_lines(t, r.x + 2, r.y + 0.95 * TEXT_SIZE,
+              (Font){.size = TEXT_SIZE, .halo = 1}, label);
+}
+
+/* The widest line of a label, and the height of all its lines. */
+static double lines_width(const char *s)
+{
+    double w = 0;
+    for (int k = 0, n = line_count(s); k < n; k++) {
+        size_t len = strcspn(s, "\n");
+        char line[128];
+        snprintf(line, sizeof line, "%.*s", (int)len, s);
+        w = fmax(w, text_width(line, TEXT_SIZE));
+        s += len + (s[len] == '\n');
+    }
+    return w;
+}
+
+static double label_height(const char *s)
+{
+    return (line_count(s) - 1) * LINE_PITCH + 1.3 * TEXT_SIZE;
 }
 
 static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
@@ -765,8 +874,8 @@ static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
     put_line(t, f->plot.x, y, plot_right(f), y, GUIDE);
     if (!p->h_line.label)
         return;
-    double w = text_width(p->h_line.label, TICK_SIZE) + 4;
-    double h = 1.3 * TICK_SIZE;
+    double w = lines_width(p->h_line.label) + 4;
+    double h = label_height(p->h_line.label);
     double right = plot_right(f) - w - 4, left = f->plot.x + 4;
     SvgRect spots[4] = {{right, y - h - 2, w, h},
                         {left, y - h - 2, w, h},
@@ -783,8 +892,8 @@ static void draw_v_line(Text *t, Frame *f, const SvgLinePanel *p)
     put_line(t, x, f->plot.y, x, plot_bottom(f), GUIDE);
     if (!p->v_line.label)
         return;
-    double w = text_width(p->v_line.label, TICK_SIZE) + 4;
-    double h = 1.3 * TICK_SIZE;
+    double w = lines_width(p->v_line.label) + 4;
+    double h = label_height(p->v_line.label);
     double top = f->plot.y + 4, low = plot_bottom(f) - h - 4;
     SvgRect spots[4] = {{x + 4, top, w, h},
                         {x - w - 4, top, w, h},
@@ -795,19 +904,45 @@ static void draw_v_line(Text *t, Frame *f, const SvgLinePanel *p)
 
 static double legend_item_width(const SvgSeries *s)
 {
-    return SWATCH + 6 + text_width(s->label, TICK_SIZE);
+    return SWATCH + 6 + text_width(s->label, TEXT_SIZE);
+}
+
+/* Where column `col` of a legend of `per` items a row starts, from its
+   left edge; col = per gives the legend's width. */
+static double legend_column_x(const SvgSeries *series, int n, int per,
+                              int col)
+{
+    double x = 0;
+    for (int j = 0; j < col; j++) {
+        double w = 0;
+        for (int i = j; i < n; i += per)
+            w = fmax(w, legend_item_width(&series[i]));
+        x += w + (j + 1 < per ? LEGEND_GAP : 0);
+    }
+    return x;
+}
+
+/* Items in a row: all of them if they fit, else rows of equal length. */
+static int legend_per_row(const SvgSeries *series, int n, int horizontal)
+{
+    if (!horizontal)
+        return 1;
+    for (int rows = 1; rows < n; rows++) {
+        int per = (n + rows - 1) / rows;
+        if (legend_column_x(series, n, per, per) <=
+            FIGURE_WIDTH - 2 * MARGIN - 2 * LEGEND_PAD)
+            return per;
+    }
+    return 1;
 }
 
 SvgRect svg_legend_size(const SvgSeries *series, int n, int horizontal)
 {
-    double w = 0;
     if (!series || n <= 0)
         return (SvgRect){0, 0, 0, 0};
-    for (int i = 0; i < n; i++) {
-        double item = legend_item_width(&series[i]);
-        w = horizontal ? w + item + (i ? LEGEND_GAP : 0) : fmax(w, item);
-    }
-    double h = horizontal ? LEGEND_ROW : n * LEGEND_ROW;
+    int per = legend_per_row(series, n, horizontal);
+    double w = legend_column_x(series, n, per, per);
+    double h = ((n + per - 1) / per) * LEGEND_ROW;
     return (SvgRect){0, 0, w + 2 * LEGEND_PAD, h + 2 * LEGEND_PAD};
 }
 
@@ -821,26 +956,23 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
     else
         text_printf(t,
                     "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
-                    "stroke=\"%s\" stroke-width=\"2\"%s/>\n",
+                    "stroke=\"%s\" stroke-width=\"%s\"%s/>\n",
                     px(x).s, px(middle).s, px(x + SWATCH).s, px(middle).s,
-                    color, svg_dash_pattern(s->dash));
-    put_text(t, x + SWATCH + 6, middle + 0.35 * TICK_SIZE,
-             (Font){.size = TICK_SIZE}, s->label);
+                    color, line_width(s).s, svg_dash_pattern(s->dash));
+    put_text(t, x + SWATCH + 6, middle + 0.35 * TEXT_SIZE,
+             (Font){.size = TEXT_SIZE}, s->label);
 }
 
 static void legend_items(Text *t, double x, double y,
                          const SvgSeries *series, int n, int horizontal,
                          int box)
 {
-    x += LEGEND_PAD;
-    y += LEGEND_PAD;
-    for (int i = 0; i < n; i++) {
-        legend_item(t, x, y, &series[i], series_color(&series[i], i), box);
-        if (horizontal)
-            x += legend_item_width(&series[i]) + LEGEND_GAP;
-        else
-            y += LEGEND_ROW;
-    }
+    int per = legend_per_row(series, n, horizontal);
+    for (int i = 0; i < n; i++)
+        legend_item(t, x + LEGEND_PAD +
+                           legend_column_x(series, n, per, i % per),
+                    y + LEGEND_PAD + (i / per) * LEGEND_ROW, &series[i],
+                    series_color(&series[i], i), box);
 }
 
 void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
@@ -889,7 +1021,7 @@ void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
 /* The plot's top edge in its box, where an outside legend lines up. */
 static double plot_top(const SvgLinePanel *p)
 {
-    return p->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
+    return p->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
 }
 
 void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
@@ -920,12 +1052,12 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
     SvgRect legend =
         shared ? svg_legend_size(panels[0].series, panels[0].n_series, 1)
                : (SvgRect){0, 0, 0, 0};
-    double top = MARGIN + (title ? TITLE_SIZE + 10 : 0);
+    double top = MARGIN + (title ? TEXT_SIZE + 10 : 0);
     double panel_w = n ? (width - 2 * MARGIN) / n : 0;
     double panel_h = height - top - MARGIN - legend.h;
     svg_begin(t, width, height);
-    put_text(t, width / 2, MARGIN + TITLE_SIZE,
-             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1},
+    put_text(t, width / 2, MARGIN + TEXT_SIZE,
+             (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
              title);
     for (int i = 0; i < n; i++)
         svg_line_panel(t,
@@ -986,27 +1118,36 @@ static double widest_label(const char *const *labels, int n, double size)
     return w;
 }
 
+/* Label every step-th row or column (1, 2, 4, ...): the least step at
+   which labels `pitch` apart have the room `need` each. */
+static int label_step(double pitch, double need)
+{
+    int step = 1;
+    while (step < 1024 && step * pitch < need)
+        step *= 2;
+    return step;
+}
+
 static void format_cell(const SvgHeatmap *m, double v, char buf[32])
 {
     snprintf(buf, 32, m->cell_format, v);
     drop_negative_zero(buf);
 }
 
-/* Numbers as large as fit the cells, all the same size (0: none fit). */
+/* The numbers' size: the text's, if all of them fit their cells, else
+   0, none. */
 static double number_size(const SvgHeatmap *m, double cell)
 {
     char buf[32];
-    double widest = 0, size = fmin(TICK_SIZE, 0.42 * cell);
-    if (!m->cell_format)
+    double widest = 0;
+    if (!m->cell_format || cell < TEXT_SIZE + 4)
         return 0;
     for (int i = 0; i < m->rows * m->cols; i++)
         if (isfinite(m->values[i])) {
             format_cell(m, m->values[i], buf);
-            widest = fmax(widest, text_width(buf, 1));
+            widest = fmax(widest, text_width(buf, TEXT_SIZE));
         }
-    if (widest > 0)
-        size = fmin(size, 0.85 * cell / widest);
-    return size >= 6 ? size : 0;
+    return widest + 4 <= cell ? TEXT_SIZE : 0;
 }
 
 /* The grid of square cells, centred with its labels in the box. */
@@ -1015,14 +1156,30 @@ typedef struct {
     double cell, row_label_w, left;
 } HeatLayout;
 
+/* The room above the grid, for a title, and below it, for labels. */
+static double heat_top(const SvgHeatmap *m)
+{
+    return m->title ? TITLE_ABOVE + line_count(m->title) * LINE_PITCH + 6
+                    : 0;
+}
+
+static double heat_bottom(const SvgHeatmap *m)
+{
+    return TEXT_SIZE + 8 + (m->x_label ? TEXT_SIZE + 8 : 0);
+}
+
+double svg_heatmap_height(const SvgHeatmap *m, double cell)
+{
+    return heat_top(m) + m->rows * cell + heat_bottom(m);
+}
+
 static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
 {
     HeatLayout L;
-    L.row_label_w = widest_label(m->row_labels, m->rows, TICK_SIZE);
+    L.row_label_w = widest_label(m->row_labels, m->rows, TEXT_SIZE);
     double left = L.left =
-        L.row_label_w + 6 + (m->y_label ? LABEL_SIZE + 8 : 0);
-    double top = m->title ? TITLE_ABOVE + TITLE_SIZE + 10 : 0;
-    double bottom = TICK_SIZE + 8 + (m->x_label ? LABEL_SIZE + 8 : 0);
+        L.row_label_w + 6 + (m->y_label ? TEXT_SIZE + 8 : 0);
+    double top = heat_top(m), bottom = heat_bottom(m);
     L.cell = fmin((box.w - left) / m->cols,
                   (box.h - top - bottom) / m->rows);
     L.cell = fmax(L.cell, 1);
@@ -1072,23 +1229,39 @@ static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
         }
 }
 
-/* A minus sign on each clearly negative cell, in ink its cell makes
+enum { SIGN_MARK_BELOW = 45 }; /* percent along the map: marked below */
+
+/* Is v on the marked, negative side of a diverging scale? */
+static int sign_marked(SvgColorScale s, double v)
+{
+    return s.map == SVG_DIVERGING && v < 0 &&
+           scale_unit(s, v) <= SIGN_MARK_BELOW / 100.0;
+}
+
+/* A minus sign centred on (x, y), in the ink its background makes
    readable. */
+static void put_minus_mark(Text *t, double x, double y, double half,
+                           Rgb background)
+{
+    text_printf(t, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
+                "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+                px(x - half).s, px(y).s, px(x + half).s, px(y).s,
+                ink_on(background));
+}
+
+/* A minus sign on each clearly negative cell. */
 static void draw_sign_marks(Text *t, const SvgHeatmap *m,
                             const HeatLayout *L, SvgColorScale s)
 {
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
             double v = m->values[r * m->cols + c];
-            if (!isfinite(v) || v >= 0 || scale_unit(s, v) > 0.4)
+            if (!isfinite(v) || !sign_marked(s, v))
                 continue;
-            double x = L->grid.x + (c + 0.5) * L->cell;
-            double y = L->grid.y + (r + 0.5) * L->cell;
-            double half = fmax(1.5, 0.18 * L->cell);
-            text_printf(t, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" "
-                        "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
-                        px(x - half).s, px(y).s, px(x + half).s, px(y).s,
-                        ink_on(color_at(s.map, scale_unit(s, v))));
+            put_minus_mark(t, L->grid.x + (c + 0.5) * L->cell,
+                           L->grid.y + (r + 0.5) * L->cell,
+                           fmax(1.5, 0.18 * L->cell),
+                           color_at(s.map, scale_unit(s, v)));
         }
 }
 
@@ -1098,19 +1271,23 @@ static void draw_heat_labels(Text *t, const SvgHeatmap *m,
     char buf[16];
     const SvgRect *g = &L->grid;
     double bottom = g->y + g->h;
-    for (int r = 0; r < m->rows; r++)
-        put_text(t, g->x - 6, g->y + (r + 0.5) * L->cell + 0.35 * TICK_SIZE,
-                 (Font){.size = TICK_SIZE, .anchor = "end"},
+    int row_step = label_step(L->cell, TEXT_SIZE);
+    int col_step = label_step(L->cell, LABEL_GAP +
+        widest_label(m->col_labels, m->cols, TEXT_SIZE));
+    for (int r = 0; r < m->rows; r += row_step)
+        put_text(t, g->x - 6, g->y + (r + 0.5) * L->cell + 0.35 * TEXT_SIZE,
+                 (Font){.size = TEXT_SIZE, .anchor = "end"},
                  label_at(m->row_labels, r, buf));
-    for (int c = 0; c < m->cols; c++)
-        put_text(t, g->x + (c + 0.5) * L->cell, bottom + 4 + TICK_SIZE,
-                 (Font){.size = TICK_SIZE, .anchor = "middle"},
+    for (int c = 0; c < m->cols; c += col_step)
+        put_text(t, g->x + (c + 0.5) * L->cell, bottom + 4 + TEXT_SIZE,
+                 (Font){.size = TEXT_SIZE, .anchor = "middle"},
                  label_at(m->col_labels, c, buf));
-    put_text(t, g->x + g->w / 2, g->y - 10,
-             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1},
-             m->title);
-    put_text(t, g->x + g->w / 2, bottom + TICK_SIZE + 8 + LABEL_SIZE,
-             (Font){.size = LABEL_SIZE, .anchor = "middle"}, m->x_label);
+    put_lines(t, g->x + g->w / 2,
+              g->y - 10 - (line_count(m->title) - 1) * LINE_PITCH,
+              (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
+              m->title);
+    put_text(t, g->x + g->w / 2, bottom + TEXT_SIZE + 8 + TEXT_SIZE,
+             (Font){.size = TEXT_SIZE, .anchor = "middle"}, m->x_label);
     put_y_title(t, g->x - L->row_label_w - 14, g->y + g->h / 2, m->y_label);
 }
 
@@ -1145,7 +1322,7 @@ double svg_color_bar_width(SvgColorScale s)
 {
     SvgTicks ticks = bar_ticks(s, 300);
     return COLOR_BAR_WIDTH + TICK_LEN + 3 + widest_tick(&ticks) +
-           (s.label ? 8 + LABEL_SIZE : 0);
+           (s.label ? 8 + TEXT_SIZE : 0);
 }
 
 /* The bar's colours sampled along its length, as a gradient. */
@@ -1164,6 +1341,21 @@ static void put_gradient(Text *t, Num id_x, Num id_y, SvgColorScale s)
     text_printf(t, "</linearGradient></defs>\n");
 }
 
+/* The minus signs of the cells, along the bar's marked side. */
+static void draw_bar_marks(Text *t, SvgRect box, SvgColorScale s)
+{
+    if (s.map != SVG_DIVERGING || !(s.lo < 0))
+        return;
+    for (double y = box.y + box.h - 0.75 * COLOR_BAR_WIDTH; y > box.y;
+         y -= 1.5 * COLOR_BAR_WIDTH) {
+        double v = s.hi - (y - box.y) / box.h * (s.hi - s.lo);
+        if (sign_marked(s, v))
+            put_minus_mark(t, box.x + 0.5 * COLOR_BAR_WIDTH, y,
+                           0.25 * COLOR_BAR_WIDTH,
+                           color_at(s.map, scale_unit(s, v)));
+    }
+}
+
 void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
 {
     Num id_x = fixed(box.x, 0), id_y = fixed(box.y, 0);
@@ -1172,13 +1364,14 @@ void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
     put_gradient(t, id_x, id_y, s);
     put_rect(t, (SvgRect){box.x, box.y, COLOR_BAR_WIDTH, box.h}, fill,
              "stroke=\"#555555\" stroke-width=\"0.5\"");
+    draw_bar_marks(t, box, s);
     SvgTicks ticks = bar_ticks(s, box.h);
     double x = box.x + COLOR_BAR_WIDTH;
     for (int i = 0; i < ticks.count; i++) {
         double y = box.y + box.h * (s.hi - ticks.value[i]) / (s.hi - s.lo);
         put_line(t, x, y, x + TICK_LEN, y, AXIS);
-        put_text(t, x + TICK_LEN + 3, y + 0.35 * TICK_SIZE,
-                 (Font){.size = TICK_SIZE}, ticks.label[i]);
+        put_text(t, x + TICK_LEN + 3, y + 0.35 * TEXT_SIZE,
+                 (Font){.size = TEXT_SIZE}, ticks.label[i]);
     }
     put_y_title(t, box.x + box.w, box.y + box.h / 2, s.label);
 }
@@ -1189,7 +1382,7 @@ static double heat_block_width(SvgRect box, const SvgHeatmap *m)
     if (!m->values || m->rows <= 0 || m->cols <= 0)
         return box.w;
     HeatLayout L = heat_layout(box, m);
-    return fmax(L.left + L.grid.w, text_width(m->title, TITLE_SIZE)) + 20;
+    return fmax(L.left + L.grid.w, text_width(m->title, TEXT_SIZE)) + 20;
 }
 
 /* The colour bar spans the grids from the first panel to the last. */
@@ -1212,15 +1405,15 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
     columns = columns < 1 ? 1 : columns > n && n > 0 ? n : columns;
     int rows = n > 0 ? (n + columns - 1) / columns : 1;
     double bar_w = svg_color_bar_width(fitted) + 16;
-    double top = MARGIN + (title ? TITLE_SIZE + 12 : 0);
+    double top = MARGIN + (title ? TEXT_SIZE + 12 : 0);
     SvgRect box = {0, top, (width - 2 * MARGIN - bar_w) / columns,
                    (height - top - MARGIN) / rows};
     if (n > 0) /* square cells may leave spare width: close it up */
         box.w = fmin(box.w, heat_block_width(box, &maps[0]));
     double x0 = (width - columns * box.w - bar_w) / 2;
     svg_begin(t, width, height);
-    put_text(t, width / 2, MARGIN + TITLE_SIZE,
-             (Font){.size = TITLE_SIZE, .anchor = "middle", .bold = 1},
+    put_text(t, width / 2, MARGIN + TEXT_SIZE,
+             (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
              title);
     SvgRect first = box, last = box;
     for (int i = 0; i < n; i++) {
@@ -1263,7 +1456,7 @@ static Span bar_extent(const SvgBarChart *c)
 /* Category labels too wide for their slot are tilted by 40 degrees. */
 static int tilted(const SvgBarChart *c, double slot)
 {
-    return widest_label(c->categories, c->n_categories, TICK_SIZE) >
+    return widest_label(c->categories, c->n_categories, TEXT_SIZE) >
            0.9 * slot;
 }
 
@@ -1273,14 +1466,14 @@ static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
     f.y_ticks = range_ticks(c->y_min, c->y_max, bar_extent(c), 0,
                             box.h / 50);
     double left = left_margin(&f.y_ticks, c->y_label);
-    double widest = widest_label(c->categories, c->n_categories, TICK_SIZE);
+    double widest = widest_label(c->categories, c->n_categories, TEXT_SIZE);
     *tilt = tilted(c, (box.w - left) / c->n_categories);
-    f.below = TICK_LEN + (*tilt ? 0.65 * widest + TICK_SIZE : TICK_SIZE);
+    f.below = TICK_LEN + (*tilt ? 0.65 * widest + TEXT_SIZE : TEXT_SIZE);
     if (*tilt) /* the first label hangs left of its bar */
         left = fmax(left, 0.77 * widest
                           - 0.5 * (box.w - left) / c->n_categories);
-    double top = c->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
-    double bottom = f.below + 4 + (c->x_label ? LABEL_SIZE + 8 : 0);
+    double top = c->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
+    double bottom = f.below + 4 + (c->x_label ? TEXT_SIZE + 8 : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - 4,
                        box.h - top - bottom};
     f.x = (Axis){0, c->n_categories, 0, f.plot.x, plot_right(&f)};
@@ -1294,7 +1487,7 @@ static void draw_value_label(Text *t, const SvgBarChart *c, double x,
     char buf[32];
     snprintf(buf, sizeof buf, c->value_format, v);
     drop_negative_zero(buf);
-    double size = TICK_SIZE - 1;
+    double size = TEXT_SIZE;
     put_text(t, x, v >= 0 ? y - 4 : y + size + 2,
              (Font){.size = size, .anchor = "middle"}, buf);
 }
@@ -1329,10 +1522,10 @@ static void draw_categories(Text *t, const Frame *f, const SvgBarChart *c,
     double y = plot_bottom(f) + TICK_LEN;
     for (int i = 0; i < c->n_categories; i++) {
         double x = f->plot.x + (i + 0.5) * slot;
-        Font font = {.size = TICK_SIZE,
+        Font font = {.size = TEXT_SIZE,
                      .anchor = tilt ? "end" : "middle",
                      .rotate = tilt ? -40 : 0};
-        put_text(t, tilt ? x + 4 : x, y + (tilt ? 0.7 : 1) * TICK_SIZE,
+        put_text(t, tilt ? x + 4 : x, y + (tilt ? 0.7 : 1) * TEXT_SIZE,
                  font, label_at(c->categories, i, buf));
     }
 }
@@ -1358,7 +1551,7 @@ static double bar_legend_width(const SvgBarChart *c)
 {
     double w = 0;
     for (int g = 0; c->groups && c->n_groups > 1 && g < c->n_groups; g++)
-        w = fmax(w, SWATCH + 6 + text_width(c->groups[g], TICK_SIZE));
+        w = fmax(w, SWATCH + 6 + text_width(c->groups[g], TEXT_SIZE));
     return w > 0 ? w + 2 * LEGEND_PAD + 8 : 0;
 }
 
@@ -1412,13 +1605,13 @@ static Frame dot_frame(SvgRect box, const SvgDotChart *c)
         x = (Span){0, 1};
     double pad = 0.03 * (x.hi - x.lo);  /* no dot on the frame's edge */
     x = (Span){x.lo - pad, x.hi + pad};
-    f.x_ticks = range_ticks(0, 0, x, 0, box.w / 75);
+    double left = widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
+    f.x_ticks = across_ticks(0, 0, x, 0, box.w - left - 20);
     const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
-    double left = widest_label(c->rows, c->n_rows, TICK_SIZE) + 12;
-    double right = text_width(last_x, TICK_SIZE) / 2 + 2;
-    double top = c->title ? TITLE_ABOVE + TITLE_SIZE + 14 : TICK_SIZE;
-    f.below = TICK_LEN + TICK_SIZE;
-    double bottom = f.below + 4 + (c->x_label ? LABEL_SIZE + 8 : 0);
+    double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
+    double top = c->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
+    f.below = TICK_LEN + TEXT_SIZE;
+    double bottom = f.below + 4 + (c->x_label ? TEXT_SIZE + 8 : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
                        box.h - top - bottom};
     f.x = (Axis){f.x_ticks.lo, f.x_ticks.hi, 0, f.plot.x, plot_right(&f)};
@@ -1445,8 +1638,8 @@ static void draw_dot_row(Text *t, const Frame *f, const SvgDotChart *c,
         any = 1;
     }
     if (!any)
-        put_text(t, f->plot.x + 8, middle + 0.35 * TICK_SIZE,
-                 (Font){.size = TICK_SIZE, .fill = "#666666"}, c->none);
+        put_text(t, f->plot.x + 8, middle + 0.35 * TEXT_SIZE,
+                 (Font){.size = TEXT_SIZE, .fill = "#666666"}, c->none);
 }
 
 static double dot_median(const SvgDotChart *c, int row, float *sorted)
@@ -1482,8 +1675,8 @@ void svg_dot_chart(Text *t, const SvgDotChart *c, double width,
         for (int r = 0; r < c->n_rows; r++) {
             double middle = f.plot.y + (r + 0.5) * band;
             char buf[16];
-            put_text(t, f.plot.x - 8, middle + 0.35 * TICK_SIZE,
-                     (Font){.size = TICK_SIZE, .anchor = "end"},
+            put_text(t, f.plot.x - 8, middle + 0.35 * TEXT_SIZE,
+                     (Font){.size = TEXT_SIZE, .anchor = "end"},
                      label_at(c->rows, r, buf));
             if (r > 0)
                 put_line(t, f.plot.x, f.plot.y + r * band, plot_right(&f),

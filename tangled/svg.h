@@ -49,6 +49,7 @@ typedef struct {
     int n;
     int dash;          /* the line's pattern: svg_dash_pattern(dash) */
     const char *color; /* NULL: svg_palette(index of the series) */
+    double width;      /* of the line, in pixels; 0: 2 */
 } SvgSeries;
 
 /* A labelled reference line: horizontal at y = at, vertical at x = at. */
@@ -95,7 +96,7 @@ typedef struct {
 } SvgColorScale;
 
 typedef struct {
-    const char *title, *x_label, *y_label;
+    const char *title, *x_label, *y_label; /* title: lines split by \n */
     int rows, cols;
     const float *values;           /* rows x cols, row by row;
                                       NaN marks a masked cell */
@@ -153,6 +154,8 @@ SvgColorScale svg_fit_scale(SvgColorScale scale, const SvgHeatmap *maps,
                             int n);
 void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *map,
                        SvgColorScale fitted);
+/* The height of a box in which the cells of map are `cell` high. */
+double svg_heatmap_height(const SvgHeatmap *map, double cell);
 double svg_color_bar_width(SvgColorScale fitted);
 void svg_color_bar(Text *t, SvgRect box, SvgColorScale fitted);
 /* The colour for u in 0..1 as "#rrggbb". */

@@ -93,11 +93,12 @@ static void training_chart(Text *svg, int steps)
         loss[r] = (float)web.log[r].loss;
         correct[r] = (float)web.log[r].correct;
     }
-    snprintf(marker, sizeof marker, "100/100 at step %d",
+    snprintf(marker, sizeof marker, "100/100\nat step %d",
              web.first_perfect);
-    SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL};
+    SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL,
+                        0};
     SvgSeries scores = {"transformer", step, correct, web.n_records, 0,
-                        NULL};
+                        NULL, 0};
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = &losses, .n_series = 1, .log_y = 1, .x_min = 0,
@@ -252,7 +253,7 @@ static void experiment_chart(Text *svg)
             correct[m][r] = (float)run->log[r].correct;
         }
         losses[m] = (SvgSeries){run->label, step[m], loss[m],
-                                run->n_records, m, svg_palette(m)};
+                                run->n_records, m, svg_palette(m), 0};
         scores[m] = losses[m];
         scores[m].y = correct[m];
     }
@@ -558,7 +559,7 @@ WEB_EXPORT(neuron) int web_neuron(int c)
         text_printf(&web.output, "%.2f%c", (double)values[c][p],
                     p + 1 < N_PROBLEMS ? '\t' : '\n');
     }
-    snprintf(titles[c], sizeof titles[c], "%s: neuron %d, d = %.2f",
+    snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
              concepts[c].name, found.neuron, found.d);
     SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
                       digit_labels, digit_labels, NULL, 0};
@@ -603,11 +604,11 @@ WEB_EXPORT(scree) int web_scree(void)
     }
     snprintf(marker, sizeof marker, "%d directions", count);
     SvgSeries shares[2] = {
-        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL},
-        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL}};
+        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL, 0},
+        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL, 0}};
     SvgSeries totals[2] = {
-        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL},
-        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL}};
+        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL, 0},
+        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL, 0}};
     SvgLinePanel panels[2] = {
         {.title = "Share of the variance",
          .x_label = "direction, largest first",

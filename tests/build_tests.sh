@@ -149,8 +149,49 @@ line_charts_survive_grey() {
     if python3 tests/grey.py $work/hue.svg > /dev/null; then
         echo "tests/grey.py passed two lines that only hue tells apart"; rm -rf $work; return 1
     fi
+    printf '%s\n' '<svg>' \
+        '<path fill="none" stroke="#0072B2" stroke-width="2" stroke-linejoin="round" d="M 0 0"/>' \
+        '<path fill="none" stroke="#80B8D8" stroke-width="2" stroke-linejoin="round" d="M 0 0"/>' \
+        '<path fill="none" stroke="#D55E00" stroke-width="2" stroke-linejoin="round" stroke-dasharray="7 4" d="M 0 0"/>' \
+        '<path fill="none" stroke="#EAAE80" stroke-width="2" stroke-linejoin="round" stroke-dasharray="7 4" d="M 0 0"/>' \
+        '</svg>' > $work/tangle.svg
+    if python3 tests/grey.py $work/tangle.svg > /dev/null; then
+        echo "tests/grey.py passed two groups of shaded lines told apart by dashes alone"; rm -rf $work; return 1
+    fi
     rm -rf $work
     python3 tests/grey.py $results/fig/*.svg
+}
+
+# Every figure keeps the standard of the figures appendix (tests/figures.py):
+# one size of text in all of them, at least 7 pt when 760 px print 115 mm
+# wide; the minus sign U+2212, never a hyphen, before a number; a diverging
+# map's negative side marked, so that it reads in grey; and each figure
+# cited as @fig:NAME in its chapter's prose.  The checker is first shown a
+# figure that breaks each rule, and must fail it.
+figures_keep_the_standard() {
+    B=${B:-build}
+    results=$B/results; [ "${EDITION:-teacher}" = student ] && results=results
+    ls $results/fig/*.svg > /dev/null 2>&1 || { echo "no figures in $results/fig (run make)"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    printf '%s\n' '# One {-}' '@fig:bad' '![cap](fig/bad.svg){#fig:bad}' > $work/book.nw
+    printf '%s\n' '<svg width="760" height="100">' \
+        '<defs><linearGradient id="bar-1-1"><stop stop-color="#2166ac"/><stop stop-color="#f7f7f7"/>' \
+        '<stop stop-color="#b2182b"/></linearGradient></defs>' \
+        '<rect x="700" y="0" width="14" height="100" fill="url(#bar-1-1)"/>' \
+        '<line x1="703.5" y1="90" x2="710.5" y2="90" stroke="#ffffff"/>' \
+        > $work/good.svg
+    printf '<text x="1" y="1" font-size="17">\342\210\2222</text>\n</svg>\n' >> $work/good.svg
+    if ! python3 tests/figures.py $work/book.nw $work/good.svg > /dev/null; then
+        echo "tests/figures.py failed a figure that keeps the standard"; rm -rf $work; return 1
+    fi
+    for bad in 's/font-size="17"/font-size="13"/' 's/>.*2</>-2</' '/<line /d' 's/@fig:bad/the figure/'; do
+        sed "$bad" $work/good.svg > $work/bad.svg; sed "$bad" $work/book.nw > $work/bad.nw
+        if python3 tests/figures.py $work/bad.nw $work/bad.svg > /dev/null; then
+            echo "tests/figures.py passed a figure edited by $bad"; rm -rf $work; return 1
+        fi
+    done
+    rm -rf $work
+    python3 tests/figures.py $NW $results/fig/*.svg
 }
 
 # Figures are numbered by chapter in both books, and the text's "Figure
@@ -409,7 +450,8 @@ no_placeholder_survives() {
 # instead), and no run of five digits or more without its commas, such as
 # "17600" (17,600).  Checked on the text of the HTML book outside code,
 # mathematics and scripts; the last two outside tables as well, whose
-# columns keep the program's decimals.
+# columns keep the program's decimals.  A negative number, in a sentence or
+# a table, has the minus sign U+2212, not a hyphen: "-21" fails.
 numbers_read_as_prose() {
     f=${B:-build}/attention.pandoc.html
     [ -f "$f" ] || { echo "$f not built"; return 1; }
@@ -429,7 +471,9 @@ numbers_read_as_prose() {
     more=$(printf '%s\n' "$prose" | perl -ne '
         while (/((?<![\d.,])\b0\.000\d*[1-9]\d*
                 |(?<![\d.,])\b\d{5,}(?:\.\d+)?)/xg) { print "  ...$1...\n" }')
-    bad=$(printf '%s\n%s\n' "$bad" "$more" | grep .)
+    minus=$(printf '%s\n' "$text" | perl -ne '
+        while (/((?<![\w-])-\d[\d.,]*)/g) { print "  ...$1... (a hyphen for a minus sign)\n" }')
+    bad=$(printf '%s\n%s\n%s\n' "$bad" "$more" "$minus" | grep .)
     words=$(printf '%s\n' "$text" | wc -w)
     if [ -n "$bad" ]; then
         echo "numbers that do not read as prose in $f:"; printf '%s\n' "$bad"; return 1

@@ -27,6 +27,7 @@ static void test_undefined_chunk_fails(void **s) { (void)s; run("undefined_chunk
 static void test_missing_number_fails(void **s) { (void)s; run("missing_number_fails"); }
 static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve"); }
 static void test_line_charts_survive_grey(void **s) { (void)s; run("line_charts_survive_grey"); }
+static void test_figures_keep_the_standard(void **s) { (void)s; run("figures_keep_the_standard"); }
 static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
 static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_code_within_76_columns(void **s) { (void)s; run("code_within_76_columns"); }
@@ -63,6 +64,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/book.lua", test_missing_number_fails),
     CHAPTER_TEST("build", "book/checklinks", test_html_links_resolve),
     CHAPTER_TEST("build", "svg_dash_pattern", test_line_charts_survive_grey),
+    CHAPTER_TEST("build", "TEXT_SIZE", test_figures_keep_the_standard),
     CHAPTER_TEST("build", "book/book.lua", test_figure_references_agree),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_carets_are_carets),
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
