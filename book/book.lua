@@ -398,41 +398,108 @@ end
 
 -- LaTeX: tables.  A table whose widest cells fit the line side by side
 -- is set small, each column as wide as its widest cell, so no cell
--- wraps.  A wider one keeps the columns pandoc gave it (their shares of
--- the line, from the Markdown's dashes), its long cells wrapping, and is
--- set smaller, its columns closer together.  A table of fewer than ten
--- rows is a tabular, a box that never breaks across pages; a longer one
--- is a longtable.
+-- wraps.  A wider one is set smaller, its columns closer together, and
+-- its columns are of two kinds.  A column of short data (numbers, a few
+-- words: at most SHORT characters) is as wide as its widest datum or its
+-- header's longest word, and its header is stacked in lines that fit
+-- that width, so that neither its data nor its header's words wrap.  A
+-- column of long text is a paragraph (tabularx's X, ragged right), and
+-- the text columns share what the short ones leave of the line.  A table
+-- of fewer than ten rows is a box that never breaks across pages
+-- (tabular, tabularx); a longer one is a longtable (or xltabular).
 local LINE_CHARS = 66     -- characters of \\small type in the text block
 local COLUMN_GAP = 2.7    -- the space between two columns, in characters
+local SHORT = 16
+local function words_of(inlines)    -- lists of inlines between spaces
+  local words, word = {}, pandoc.List()
+  for _, x in ipairs(inlines) do
+    if x.t == "Space" or x.t == "SoftBreak" or x.t == "LineBreak" then
+      if #word > 0 then table.insert(words, word); word = pandoc.List() end
+    else word:insert(x) end
+  end
+  if #word > 0 then table.insert(words, word) end
+  return words
+end
+local function chars(inlines)
+  return utf8.len(pandoc.utils.stringify(inlines)) or 0
+end
+-- a header stacked in lines of at most WIDTH characters, as LaTeX
+local function stacked(blocks, width, align)
+  local inlines = pandoc.List()
+  for _, b in ipairs(blocks) do if b.content then inlines:extend(b.content) end end
+  local lines, line, n = {}, pandoc.List(), 0
+  for _, w in ipairs(words_of(inlines)) do
+    local k = chars(w)
+    if #line > 0 and n + 1 + k > width then
+      table.insert(lines, line); line, n = pandoc.List(), 0
+    end
+    if #line > 0 then line:insert(pandoc.Space()); n = n + 1 end
+    line:extend(w); n = n + k
+  end
+  if #line > 0 then table.insert(lines, line) end
+  local tex = {}
+  for _, l in ipairs(lines) do
+    table.insert(tex, (pandoc.write(pandoc.Pandoc({pandoc.Plain(l)}), "latex"):gsub("%s+$", "")))
+  end
+  return pandoc.RawInline("latex", "\\nwstack{" .. align .. "}{" .. table.concat(tex, "\\\\") .. "}")
+end
 function latex_table(el)
-  local rows, widest = 0, {}
-  for i = 1, #el.colspecs do widest[i] = 0 end
-  local function measure(list)
+  local rows, widest, data, word = 0, {}, {}, {}
+  for i = 1, #el.colspecs do widest[i], data[i], word[i] = 0, 0, 0 end
+  local function measure(list, is_head)
     for _, row in ipairs(list) do
       rows = rows + 1
       local col = 1
       for _, cell in ipairs(row.cells) do
-        local n = utf8.len(pandoc.utils.stringify(cell.contents)) or 0
-        if cell.col_span == 1 then widest[col] = math.max(widest[col], n) end
+        local n = chars(cell.contents)
+        if cell.col_span == 1 then
+          widest[col] = math.max(widest[col], n)
+          if is_head then
+            for _, b in ipairs(cell.contents) do
+              for _, w in ipairs(words_of(b.content or {})) do word[col] = math.max(word[col], chars(w)) end
+            end
+          else data[col] = math.max(data[col], n) end
+        end
         col = col + cell.col_span
       end
     end
   end
-  measure(el.head.rows); measure(el.foot.rows)
-  for _, body in ipairs(el.bodies) do measure(body.head); measure(body.body) end
+  measure(el.head.rows, true); measure(el.foot.rows)
+  for _, body in ipairs(el.bodies) do measure(body.head, true); measure(body.body) end
   local natural = 0
   for _, w in ipairs(widest) do natural = natural + w + COLUMN_GAP end
   local fits = natural <= LINE_CHARS
-  if fits then
-    for i, c in ipairs(el.colspecs) do el.colspecs[i] = {c[1], pandoc.ColWidthDefault} end
+  local letter = { AlignRight = "r", AlignCenter = "c" }
+  local spec, any_text = {}, false
+  for i, c in ipairs(el.colspecs) do
+    el.colspecs[i] = {c[1], pandoc.ColWidthDefault}
+    if fits or data[i] <= SHORT then spec[i] = letter[c[1]] or "l"
+    else spec[i] = ">{\\raggedright\\arraybackslash}X"; any_text = true end
+  end
+  if not fits then       -- stack the headers of the short columns
+    for _, row in ipairs(el.head.rows) do
+      local col = 1
+      for _, cell in ipairs(row.cells) do
+        if cell.col_span == 1 and data[col] <= SHORT then
+          local width = math.max(data[col], word[col])
+          cell.contents = {pandoc.Plain({stacked(cell.contents, width, spec[col])})}
+        end
+        col = col + cell.col_span
+      end
+    end
   end
   local tex = pandoc.write(pandoc.Pandoc({el}), "latex")
+  local a, b = tex:find("\\begin{longtable}%[%]{@{}[lrc]*@{}}")
+  if not a then fail("a table pandoc did not write as a longtable") end
+  local env = "longtable"
+  if rows < 10 then env = any_text and "tabularx" or "tabular"
+  elseif any_text then env = "xltabular" end
+  local width = (env == "tabularx" or env == "xltabular") and "{\\linewidth}" or ""
+  tex = tex:sub(1, a - 1) .. "\\begin{" .. env .. "}" .. width .. "{@{}" .. table.concat(spec) .. "@{}}"
+        .. tex:sub(b + 1):gsub("\\end{longtable}", "\\end{" .. env .. "}")
   if rows < 10 then
     if tex:find("\\caption") then fail("a short table with a caption") end
-    tex = tex:gsub("\\begin{longtable}%[%]", "\\begin{tabular}")
-             :gsub("\\end{longtable}", "\\end{tabular}")
-             :gsub("\n\\end[a-z]*head\n", "\n"):gsub("\n\\end[a-z]*foot\n", "\n")
+    tex = tex:gsub("\n\\end[a-z]*head\n", "\n"):gsub("\n\\end[a-z]*foot\n", "\n")
     tex = "\\par\\noindent\n" .. tex .. "\\par"
   end
   local size = fits and "\\small" or "\\footnotesize\\setlength{\\tabcolsep}{3pt}"
