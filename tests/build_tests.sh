@@ -270,8 +270,9 @@ pdf_no_overfull_box() {
 # break only with 4 lines on each side (never one of 15 lines or fewer),
 # a "continued" head on every page that begins inside a chunk, 3 lines
 # under every heading, no half-empty page mid-chapter, no widow or orphan;
-# and one face for the maths (pxfonts), with no symbol falling back to
-# Computer Modern.
+# one face for the maths (pxfonts), with no symbol falling back to
+# Computer Modern; no table column whose cells wrap numbers or header
+# words; curly apostrophes in every chunk name.
 pdf_page_layout() {
     pdf=book/attention.pdf
     [ -f "$pdf" ] || { echo "$pdf not found (run make)"; return 1; }
@@ -279,6 +280,14 @@ pdf_page_layout() {
     cm=$(pdffonts "$pdf" | awk 'NR > 2 { sub(/^[A-Z]+\+/, "", $1); print $1 }' | grep '^CM' | sort -u)
     [ -z "$cm" ] || { echo "maths set in Computer Modern too:" $cm; return 1; }
     echo "no Computer Modern font in the PDF: the maths is in one face"
+    # pandoc's own column widths (shares of the line) wrap numbers and
+    # header words; book.lua gives none of them
+    shares=$(grep -c 'p{(\\columnwidth' ${B:-build}/attention.tex)
+    [ "$shares" = 0 ] || { echo "$shares table columns of pandoc's widths, whose cells wrap"; return 1; }
+    echo "no table column of pandoc's widths: numbers and header words never wrap"
+    straight=$(pdftotext "$pdf" - | grep -o "⟨[^⟨⟩]*'[^⟨⟩]*⟩" | head -3)
+    [ -z "$straight" ] || { echo "chunk names with a straight apostrophe:" $straight; return 1; }
+    echo "every chunk name sets its apostrophes curly"
 }
 
 # Chunk cross-references on paper, as noweb prints them: each chunk's head
