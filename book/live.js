@@ -271,7 +271,9 @@
     for (const [key, label] of [['rowBack', '« row'], ['back', '‹ step'], ['next', 'step ›'], ['rowNext', 'row »']])
       buttons[key] = el('button', { type: 'button', class: 'live-' + key }, label);
     const where = el('div', { class: 'live-status', role: 'status' });
-    const code = el('div', { class: 'live-code' });
+    // the code scrolls in its box, so the keyboard can reach it (Tab, then the arrows)
+    const code = el('div', { class: 'live-code', tabindex: '0', role: 'region',
+                             'aria-label': 'the code being stepped, its current line marked' });
     const vars = el('table', { class: 'live-vars' });
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'sequence ', text),
                   el('label', {}, 'emitting row t ', pos), ...Object.values(buttons)),

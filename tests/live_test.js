@@ -84,6 +84,7 @@ async function main() {
     await neurons(page);
     await screeplot(page);
     await experiments(page);
+    await widgets_accessible(page);
     await screenshots(page);
     await described(page);
     await without_webassembly(page);
@@ -92,6 +93,25 @@ async function main() {
   } finally {
     await browser.close();
   }
+}
+
+// axe-core's WCAG 2.1 A and AA rules over the widgets alone (the rest of
+// the page is the page test's), after every widget has run and drawn
+async function widgets_accessible(page) {
+  await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  const r = await page.evaluate(async () => {
+    const out = await window.axe.run({ include: [...document.querySelectorAll('div.live')].map((e) => [e]) }, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    return { version: window.axe.version, widgets: document.querySelectorAll('div.live').length,
+             violations: out.violations.map((v) => ({ id: v.id, n: v.nodes.length,
+               where: v.nodes.slice(0, 3).map((x) => x.target.join(' ')) })) };
+  });
+  for (const v of r.violations) console.log('       axe: ' + v.id + ' on ' + v.n + ' elements, e.g. ' + v.where.join('; '));
+  check(r.violations.length === 0, 'axe-core ' + r.version + ' (WCAG 2.1 A and AA) over the ' + r.widgets +
+        ' widgets, after they ran: ' + r.violations.length + ' rules broken on ' +
+        r.violations.reduce((a, v) => a + v.n, 0) + ' elements');
 }
 
 // ------------------------------------------------------------------ train it live
