@@ -506,6 +506,16 @@ function latex_table(el)
   return pandoc.RawBlock("latex", "{" .. size .. "\n" .. tex .. "\n}")
 end
 
+-- an SVG figure's text, and the width it is drawn at, in its pixels
+local function svg_of(src)
+  local path = numbers_dir .. "/" .. src
+  local svg = read_file(path)
+  if not svg then fail("cannot read the figure " .. path) end
+  local width = svg:match("<svg[^>]-%swidth=\"([%d.]+)")
+  if not width then fail("no width in " .. path) end
+  return svg, tonumber(width)
+end
+
 -- HTML: an SVG figure's width and least width.  SMALL_PX is the page's
 -- small print (weave.css: 0.8 of the 17 px text, as in "Used in").  The
 -- figure is shown at the width it is drawn at, or wider if its smallest
@@ -515,12 +525,7 @@ end
 local SMALL_PX = 13.6
 local function html_figure_width(el)
   if is_latex or not el.src:match("%.svg$") then return nil end
-  local path = numbers_dir .. "/" .. el.src
-  local svg = read_file(path)
-  if not svg then fail("cannot read the figure " .. path) end
-  local width = svg:match("<svg[^>]-%swidth=\"([%d.]+)")
-  if not width then fail("no width in " .. path) end
-  width = tonumber(width)
+  local svg, width = svg_of(el.src)
   local smallest = SMALL_PX
   for size in svg:gmatch('font%-size[=:]%s*"?([%d.]+)') do
     smallest = math.min(smallest, tonumber(size))
@@ -531,16 +536,6 @@ local function html_figure_width(el)
   return el
 end
 
--- the width an SVG figure is drawn at, in its pixels
-local function svg_width(src)
-  local path = numbers_dir .. "/" .. src
-  local svg = read_file(path)
-  if not svg then fail("cannot read the figure " .. path) end
-  local width = svg:match("<svg[^>]-%swidth=\"([%d.]+)")
-  if not width then fail("no width in " .. path) end
-  return tonumber(width)
-end
-
 -- LaTeX: every figure at one scale, FIGURE_WIDTH pixels (svg.c) to the
 -- width of the text, so that the figures' one size of type prints at one
 -- size: a figure W pixels wide is W/760 of the text's width (pandoc
@@ -549,7 +544,8 @@ end
 local FIGURE_WIDTH = 760
 local function latex_figure(el)
   if el.src:match("%.svg$") then
-    local share = svg_width(el.src) / FIGURE_WIDTH
+    local _, width = svg_of(el.src)
+    local share = width / FIGURE_WIDTH
     if share > 1 then fail(el.src .. " is wider than " .. FIGURE_WIDTH .. " pixels") end
     el.attributes.width = string.format("%.2f%%", 100 * share)
     el.src = el.src:gsub("%.svg$", ".pdf")
