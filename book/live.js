@@ -101,15 +101,19 @@
   }
   window.addEventListener('resize', () => document.querySelectorAll('div.live .live-chart').forEach(fitted));
 
-  // A run's chart comes at every record, ten a second or more; it is
-  // drawn at most every 150 ms, and the last one when the run ends.  The
-  // box keeps the time the page spent drawing (data-draw-ms, data-draws).
-  function painter(chart, box) {
+  // A run's chart and status line come at every record, ten a second or
+  // more.  Each change lays out the page again, and the book is long, so
+  // both are put on the page at most every quarter second (and the last
+  // ones when the run ends): the page's own thread then stays mostly idle
+  // and leaves the processor to the training worker.  The box keeps the
+  // time the page spent drawing (data-draw-ms, data-draws).
+  function painter(chart, box, status) {
     let pending = null, last = -Infinity;
     const paint = () => {
       if (!pending) return;
       const t = performance.now();
       draw(chart, pending[0], pending[1], true);
+      status.textContent = pending[2];
       pending = null;
       last = performance.now();
       box.dataset.drawMs = (Number(box.dataset.drawMs || 0) + last - t).toFixed(1);
@@ -117,7 +121,10 @@
     };
     return {
       start() { pending = null; last = -Infinity; box.dataset.drawMs = '0'; box.dataset.draws = '0'; },
-      later(svg, label) { pending = [svg, label]; if (performance.now() - last >= 150) paint(); },
+      later(svg, label, line) {
+        pending = [svg, label, line];
+        if (performance.now() - last >= 250) paint();
+      },
       end() { paint(); fitted(chart); },
     };
   }
@@ -194,7 +201,7 @@
     const status = el('span', { class: 'live-status' }, 'Not trained yet: the widgets use the book\'s model.');
     const said = announcer();
     const chart = el('div', { class: 'live-chart' });
-    const paint = painter(chart, box);
+    const paint = painter(chart, box, status);
     const save = el('a', { class: 'live-download', hidden: '' }, 'Download the checkpoint');
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'seed ', seed), go, save, back),
                refused, status, said, chart);
@@ -224,12 +231,12 @@
       run.onmessage = (event) => {
         const r = event.data;
         if (!r.done) {
-          paint.later(r.chart, 'Training seed ' + checked + ', step ' + r.step + ' of ' + steps +
-                      ': batch loss ' + r.loss.toFixed(4) + ', ' + r.correct + ' of 100 problems right');
-          if (r.correct === 100 && first === null) first = r.at;
-          status.textContent = 'seed ' + checked + ', step ' + r.step + ': batch loss ' +
+          const line = 'seed ' + checked + ', step ' + r.step + ': batch loss ' +
             r.loss.toFixed(4) + ', score ' + r.correct + '/100';
-          said.progress(r.step / steps, status.textContent);
+          paint.later(r.chart, 'Training seed ' + checked + ', step ' + r.step + ' of ' + steps +
+                      ': batch loss ' + r.loss.toFixed(4) + ', ' + r.correct + ' of 100 problems right', line);
+          if (r.correct === 100 && first === null) first = r.at;
+          said.progress(r.step / steps, line);
           return;
         }
         run.terminate();
@@ -637,7 +644,7 @@
                       'Not run yet: the figures above are the book\'s.');
     const said = announcer();
     const chart = el('div', { class: 'live-chart' });
-    const paint = painter(chart, box);
+    const paint = painter(chart, box, status);
     const table = el('table', { class: 'live-results', hidden: '' });
     const logs = el('span', { class: 'live-logs', hidden: '' });
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'model ', which),
@@ -665,13 +672,13 @@
       run.onmessage = (event) => {
         const r = event.data;
         if (!r.done) {
+          const line = 'seed ' + checked + ', ' + names[r.run] + ', step ' + r.step +
+            ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/100';
           paint.later(r.chart, 'Loss and score against the step, seed ' + checked + ': ' + names[r.run] +
                       ' at step ' + r.step + ', ' + r.correct + ' of 100 problems right' +
-                      (r.run ? '; the book\'s model, solid, and ' + label + ', dashed' : ''));
+                      (r.run ? '; the book\'s model, solid, and ' + label + ', dashed' : ''), line);
           times[r.run].push([r.at, r.step]);
-          status.textContent = 'seed ' + checked + ', ' + names[r.run] + ', step ' + r.step +
-            ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/100';
-          said.progress((r.run + r.step / r.steps) / 2, status.textContent);
+          said.progress((r.run + r.step / r.steps) / 2, line);
           return;
         }
         run.terminate();

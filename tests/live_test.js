@@ -84,6 +84,7 @@ async function main() {
     await neurons(page);
     await screeplot(page);
     await experiments(page);
+    await keyboard_only(page);
     await widgets_accessible(page);
     await screenshots(page);
     await described(page);
@@ -112,6 +113,193 @@ async function widgets_accessible(page) {
   check(r.violations.length === 0, 'axe-core ' + r.version + ' (WCAG 2.1 A and AA) over the ' + r.widgets +
         ' widgets, after they ran: ' + r.violations.length + ' rules broken on ' +
         r.violations.reduce((a, v) => a + v.n, 0) + ' elements');
+}
+
+// ------------------------------------------------------------------ keyboard alone
+// Every widget is run with the keys a reader without a mouse has: Tab (and
+// Shift+Tab) to reach a control, typing, Enter, Space and the arrows.  The
+// walk starts at the widget's box (focused as a starting point, the way a
+// reader arrives from the text before it); a control counts as reached only
+// if Tab lands on it within a few presses, and each control reached must
+// show where the focus is (an outline or a box shadow).
+async function keyboard_only(page) {
+  const active = () => page.evaluate(() => {
+    const e = document.activeElement, box = e && e.closest('div.live');
+    const style = e ? getComputedStyle(e) : null;
+    return { widget: box ? box.dataset.widget : null, tag: e ? e.tagName.toLowerCase() : '',
+             cls: e ? e.className : '', text: e ? (e.textContent || '').trim().slice(0, 30) : '',
+             ring: !!style && ((style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) ||
+                               style.boxShadow !== 'none') };
+  });
+  // Tab from where the focus is until it lands on the widget's control that
+  // matches; at most `most` presses
+  async function tab_to(widget, selector, what, most = 12) {
+    for (let k = 1; k <= most; k++) {
+      await page.keyboard.press('Tab');
+      const here = await page.evaluate((w, s) => {
+        const e = document.activeElement;
+        return !!e && e.matches('div.live[data-widget="' + w + '"] ' + s);
+      }, widget, selector);
+      if (here) {
+        const a = await active();
+        check(a.ring, 'keyboard: the focus on ' + what + ' in the ' + widget + ' widget is visible');
+        return true;
+      }
+    }
+    const a = await active();
+    check(false, 'keyboard: ' + what + ' in the ' + widget + ' widget is reached by Tab within ' + most +
+          ' presses (the focus is on ' + a.tag + '.' + a.cls + ' "' + a.text + '" of ' + a.widget + ')');
+    return false;
+  }
+  async function start_at(widget) {
+    await page.$eval('div.live[data-widget="' + widget + '"]', (b) => {
+      b.setAttribute('tabindex', '-1'); b.focus(); b.removeAttribute('tabindex');
+    });
+  }
+  const data = (widget, key) => page.$eval('div.live[data-widget="' + widget + '"]', (b, k) => b.dataset[k], key);
+  const status = (widget) => text_of(page, 'div.live[data-widget="' + widget + '"] .live-status');
+  async function retype(text) {
+    await page.keyboard.down('Control'); await page.keyboard.press('KeyA'); await page.keyboard.up('Control');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text);
+  }
+
+  // train: seed, Enter; the download link and the way back by Tab
+  await start_at('train');
+  if (await tab_to('train', 'input.live-seed', 'the seed field')) {
+    await retype('5');
+    await page.keyboard.press('Enter');
+    const done = await page.waitForFunction(() => {
+      const s = document.querySelector('div.live[data-widget="train"] .live-status').textContent;
+      return /^seed 5: first 100\/100/.test(s) || /^seed 5: .* ms a step/.test(s);
+    }, { timeout: 120000 }).then(() => true, () => false);
+    check(done, 'keyboard: Enter in the seed field trains seed 5 to the end (' + await status('train') + ')');
+    if (await tab_to('train', 'a.live-download', 'the download link', 4))
+      check(await page.evaluate(() => !!document.activeElement.getAttribute('href')),
+            'keyboard: the focused download link has its checkpoint');
+    if (await tab_to('train', 'button.live-book-model', 'the button back to the book\'s model', 4)) {
+      await page.keyboard.press('Space');
+      check(/again/.test(await status('train')), 'keyboard: Space on the button brings the book\'s model back (' +
+            await status('train') + ')');
+    }
+  }
+
+  // stepper: a sequence typed, a row chosen with the arrows, steps with Enter and Space
+  await start_at('stepper');
+  if (await tab_to('stepper', 'input.live-sequence', 'the sequence field')) {
+    await retype('3*4=');
+    const row = await page.$eval('div.live[data-widget="stepper"] select.live-pos', (e) => e.value);
+    check(row === '3', 'keyboard: typing 3*4= puts the stepper on row 3, the one that emits (row ' + row + ')');
+    if (await tab_to('stepper', 'select.live-pos', 'the row menu', 2)) {
+      await page.keyboard.press('ArrowUp');
+      const up = await page.$eval('div.live[data-widget="stepper"] select.live-pos', (e) => e.value);
+      check(up === '2', 'keyboard: ArrowUp on the row menu chooses row 2 (' + up + ')');
+    }
+    if (await tab_to('stepper', 'button.live-next', 'the button step ›', 4)) {
+      const before = Number(await data('stepper', 'at'));
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Space');
+      const after = Number(await data('stepper', 'at'));
+      check(after === before + 2, 'keyboard: Enter and Space on step › take two steps (' + before + ' to ' + after + ')');
+    }
+    if (await tab_to('stepper', 'div.live-code', 'the code box', 3)) {
+      const top = () => page.$eval('div.live[data-widget="stepper"] div.live-code', (e) => e.scrollTop);
+      const t0 = await top();
+      await page.keyboard.press('PageDown');
+      const t1 = await top();
+      check(t1 !== t0, 'keyboard: PageDown scrolls the focused code box (' + t0 + ' to ' + t1 + ')');
+    }
+  }
+
+  // grow: the field, then one less with Enter
+  await start_at('grow');
+  if (await tab_to('grow', 'input.live-sequence', 'the sequence field')) {
+    await retype('7*8=5');
+    const grown = await status('grow');
+    check(/^'7\*8=5' \(5 of 5/.test(grown), 'keyboard: typing in the grow widget traces what was typed (' + grown + ')');
+    if (await tab_to('grow', 'button.live-less', 'the button one less', 2)) {
+      await page.keyboard.press('Enter');
+      check(/^'7\*8=' \(4 of 5/.test(await status('grow')), 'keyboard: Enter on one less takes a character off (' +
+            await status('grow') + ')');
+    }
+  }
+
+  // swap: a question and Enter; the book's pick with Space
+  await start_at('swap');
+  if (await tab_to('swap', 'input.live-question', 'the question field')) {
+    await retype('2*9=');
+    await page.keyboard.press('Enter');
+    check(/^2\*9= against 9\*2=/.test(await status('swap')), 'keyboard: Enter in the swap widget swaps 2*9= (' +
+          await status('swap') + ')');
+    if (await tab_to('swap', 'button.live-pick', 'the button of the book\'s pick', 3)) {
+      await page.keyboard.press('Space');
+      const pick = await data('swap', 'pick');
+      check(!!pick && (await page.$eval('div.live[data-widget="swap"] input.live-question', (e) => e.value)) === pick,
+            'keyboard: Space on the book\'s pick puts ' + pick + ' in the field');
+    }
+  }
+
+  // own: a question and Enter, then the button with Space
+  await start_at('own');
+  if (await tab_to('own', 'input.live-question', 'the question field')) {
+    await retype('6*7=');
+    await page.keyboard.press('Enter');
+    const own = await status('own');
+    check(/6\*7=/.test(own), 'keyboard: Enter in the own-output widget traces 6*7= (' + own + ')');
+    if (await tab_to('own', 'button.live-own', 'the button Trace row 4', 2)) {
+      await page.$eval('div.live[data-widget="own"] .live-status', (e) => { e.textContent = ''; });
+      await page.keyboard.press('Space');
+      check(/6\*7=/.test(await status('own')), 'keyboard: Space on Trace row 4 traces again');
+    }
+  }
+
+  // neuron: the concept menu with the arrows, the numbers with Enter
+  await start_at('neuron');
+  if (await tab_to('neuron', 'select.live-concept', 'the concept menu')) {
+    const before = await status('neuron');
+    await page.keyboard.press('ArrowDown');
+    const after = await status('neuron');
+    check(after !== before, 'keyboard: ArrowDown on the concept menu shows the next concept (' + after + ')');
+    if (await tab_to('neuron', 'details.live-numbers > summary', 'the numbers\' summary', 3)) {
+      await page.keyboard.press('Enter');
+      check(await page.$eval('div.live[data-widget="neuron"] details.live-numbers', (e) => e.open),
+            'keyboard: Enter on the summary opens the table of numbers');
+    }
+  }
+
+  // scree: no control; a chart that scrolls sideways is reached and scrolled
+  const wide = await page.$$eval('div.live[data-widget="scree"] .live-chart',
+                                 (all) => all.filter((c) => c.scrollWidth > c.clientWidth + 1).length);
+  if (wide) {
+    await start_at('scree');
+    if (await tab_to('scree', '.live-chart', 'the chart that scrolls sideways', 3)) {
+      const left = () => page.$eval('div.live[data-widget="scree"] .live-chart', (e) => e.scrollLeft);
+      const l0 = await left();
+      await page.keyboard.press('ArrowRight');
+      await sleep(500);            // the scroll may be animated
+      check(await left() > l0, 'keyboard: ArrowRight scrolls the scree chart');
+    }
+  }
+
+  // the two experiments: the menu with the arrows, then the seed and Enter
+  // start a run (it is not waited for: the page test runs them to the end)
+  for (const widget of ['ablations', 'heads']) {
+    await start_at(widget);
+    if (!await tab_to(widget, 'select', 'the menu')) continue;
+    const before = await page.$eval('div.live[data-widget="' + widget + '"] select', (e) => e.value);
+    await page.keyboard.press('ArrowDown');
+    const after = await page.$eval('div.live[data-widget="' + widget + '"] select', (e) => e.value);
+    check(after !== before, 'keyboard: ArrowDown on the ' + widget + ' menu chooses another (' + before + ' to ' + after + ')');
+    if (!await tab_to(widget, 'input.live-seed', 'the seed field', 2)) continue;
+    await retype('2');
+    await page.keyboard.press('Enter');
+    const began = await page.waitForFunction((w) => /step \d+/.test(
+      document.querySelector('div.live[data-widget="' + w + '"] .live-status').textContent),
+      { timeout: 60000 }, widget).then(() => true, () => false);
+    check(began, 'keyboard: Enter in the ' + widget + ' seed field starts the run');
+    await page.waitForFunction((w) => document.querySelector('div.live[data-widget="' + w + '"]').dataset.done,
+                               { timeout: 240000 }, widget).catch(() => {});
+  }
 }
 
 // ------------------------------------------------------------------ train it live
