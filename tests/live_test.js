@@ -204,8 +204,10 @@ async function keyboard_only(page) {
     }
     if (await tab_to('stepper', 'div.live-code', 'the code box', 3)) {
       const top = () => page.$eval('div.live[data-widget="stepper"] div.live-code', (e) => e.scrollTop);
+      await page.$eval('div.live[data-widget="stepper"] div.live-code', (e) => { e.scrollTop = 0; });
       const t0 = await top();
       await page.keyboard.press('PageDown');
+      await sleep(500);            // the scroll may be animated
       const t1 = await top();
       check(t1 !== t0, 'keyboard: PageDown scrolls the focused code box (' + t0 + ' to ' + t1 + ')');
     }
