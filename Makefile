@@ -72,7 +72,7 @@ NOWEB_LIB := /usr/lib/noweb
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
   book/katex.js book/weave.css book/weave-preamble.tex book/webfonts.py book/page.html
 
-.PHONY: all tangle program book check clean deps bench reference fuzz student tests list-tests FORCE
+.PHONY: all tangle program book check clean deps bench bench-live reference fuzz student tests list-tests FORCE
 
 # Use every core: the experiments' topics, and the HTML and PDF books, are
 # independent and run side by side.
@@ -459,6 +459,20 @@ bench: $(PROGRAM)
 	    $(BENCH_STEPS) 1 || exit 1; done | tee $(B)/bench.runs | \
 	  awk '{ printf "round %d: %s\n", int((NR + 3) / 4), $$0 }'
 	@awk -f tests/bench.awk $(B)/bench.runs | tee $(B)/bench.txt
+
+# The live book's training against the program's (tests/live_bench.js):
+# the program as built, the same C without -march=native (its vectors as
+# wide as WebAssembly's), the page's module in node and in a Chromium
+# worker, and the page's train widget, alternating in LIVE_BENCH_REPEAT
+# rounds.  It measures; it never fails on a number.
+LIVE_BENCH_REPEAT ?= 5
+$(B)/attention-portable: $(C_ROOTS:%=$(SRC)/%) $(addprefix $(SRC)/,$(H_ROOTS)) | deps
+	$(CC) $(WARN) $(STRICT) -O3 -fno-math-errno -fno-trapping-math -o $@ $(C_ROOTS:%=$(SRC)/%) $(LDLIBS)
+ifneq ($(EDITION),student)
+bench-live: $(PROGRAM) $(B)/attention-portable book/attention.html node_modules/.package-lock.json
+	node tests/live_bench.js book/attention.html $(B)/web.wasm $(PROGRAM) $(B)/attention-portable \
+	  $(LIVE_BENCH_REPEAT) | tee $(B)/bench-live.txt
+endif
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer targets for the two readers of untrusted bytes: typed problems
