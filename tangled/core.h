@@ -19,8 +19,11 @@ int      rng_below(Rng *rng, int n);
 real     rng_normal(Rng *rng);
 
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
-const char *tokens_parse(const char *text, size_t n, int max, int *tokens,
+typedef enum { TOKENS_OK, TOKENS_EMPTY, TOKENS_NOT_A_TOKEN, TOKENS_TOO_LONG }
+    TokensFault;
+TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
                          int *length, size_t *where);
+const char *tokens_fault_text(TokensFault fault);
 int  question_of_tokens(const int *tokens, int length);
 enum { TOK_TIMES = 10, TOK_EQUALS = 11, TOK_END = 12 };
 int  problem_tokens(int p, int tokens[SEQ_LEN]);

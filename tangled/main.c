@@ -200,19 +200,19 @@ static int parse_tokens(const char *text, int max, int *tokens,
                         int *length)
 {
     size_t where = 0;
-    const char *defect =
+    TokensFault defect =
         tokens_parse(text, strlen(text), max, tokens, length, &where);
     char name[32];
-    if (defect == NULL)
+    if (defect == TOKENS_OK)
         return 0;
-    if (strcmp(defect, "holds a character that is not a token") == 0) {
+    if (defect == TOKENS_NOT_A_TOKEN) {
         size_t position = char_named(name, text, strlen(text), where);
         return usage_error("%s: %s at position %zu is not a token (the "
                            "tokens are 0-9 * = ;)", quoted(text), name,
                            position);
     }
     return usage_error("%s %s: this model reads 1 to %d tokens",
-                       quoted(text), defect, max);
+                       quoted(text), tokens_fault_text(defect), max);
 }
 
 static int parse_question(const char *text, int *problem)
@@ -220,7 +220,7 @@ static int parse_question(const char *text, int *problem)
     int tokens[SEQ_LEN], length = 0;
     size_t where;
     if (tokens_parse(text, strlen(text), SEQ_LEN, tokens, &length, &where)
-        != NULL
+        != TOKENS_OK
         || (*problem = question_of_tokens(tokens, length)) < 0)
         return usage_error("%s is not a problem: write a digit, '*', a "
                            "digit and '=', as in 7*8=", quoted(text));

@@ -66,7 +66,7 @@ WEB_EXPORT(load) int web_load(int length)
         return text_printf(&web.output, "a checkpoint larger than %d bytes",
                            WEB_INPUT), 1;
     if (checkpoint_decode(&web.g, web.input, (size_t)length, why,
-                          sizeof why) != NULL)
+                          sizeof why) != CHECKPOINT_OK)
         return text_printf(&web.output, "%s", why), 1;
     return 0;
 }
@@ -383,21 +383,20 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
     clear_output();
     if (length < 0 || length > WEB_INPUT)
         length = 0;
-    const char *defect = tokens_parse(text, (size_t)length, SEQ_LEN, tokens,
+    TokensFault defect = tokens_parse(text, (size_t)length, SEQ_LEN, tokens,
                                       T, &where);
     char name[32];
-    if (defect != NULL
-        && strcmp(defect, "holds a character that is not a token") == 0) {
+    if (defect == TOKENS_NOT_A_TOKEN) {
         size_t position = char_named(name, text, (size_t)length, where);
         quote_input(text, length);
         return text_printf(&web.output, ": %s at position %zu is not a "
                            "token (the tokens are 0-9 * = ;)", name,
                            position), 2;
     }
-    if (defect != NULL)
+    if (defect != TOKENS_OK)
         return quote_input(text, length),
                text_printf(&web.output, " %s: this model reads 1 to %d "
-                           "tokens", defect, SEQ_LEN), 2;
+                           "tokens", tokens_fault_text(defect), SEQ_LEN), 2;
     return 0;
 }
 
@@ -456,7 +455,7 @@ static int read_question(int length, int *problem)
     if (length < 0 || length > WEB_INPUT)
         length = 0;
     if (tokens_parse(text, (size_t)length, SEQ_LEN, tokens, &T, &where)
-            != NULL
+            != TOKENS_OK
         || (*problem = question_of_tokens(tokens, T)) < 0)
         return quote_input(text, length),
                text_printf(&web.output, " is not a problem: write a "
