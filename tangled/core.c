@@ -1,5 +1,6 @@
 /* core.c: data, models, training (tangled; edit attention.nw) */
 #include "core.h"
+#include <errno.h>          /* whole_number: strtoull's overflow */
 #include <stdio.h>          /* snprintf only: the core does no I/O */
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,15 @@ int operands_of_tokens(const int *tokens, int T, int *a, int *b)
     *a = digits[0];
     *b = digits[1];
     return 0;
+}
+
+int whole_number(const char *text, unsigned long long *value)
+{
+    char *end = NULL;
+    errno = 0;
+    if (text[0] >= '0' && text[0] <= '9')
+        *value = strtoull(text, &end, 10);
+    return end != NULL && *end == '\0' && errno != ERANGE;
 }
 
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)

@@ -38,6 +38,7 @@ int  layout_tokens(int p, int which, int tokens[MAX_T]);
 
 int  operands_of_tokens(const int *tokens, int T, int *a, int *b);
 
+int  whole_number(const char *text, unsigned long long *value);
 enum { MAX_TABLES = 16 };
 typedef struct { const char *name; int rows, cols; } TableSpec;
 typedef struct {

@@ -55,12 +55,7 @@ static int parse_whole(const char *option, const char *text,
                        unsigned long long min, unsigned long long max,
                        unsigned long long *value)
 {
-    char *end = NULL;
-    errno = 0;
-    if (text[0] >= '0' && text[0] <= '9')
-        *value = strtoull(text, &end, 10);
-    if (end == NULL || *end != '\0' || errno == ERANGE || *value < min
-        || *value > max)
+    if (!whole_number(text, value) || *value < min || *value > max)
         return usage_error("%s: '%s' is not a whole number from %llu "
                            "to %llu", option, text, min, max);
     return 0;
