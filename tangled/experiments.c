@@ -158,11 +158,7 @@ void numbers_of_training(Text *out, const Run *run, const char *prefix)
 
 void curves_of(const Run *run, float *step, float *loss, float *correct)
 {
-    for (int r = 0; r < run->result.n_records; r++) {
-        step[r] = (float)run->log[r].step;
-        loss[r] = (float)run->log[r].loss;
-        correct[r] = (float)run->log[r].correct;
-    }
+    training_curves(run->log, run->result.n_records, step, loss, correct);
 }
 
 static double kth_smallest(const double *values, int n, int k)

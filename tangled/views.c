@@ -5,6 +5,16 @@
 #include <math.h>
 #include <stdio.h>
 
+void training_curves(const TrainRecord *records, int n_records,
+                     float *step, float *loss, float *correct)
+{
+    for (int r = 0; r < n_records; r++) {
+        step[r] = (float)records[r].step;
+        loss[r] = (float)records[r].loss;
+        correct[r] = (float)records[r].correct;
+    }
+}
+
 const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 

@@ -9,6 +9,8 @@
 extern const char *const digit_labels[N_DIGITS];
 void training_log_text(Text *log, const TrainConfig *c,
                        const TrainRecord *records, int n_records);
+void training_curves(const TrainRecord *records, int n_records,
+                     float *step, float *loss, float *correct);
 void view_swap(Text *svg, Gpt *g, int a, int b);
 typedef struct {
     SvgHeatmap map;             /* the hundred problems, ten by ten */

@@ -89,11 +89,7 @@ static void training_chart(Text *svg, int steps)
 {
     static float step[WEB_RECORDS], loss[WEB_RECORDS], correct[WEB_RECORDS];
     char marker[64];
-    for (int r = 0; r < web.n_records; r++) {
-        step[r] = (float)web.log[r].step;
-        loss[r] = (float)web.log[r].loss;
-        correct[r] = (float)web.log[r].correct;
-    }
+    training_curves(web.log, web.n_records, step, loss, correct);
     snprintf(marker, sizeof marker, "100/100\nat step %d",
              web.first_perfect);
     SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL,
@@ -245,11 +241,8 @@ static void experiment_chart(Text *svg)
     SvgSeries losses[2], scores[2];
     for (int m = 0; m < 2; m++) {
         const WebTrial *run = &trials.run[m];
-        for (int r = 0; r < run->n_records; r++) {
-            step[m][r] = (float)run->log[r].step;
-            loss[m][r] = (float)run->log[r].loss;
-            correct[m][r] = (float)run->log[r].correct;
-        }
+        training_curves(run->log, run->n_records, step[m], loss[m],
+                        correct[m]);
         losses[m] = (SvgSeries){run->label, step[m], loss[m],
                                 run->n_records, m, svg_palette(m), 0};
         scores[m] = losses[m];
