@@ -61,8 +61,13 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     return hash;
 }
 
-const char *const part_names[N_PARTS] =
-    {"positions", "mask", "residual", "layernorm", "gelu"};
+const Part part_table[N_PARTS] = {
+    {"positions", "no position vectors", "position vectors"},
+    {"mask", "no causal mask", "the causal mask"},
+    {"residual", "no residual", "the residual"},
+    {"layernorm", "no LayerNorm", "LayerNorm"},
+    {"gelu", "no GELU", "GELU"},
+};
 
 uint32_t parts_switched_off(Ablation off)
 {
@@ -86,7 +91,7 @@ static const char *names_of_parts(char *out, size_t size, uint32_t parts)
     for (int i = 0; i < N_PARTS; i++)
         if (parts >> i & 1 && n < size)
             n += (size_t)snprintf(out + n, size - n, "%s%s",
-                                  n > 0 ? " and " : "", part_names[i]);
+                                  n > 0 ? " and " : "", part_table[i].name);
     return out;
 }
 

@@ -24,6 +24,7 @@ static double time_evaluation(void);
 static const char *default_model(const char *program, char *path,
                                  size_t size);
 static const char *quoted(const char *text);
+static const char *list_of_parts(void);
 
 enum { MAX_WORDS = 256 };
 
@@ -138,12 +139,11 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         }
         else if (strcmp(arg, "--without") == 0) {
             int part = 0;
-            while (part < N_PARTS && strcmp(value, part_names[part]) != 0)
+            while (part < N_PARTS && strcmp(value, part_table[part].name) != 0)
                 part++;
             if (part == N_PARTS)
-                return usage_error("--without: %s is not a part; use positions, "
-                                   "mask, residual, layernorm or gelu",
-                                   quoted(value));
+                return usage_error("--without: %s is not a part; use %s",
+                                   quoted(value), list_of_parts());
             a->without |= 1u << part;
         }
         else if (strcmp(arg, "-m") == 0)
@@ -402,7 +402,8 @@ static void print_trace(const Trace *tr, Ablation off, int t,
            text[t]);
     for (int i = 0; i < N_PARTS; i++)
         if (parts >> i & 1)
-            printf("the model was trained without: %s\n", part_names[i]);
+            printf("the model was trained without: %s\n",
+                   part_table[i].name);
     printf("\n1. input x[%d] = token vector of '%c'", t, text[t]);
     if (off.no_position)
         printf(" (no position vectors)\n");
@@ -756,11 +757,8 @@ static const char usage[] =
     "              chapter 2 (a, b: the operands; ';' fills gaps):\n"
     "              a*b= ;;a*b= a;*b= a*;;b= ;a;;*b= ;;;a*;b=\n"
     "              a score of 100/100: every problem in every layout\n"
-    "  --without PART\n"
-    "              train with a part of the block switched off, as in\n"
-    "              chapters 7 and 9: positions, mask, residual,\n"
-    "              layernorm or gelu; give it again for another part;\n"
-    "              ask and trace read them from the checkpoint\n"
+    "  --without PART\n";
+static const char usage_end[] =
     "  -m FILE     the model to use (default attention.ckpt, or if"
     " there is\n"
     "              none, model.ckpt beside the program: the book's model)\n"
@@ -768,6 +766,46 @@ static const char usage[] =
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad"
     " usage.\n";
+
+static const char *list_of_parts(void)
+{
+    static char list[160];
+    size_t n = 0;
+    for (int i = 0; i < N_PARTS && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+                              i == 0 ? "" : i + 1 < N_PARTS ? ", " : " or ",
+                              part_table[i].name);
+    return list;
+}
+
+static void print_wrapped(const char *text, int indent, int width)
+{
+    size_t n = strlen(text);
+    while (n > 0) {
+        size_t cut = n, skip = 0;
+        if (n > (size_t)width) {            /* the last space that fits */
+            cut = (size_t)width;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            skip = 1;
+        }
+        printf("%*s%.*s\n", indent, "", (int)cut, text);
+        text += cut + skip;
+        n -= cut + skip;
+    }
+}
+
+static void print_usage(void)
+{
+    char without[512];
+    snprintf(without, sizeof without, "train with a part of the block "
+             "switched off, as in chapters 7 and 9: %s; give it again for "
+             "another part; ask and trace read them from the checkpoint",
+             list_of_parts());
+    fputs(usage, stdout);
+    print_wrapped(without, 14, 52);
+    fputs(usage_end, stdout);
+}
 
 static const struct {
     const char *name, *options;
@@ -787,7 +825,7 @@ int main(int argc, char **argv)
         return usage_error("missing command");
     for (int i = 1; i < argc; i++)
         if (is_help(argv[i]))
-            return fputs(usage, stdout), 0;
+            return print_usage(), 0;
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         if (strcmp(argv[1], commands[c].name) != 0)
             continue;

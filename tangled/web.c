@@ -178,18 +178,6 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
 
 WEB_EXPORT(seed) uint64_t web_seed(void) { return web.seed; }
 
-enum { WEB_PARTS = 5 };
-static const struct {
-    const char *label;
-    Ablation off;
-} web_parts[WEB_PARTS] = {
-    {"book's model", {0, 0, 0, 0, 0}},
-    {"no position vectors", {1, 0, 0, 0, 0}},
-    {"no causal mask", {0, 1, 0, 0, 0}},
-    {"no residual", {0, 0, 1, 0, 0}},
-    {"no LayerNorm", {0, 0, 0, 1, 0}},
-};
-
 typedef struct {
     char label[32];
     int n_heads;
@@ -205,6 +193,14 @@ static struct {
     WebTrial run[2];                /* the book's model, the other */
     int now;                        /* the run under way */
 } trials;
+
+WEB_EXPORT(parts) int web_parts(void)
+{
+    clear_output();
+    for (int i = 0; i < N_ABLATED; i++)
+        text_printf(&web.output, "%s\n", part_table[i].what);
+    return N_ABLATED;
+}
 
 static void experiment_chart(Text *svg);
 
@@ -269,12 +265,12 @@ static void experiment_chart(Text *svg)
 static void name_trial(WebTrial *run, int n_heads, int part, int book)
 {
     run->n_heads = n_heads;
-    run->off = web_parts[part].off;
+    run->off = ablation_of_parts(part == 0 ? 0 : 1u << (part - 1));
     run->n_records = 0;
     run->cfg = train_defaults();
     if (part != 0 || book)
         snprintf(run->label, sizeof run->label, "%s",
-                 web_parts[part].label);
+                 part == 0 ? "book's model" : part_table[part - 1].label);
     else
         snprintf(run->label, sizeof run->label, "%d head%s", n_heads,
                  n_heads > 1 ? "s" : "");
@@ -284,7 +280,7 @@ WEB_EXPORT(experiment)
 int web_experiment(uint64_t seed, int n_heads, int part)
 {
     clear_output();
-    if (part < 0 || part >= WEB_PARTS || n_heads < 1
+    if (part < 0 || part > N_ABLATED || n_heads < 1
         || n_heads > MAX_HEADS || WIDTH % n_heads != 0)
         return text_printf(&web.output, "no such experiment: %d heads, "
                            "part %d", n_heads, part), 2;
