@@ -51,12 +51,13 @@ LDLIBS  := -lm
 
 # The roots of attention.nw: C files, headers.  `noroots` must list exactly
 # these.  The core (core, checkpoint, dissect) does no I/O; around it the
-# figures (svg), files, the experiments (one file per topic of the book,
-# exp_TOPIC.c, and what they share) and the command line (main).
+# figures (svg; views, those the live book draws too, also no I/O), files,
+# the experiments (one file per topic of the book, exp_TOPIC.c, and what
+# they share) and the command line (main).
 TOPICS  := perceptron specimen routing ablations heads ffn speed layouts
 CORE    := core.c checkpoint.c dissect.c
-C_ROOTS := $(CORE) svg.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
-H_ROOTS := core.h checkpoint.h dissect.h svg.h files.h experiments.h
+C_ROOTS := $(CORE) svg.c views.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
+H_ROOTS := core.h checkpoint.h dissect.h svg.h views.h files.h experiments.h
 # web.c: the live book's module (section "the live book" below)
 WEB_ROOTS := web.c
 ROOTS   := $(H_ROOTS) $(C_ROOTS) $(WEB_ROOTS)
@@ -305,7 +306,7 @@ NEEDS += /usr/lib/wasm32-wasi/libc.a:wasi-libc wasm-ld:lld wasm-ld-14:lld-14 \
   chromium:chromium node:nodejs npm:npm
 WASM_CC    := clang --target=wasm32-wasi
 WASM_FLAGS := $(WARN) $(STRICT) -O3 -msimd128 -DATTENTION_STEPPER
-WASM_ROOTS := core.c checkpoint.c dissect.c svg.c web.c
+WASM_ROOTS := core.c checkpoint.c dissect.c svg.c views.c web.c
 $(B)/web/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) | deps
 	@mkdir -p $(B)/web
 	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@

@@ -626,13 +626,14 @@
   }
 
   // One widget for chapter 7 (which part is switched off) and one for
-  // chapter 8 (how many heads); the rest is the same.
+  // chapter 8 (how many heads); the rest is the same.  The parts, as the
+  // concepts, come from the module (its table of parts), numbered from 1.
   function experimentWidget(box) {
     const heads = box.dataset.widget === 'heads';
+    const parts = heads ? 0 : book.x.parts();
     const choices = heads
       ? [[1, 0, 'one head'], [2, 0, 'two heads'], [4, 0, 'four heads'], [8, 0, 'eight heads']]
-      : [[4, 1, 'without position vectors'], [4, 2, 'without the causal mask'],
-         [4, 3, 'without the residual'], [4, 4, 'without LayerNorm']];
+      : book.text().split('\n').slice(0, parts).map((what, k) => [4, k + 1, `without ${what}`]);
     const which = el('select', { 'aria-label': heads ? 'heads' : 'part switched off',
                                  class: 'live-variant' });
     choices.forEach(([n, part, label], k) => which.append(el('option', { value: String(k) }, label)));

@@ -61,8 +61,13 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     return hash;
 }
 
-const char *const part_names[N_PARTS] =
-    {"positions", "mask", "residual", "layernorm", "gelu"};
+const Part part_table[N_PARTS] = {
+    {"positions", "no position vectors", "position vectors"},
+    {"mask", "no causal mask", "the causal mask"},
+    {"residual", "no residual", "the residual"},
+    {"layernorm", "no LayerNorm", "LayerNorm"},
+    {"gelu", "no GELU", "GELU"},
+};
 
 uint32_t parts_switched_off(Ablation off)
 {
@@ -86,7 +91,7 @@ static const char *names_of_parts(char *out, size_t size, uint32_t parts)
     for (int i = 0; i < N_PARTS; i++)
         if (parts >> i & 1 && n < size)
             n += (size_t)snprintf(out + n, size - n, "%s%s",
-                                  n > 0 ? " and " : "", part_names[i]);
+                                  n > 0 ? " and " : "", part_table[i].name);
     return out;
 }
 
@@ -110,68 +115,74 @@ void checkpoint_encode(unsigned char *out, const Gpt *g)
     put_u32(out, (uint32_t)(hash >> 32));
 }
 
-const char *checkpoint_decode(Gpt *g, const unsigned char *in,
-                              size_t length, char *why, size_t why_size)
+CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
+                                  size_t length, char *why, size_t why_size)
 {
     Params *p = &g->model.p;
-    #define REFUSE(...) return snprintf(why, why_size, __VA_ARGS__), why
+    #define REFUSE(fault, ...) \
+        do { snprintf(why, why_size, __VA_ARGS__); return fault; } while (0)
     if (length < 24)
-        REFUSE("too short to be a checkpoint (%zu bytes)", length);
+        REFUSE(CHECKPOINT_SIZE, "too short to be a checkpoint (%zu bytes)",
+               length);
     if (memcmp(in, checkpoint_magic, 8) != 0)
-        REFUSE("not a checkpoint (it does not start with ATTNCKPT)");
+        REFUSE(CHECKPOINT_NOT_ONE,
+               "not a checkpoint (it does not start with ATTNCKPT)");
     uint32_t version = get_u32(in + 8);
     if (version != 1 && version != CHECKPOINT_VERSION)
-        REFUSE("checkpoint format version %lu, but this program reads "
-               "versions 1 and %d", (unsigned long)version, CHECKPOINT_VERSION);
+        REFUSE(CHECKPOINT_FORMAT, "checkpoint format version %lu, but this "
+               "program reads versions 1 and %d", (unsigned long)version,
+               CHECKPOINT_VERSION);
     size_t at = tables_at(version);
     size_t expected = size_with_tables_at(p, at);
     if (get_u32(in + 12) != (uint32_t)g->n_heads)
-        REFUSE("a model with %lu heads, expected %d",
+        REFUSE(CHECKPOINT_OTHER_MODEL, "a model with %lu heads, expected %d",
                (unsigned long)get_u32(in + 12), g->n_heads);
     uint32_t parts = version == 1 ? 0 : get_u32(in + 16);
     uint32_t wanted = parts_switched_off(g->ablate);
     if (parts >> N_PARTS != 0)
-        REFUSE("parts switched off that this program does not know "
-               "(bits %#lx)", (unsigned long)parts);
+        REFUSE(CHECKPOINT_OTHER_MODEL, "parts switched off that this program "
+               "does not know (bits %#lx)", (unsigned long)parts);
     if (parts != wanted) {
         char off[64], expect[64];
-        REFUSE("a model without %s, expected one without %s",
+        REFUSE(CHECKPOINT_OTHER_MODEL,
+               "a model without %s, expected one without %s",
                names_of_parts(off, sizeof off, parts),
                names_of_parts(expect, sizeof expect, wanted));
     }
     if (get_u32(in + at) != (uint32_t)p->n_tables)
-        REFUSE("%lu tables, expected %d", (unsigned long)get_u32(in + at),
-               p->n_tables);
+        REFUSE(CHECKPOINT_OTHER_MODEL, "%lu tables, expected %d",
+               (unsigned long)get_u32(in + at), p->n_tables);
     if (length < at + 4 + 8 * (size_t)p->n_tables)
-        REFUSE("truncated: %zu bytes, expected %zu", length, expected);
+        REFUSE(CHECKPOINT_SIZE, "truncated: %zu bytes, expected %zu", length,
+               expected);
     for (int i = 0; i < p->n_tables; i++) {
         uint32_t rows = get_u32(in + at + 4 + 8 * (size_t)i);
         uint32_t cols = get_u32(in + at + 8 + 8 * (size_t)i);
         if (rows != (uint32_t)p->specs[i].rows
             || cols != (uint32_t)p->specs[i].cols)
-            REFUSE("table %d (%s) is %lux%lu, expected %dx%d", i,
-                   p->specs[i].name, (unsigned long)rows, (unsigned long)cols,
-                   p->specs[i].rows, p->specs[i].cols);
+            REFUSE(CHECKPOINT_OTHER_MODEL, "table %d (%s) is %lux%lu, "
+                   "expected %dx%d", i, p->specs[i].name, (unsigned long)rows,
+                   (unsigned long)cols, p->specs[i].rows, p->specs[i].cols);
     }
     if (length != expected)
-        REFUSE("%s: %zu bytes, expected %zu",
+        REFUSE(CHECKPOINT_SIZE, "%s: %zu bytes, expected %zu",
                length < expected ? "truncated" : "extra bytes at the end",
                length, expected);
     uint64_t stored = get_u32(in + length - 8)
                       | (uint64_t)get_u32(in + length - 4) << 32;
     if (stored != fnv1a(in, length - 8))
-        REFUSE("checksum mismatch: the file is damaged");
+        REFUSE(CHECKPOINT_DAMAGED, "checksum mismatch: the file is damaged");
     const unsigned char *numbers = in + at + 4 + 8 * (size_t)p->n_tables;
     for (int t = 0, i = 0; t < p->n_tables; t++)
         for (int j = 0; j < p->specs[t].rows * p->specs[t].cols; j++, i++)
             if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
-                REFUSE("table %s holds a NaN or infinity at index %d",
-                       p->specs[t].name, j);
+                REFUSE(CHECKPOINT_DAMAGED, "table %s holds a NaN or infinity "
+                       "at index %d", p->specs[t].name, j);
     #undef REFUSE
     const unsigned char *data = in + at + 4 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
-    return NULL;
+    return CHECKPOINT_OK;
 }
 
 static int is_checkpoint_header(const unsigned char *in, size_t length)

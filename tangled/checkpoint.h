@@ -4,15 +4,28 @@
 #define CHECKPOINT_H
 #include "core.h"
 
-enum { CHECKPOINT_VERSION = 2, N_PARTS = 5 };
-extern const char *const part_names[N_PARTS];
+enum { CHECKPOINT_VERSION = 2, N_PARTS = 5, N_ABLATED = 4 };
+typedef struct {
+    const char *name;       /* the word of attention train --without */
+    const char *label;      /* a model without it, in tables and charts */
+    const char *what;       /* the part itself, after "without" */
+} Part;
+extern const Part part_table[N_PARTS];
 uint32_t parts_switched_off(Ablation off);
 Ablation ablation_of_parts(uint32_t parts);
 
 size_t checkpoint_size(const Gpt *g);
 void checkpoint_encode(unsigned char *out, const Gpt *g);
-const char *checkpoint_decode(Gpt *g, const unsigned char *in,
-                              size_t length, char *why, size_t why_size);
+typedef enum {
+    CHECKPOINT_OK,
+    CHECKPOINT_SIZE,            /* too short, truncated, or too long */
+    CHECKPOINT_NOT_ONE,         /* no magic: not a checkpoint at all */
+    CHECKPOINT_FORMAT,          /* a version this program does not read */
+    CHECKPOINT_OTHER_MODEL,     /* other heads, parts or table shapes */
+    CHECKPOINT_DAMAGED          /* the hash, or a number not finite */
+} CheckpointFault;
+CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
+                                  size_t length, char *why, size_t why_size);
 
 int  checkpoint_table_rows(const unsigned char *in, size_t length,
                            int table);

@@ -1,5 +1,6 @@
 /* core.c: data, models, training (tangled; edit attention.nw) */
 #include "core.h"
+#include <errno.h>          /* whole_number: strtoull's overflow */
 #include <stdio.h>          /* snprintf only: the core does no I/O */
 #include <stdlib.h>
 #include <string.h>
@@ -82,21 +83,34 @@ char char_of_token(int token)
     return token >= 0 && token < VOCAB ? vocabulary[token] : '?';
 }
 
-const char *tokens_parse(const char *text, size_t n, int max, int *tokens,
+TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
                          int *length, size_t *where)
 {
     *where = 0;
     if (n == 0)
-        return "is empty";
+        return TOKENS_EMPTY;
     for (size_t i = 0; i < n; i++)
-        if (token_of_char((unsigned char)text[i]) < 0)
-            return *where = i, "holds a character that is not a token";
+        if (token_of_char((unsigned char)text[i]) < 0) {
+            *where = i;
+            return TOKENS_NOT_A_TOKEN;
+        }
     if (n > (size_t)max)
-        return "is longer than the model's positions";
+        return TOKENS_TOO_LONG;
     for (size_t i = 0; i < n; i++)
         tokens[i] = token_of_char((unsigned char)text[i]);
     *length = (int)n;
-    return NULL;
+    return TOKENS_OK;
+}
+
+const char *tokens_fault_text(TokensFault fault)
+{
+    switch (fault) {
+    case TOKENS_OK:          return "is a sequence of tokens";
+    case TOKENS_EMPTY:       return "is empty";
+    case TOKENS_NOT_A_TOKEN: return "holds a character that is not a token";
+    case TOKENS_TOO_LONG:    return "is longer than the model's positions";
+    }
+    return "has an unknown defect";
 }
 
 size_t char_named(char name[32], const char *text, size_t n, size_t at)
@@ -188,6 +202,15 @@ int operands_of_tokens(const int *tokens, int T, int *a, int *b)
     *a = digits[0];
     *b = digits[1];
     return 0;
+}
+
+int whole_number(const char *text, unsigned long long *value)
+{
+    char *end = NULL;
+    errno = 0;
+    if (text[0] >= '0' && text[0] <= '9')
+        *value = strtoull(text, &end, 10);
+    return end != NULL && *end == '\0' && errno != ERANGE;
 }
 
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)

@@ -19,8 +19,11 @@ int      rng_below(Rng *rng, int n);
 real     rng_normal(Rng *rng);
 
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
-const char *tokens_parse(const char *text, size_t n, int max, int *tokens,
+typedef enum { TOKENS_OK, TOKENS_EMPTY, TOKENS_NOT_A_TOKEN, TOKENS_TOO_LONG }
+    TokensFault;
+TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
                          int *length, size_t *where);
+const char *tokens_fault_text(TokensFault fault);
 int  question_of_tokens(const int *tokens, int length);
 enum { TOK_TIMES = 10, TOK_EQUALS = 11, TOK_END = 12 };
 int  problem_tokens(int p, int tokens[SEQ_LEN]);
@@ -35,6 +38,7 @@ int  layout_tokens(int p, int which, int tokens[MAX_T]);
 
 int  operands_of_tokens(const int *tokens, int T, int *a, int *b);
 
+int  whole_number(const char *text, unsigned long long *value);
 enum { MAX_TABLES = 16 };
 typedef struct { const char *name; int rows, cols; } TableSpec;
 typedef struct {
@@ -48,9 +52,11 @@ typedef struct {
 int  params_alloc(Params *p, const TableSpec *specs, int n_tables);
 void params_free(Params *p);
 
+/* in (n, c_in), weight (c_in, c_out), bias (c_out) or NULL, out (n, c_out) */
 void matmul_forward(real *restrict out, const real *restrict in,
                     const real *restrict weight, const real *restrict bias,
                     int n, int c_in, int c_out);
+/* d_out (n, c_out); d_in as in, d_weight as weight, d_bias as bias */
 void matmul_backward(real *restrict d_in, real *restrict d_weight,
                      real *restrict d_bias, const real *restrict d_out,
                      const real *restrict in, const real *restrict weight,
@@ -58,9 +64,11 @@ void matmul_backward(real *restrict d_in, real *restrict d_weight,
 real exp_lanes(real x);
 real normal_cdf(real z);
 real normal_pdf(real z);
+/* in, out, d_in and d_out (n) */
 void gelu_forward(real *out, const real *in, int n);
 void gelu_backward(real *d_in, const real *in, const real *out,
                    const real *d_out, int n);
+/* logits, probs and d_logits (n, n_classes); targets, losses (n) */
 void crossentropy_forward(real *losses, real *probs, const real *logits,
                           const int *targets, int n, int n_classes);
 void crossentropy_backward(real *d_logits, const real *probs,
@@ -124,6 +132,8 @@ void mlp_free(Mlp *mlp);
 
 enum { WIDTH = 32 };                /* numbers describing one position */
 
+/* tokens (B, T), tok_emb (VOCAB, C), pos_emb (T or more, C) or NULL,
+   out and d_out (B, T, C) */
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
                    const real *pos_emb, int B, int T, int C);
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
@@ -173,6 +183,7 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T);
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
                   int T);
 
+/* in, out, d_in and d_out (N, C), gain (C), mean and rstd (N) */
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
                        const real *gain, int N, int C);
 void layernorm_backward(real *restrict d_in, real *restrict d_gain,
@@ -180,6 +191,7 @@ void layernorm_backward(real *restrict d_in, real *restrict d_gain,
                         const real *restrict gain,
                         const real *restrict mean,
                         const real *restrict rstd, int N, int C);
+/* out, a, b and their gradients (N numbers) */
 void residual_forward(real *out, const real *a, const real *b, int N);
 void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
 
@@ -201,6 +213,8 @@ typedef struct {
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
 int  gpt_forms_agree(Gpt *g, int p);
 
+/* q, k, v, out and their gradients (B, T, C), the heads side by side
+   in C; scores and weights (B, n_heads, T, T) */
 void attention_forward(real *out, real *scores, real *weights,
                        const real *q, const real *k, const real *v,
                        int B, int T, int C, int n_heads, int causal);

@@ -1,5 +1,6 @@
 /* exp_ablations.c: the four parts switched off, one at a time
    (tangled; edit attention.nw) */
+#include "checkpoint.h"
 #include "experiments.h"
 #include "files.h"
 
@@ -18,27 +19,30 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
                                                 Claims *claims,
                                                 Trials *trials, Gpt *g);
 
-enum { N_VARIANTS = 5 };
+enum { N_VARIANTS = 1 + N_ABLATED };
 typedef struct { const char *name, *label; Ablation off; } Variant;
-static const Variant variants[N_VARIANTS] = {
-    {"full", "book's model", {0, 0, 0, 0, 0}},
-    {"no_position", "no position vectors", {1, 0, 0, 0, 0}},
-    {"no_mask", "no causal mask", {0, 1, 0, 0, 0}},
-    {"no_residual", "no residual", {0, 0, 1, 0, 0}},
-    {"no_layernorm", "no LayerNorm", {0, 0, 0, 1, 0}},
-};
+static Variant variant(int v)      /* 0: the book's model */
+{
+    static const char *const names[N_VARIANTS] =
+        {"full", "no_position", "no_mask", "no_residual", "no_layernorm"};
+    if (v == 0)
+        return (Variant){names[0], "book's model", {0, 0, 0, 0, 0}};
+    return (Variant){names[v], part_table[v - 1].label,
+                     ablation_of_parts(1u << (v - 1))};
+}
+
 struct Trials {
     Run run[N_SEEDS];
     double loss[N_SEEDS];           /* on all 100 problems, at the end */
     Gpt *first;                     /* the model of the first seed, kept */
 };
 
-static int train_variant(Trials *trials, int s, const Variant *v,
+static int train_variant(Trials *trials, int s, Ablation off,
                          const TrainConfig *book, uint64_t seed)
 {
     TrainConfig cfg = *book;
     cfg.seed = seed;
-    Gpt *g = train_transformer(&trials->run[s], &cfg, N_HEADS, v->off);
+    Gpt *g = train_transformer(&trials->run[s], &cfg, N_HEADS, off);
     if (g == NULL)
         return -1;
     trials->loss[s] = (double)loss_on_all_problems(&g->model);
@@ -58,7 +62,7 @@ static int run_trials(Trials trials[N_VARIANTS], const char *model,
     uint64_t seed = trials[0].run[0].cfg.seed;
     for (int v = 0; v < N_VARIANTS; v++)
         for (int s = v == 0; s < N_SEEDS; s++)
-            if (train_variant(&trials[v], s, &variants[v],
+            if (train_variant(&trials[v], s, variant(v).off,
                               &trials[0].run[0].cfg, seed + (uint64_t)s)
                 != 0)
                 return -1;
@@ -97,7 +101,7 @@ static int table_of_trials(const char *dir, const Trials trials[N_VARIANTS])
         for (int s = 0; s < N_SEEDS; s++) {
             const Run *run = &trials[v].run[s];
             text_printf(&md, "| %s | %llu | %s | %d | %.4f |\n",
-                        s == 0 ? variants[v].label : "",
+                        s == 0 ? variant(v).label : "",
                         (unsigned long long)run->cfg.seed,
                         first_perfect_text(run, buf), final_score(run),
                         trials[v].loss[s]);
@@ -159,7 +163,7 @@ static int short_table_of_trials(const char *dir,
                      "|-----------:|-----------:|----------:|--------:"
                      "|-----------:|\n");
     for (int v = 0; v < N_VARIANTS; v++)
-        summary_row(&md, &trials[v], &trials[0], variants[v].label);
+        summary_row(&md, &trials[v], &trials[0], variant(v).label);
     return save_table(dir, "ablation_summary.md", &md);
 }
 
@@ -263,7 +267,7 @@ static int figure_spread(const char *fig, const Trials trials[N_VARIANTS])
     int steps[N_SEEDS];
     Text svg = {0};
     for (int v = 0; v < N_VARIANTS; v++) {
-        rows[v] = variants[v].label;
+        rows[v] = variant(v).label;
         colours[v] = svg_palette(v > 0);
         first_steps(&trials[v], steps);
         for (int s = 0; s < N_SEEDS; s++)
@@ -510,7 +514,7 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
     number(numbers, "ablation_seeds_drawn", "%d", N_SEEDS_DRAWN);
     for (int v = 0; v < N_VARIANTS; v++)
         numbers_of_trials(numbers, &trials[v], &trials[0],
-                          variants[v].name);
+                          variant(v).name);
     numbers_of_swaps(numbers, g, "full");
     numbers_of_swaps(numbers, trials[1].first, "no_position");
     numbers_of_saturation(numbers, g, "full");
@@ -527,9 +531,9 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
         status = figure_softmax_scale(fig, numbers, g);
     for (int v = 1; status == 0 && v < N_VARIANTS; v++) {
         char file[64];
-        snprintf(file, sizeof file, "%s.svg", variants[v].name);
+        snprintf(file, sizeof file, "%s.svg", variant(v).name);
         status = figure_trials(fig, file, &trials[0], &trials[v],
-                               variants[v].label, v == 2);
+                               variant(v).label, v == 2);
     }
     return status;
 }

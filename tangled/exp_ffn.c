@@ -231,15 +231,11 @@ static int figure_neurons(const char *fig, const real *h,
             values[c][p] = (float)h[p * HIDDEN + neuron[c]];
         snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
                  concepts[c].name, neuron[c], d[c]);
-        SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
-                          digit_labels, digit_labels, NULL, 0};
-        SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0,
-                                                            NULL}, &map, 1);
-        double bar = svg_color_bar_width(scale);
-        SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - bar - 16, hh};
-        svg_heatmap_panel(&svg, box, &map, scale);
-        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, bar, hh - 100},
-                      scale);
+        NeuronTable table = view_neuron_table(titles[c], values[c]);
+        SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - table.bar - 16, hh};
+        svg_heatmap_panel(&svg, box, &table.map, table.scale);
+        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, table.bar,
+                                      hh - 100}, table.scale);
     }
     svg_end(&svg);
     return save_text(fig, "neurons.svg", &svg);
@@ -278,35 +274,8 @@ static int principal_directions(const char *fig, Text *numbers,
 static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in)
 {
-    Text text = {0}, *svg = &text;
-    static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
-    char marker[64];
-    for (int i = 0; i < HIDDEN; i++) {
-        x[i] = (float)(i + 1);
-        each[0][i] = (float)share[i];
-        total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
-        each[1][i] = i < WIDTH && share_in[i] > ROUNDING_SHARE
-                     ? (float)share_in[i] : NAN;
-        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0)
-                                : NAN;
-    }
-    snprintf(marker, sizeof marker, "%d directions", count);
-    SvgSeries shares[2] = {
-        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL, 0},
-        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL, 0}};
-    SvgSeries totals[2] = {
-        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL, 0},
-        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL, 0}};
-    SvgLinePanel panels[2] = {
-        {.title = "Share of the variance",
-         .x_label = "direction, largest first",
-         .y_label = "share", .series = shares, .n_series = 2, .log_y = 1,
-         .x_min = 0, .x_max = HIDDEN, .legend = SVG_LEGEND_BELOW},
-        {.title = "Running total", .x_label = "number of directions",
-         .y_label = "share", .series = totals, .n_series = 2, .x_min = 0,
-         .x_max = HIDDEN, .y_min = 0, .y_max = 1, .h_line = {1, 0.9, "90 %"},
-         .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
-    svg_line_charts(svg, panels, 2, NULL, 760, 340);
+    Text text = {0};
+    view_scree(&text, share, count, share_in);
     return save_text(fig, "pca.svg", &text);
 }
 

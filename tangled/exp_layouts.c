@@ -59,17 +59,6 @@ static void the_pair(int *first, int *second);
 static FigureReading read_the_figure(const LayoutRuns *e);
 static int figure_layouts(const char *fig, const LayoutRuns *e);
 
-Gpt *new_layout_transformer(uint64_t seed)
-{
-    LayoutGpt *l = malloc(sizeof *l);
-    if (l == NULL || layout_gpt_create(l, seed) != 0) {
-        free(l);
-        fail("out of memory for the transformer on layouts");
-        return NULL;
-    }
-    return &l->gpt;     /* its first member: delete_transformer frees l */
-}
-
 Gpt *train_on_layouts(Run *run, const TrainConfig *cfg)
 {
     Gpt *g = new_layout_transformer(cfg->seed);

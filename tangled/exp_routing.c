@@ -110,33 +110,8 @@ static int proof_one_character_at_a_time(const char *fig, Text *numbers,
 
 static int figure_swap(const char *fig, Gpt *g, int a, int b)
 {
-    Text text = {0}, *svg = &text;
-    static float values[2][MAX_HEADS * 4];
-    static char titles[2][24], labels[2][4][2], heads[MAX_HEADS][8];
-    static const char *columns[2][4], *rows[MAX_HEADS];
-    real w[MAX_HEADS][4];
-    SvgHeatmap maps[2];
-    for (int order = 0; order < 2; order++) {
-        int first = order ? b : a, second = order ? a : b;
-        snprintf(titles[order], sizeof titles[order], "%d*%d=", first, second);
-        question_weights(g, first, second, w);
-        for (int u = 0; u < 4; u++) {
-            labels[order][u][0] = titles[order][u];
-            columns[order][u] = labels[order][u];
-        }
-        for (int head = 0; head < g->n_heads; head++) {
-            snprintf(heads[head], sizeof heads[head], "%d", head);
-            rows[head] = heads[head];
-            for (int u = 0; u < 4; u++)
-                values[order][head * 4 + u] = (float)w[head][u];
-        }
-        maps[order] = (SvgHeatmap){titles[order], "u (read)",
-                                   order ? NULL : "head", g->n_heads, 4,
-                                   values[order], rows, columns[order],
-                                   "%.2f", 0};
-    }
-    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    svg_heatmaps(svg, maps, 2, 2, NULL, scale, 620, 300);
+    Text text = {0};
+    view_swap(&text, g, a, b);
     return save_text(fig, "swap_weights.svg", &text);
 }
 

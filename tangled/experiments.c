@@ -78,6 +78,17 @@ void delete_transformer(Gpt *g)
     free(g);
 }
 
+Gpt *new_layout_transformer(uint64_t seed)
+{
+    LayoutGpt *l = malloc(sizeof *l);
+    if (l == NULL || layout_gpt_create(l, seed) != 0) {
+        free(l);
+        fail("out of memory for the transformer on layouts");
+        return NULL;
+    }
+    return &l->gpt;     /* its first member: delete_transformer frees l */
+}
+
 int forms_agree_at_start_up(void)
 {
     Gpt *g = new_transformer(train_defaults().seed);
@@ -147,15 +158,8 @@ void numbers_of_training(Text *out, const Run *run, const char *prefix)
 
 void curves_of(const Run *run, float *step, float *loss, float *correct)
 {
-    for (int r = 0; r < run->result.n_records; r++) {
-        step[r] = (float)run->log[r].step;
-        loss[r] = (float)run->log[r].loss;
-        correct[r] = (float)run->log[r].correct;
-    }
+    training_curves(run->log, run->result.n_records, step, loss, correct);
 }
-
-const char *const digit_labels[N_DIGITS] =
-    {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
 static double kth_smallest(const double *values, int n, int k)
 {
@@ -327,15 +331,7 @@ int save_training_log(const char *checkpoint, const Run *run)
     if (snprintf(path, sizeof path, "%s.log", checkpoint)
         >= (int)sizeof path)
         return fail("path too long: %s.log", checkpoint);
-    const TrainConfig *c = &run->cfg;
-    text_printf(&log,
-                "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
-                (unsigned long long)c->seed, c->steps, c->batch,
-                (double)c->lr, c->eval_every);
-    text_printf(&log, "# step\tloss\tcorrect\n");
-    for (int r = 0; r < run->result.n_records; r++)
-        text_printf(&log, "%d\t%.9g\t%d\n", run->log[r].step,
-                    (double)run->log[r].loss, run->log[r].correct);
+    training_log_text(&log, &run->cfg, run->log, run->result.n_records);
     if (log.failed)
         return text_free(&log), fail("out of memory writing %s", path);
     int status = write_file(path, log.data, log.len);

@@ -5,6 +5,7 @@
 #include "core.h"
 #include "dissect.h"
 #include "svg.h"
+#include "views.h"
 
 enum { MAX_CLAIMS = 32 };
 typedef struct {
@@ -41,6 +42,7 @@ void number(Text *numbers, const char *name, const char *format, ...)
 int  decimals_for(double x);
 Gpt *new_transformer(uint64_t seed);
 Gpt *new_transformer_heads(uint64_t seed, int n_heads);
+Gpt *new_layout_transformer(uint64_t seed);
 void delete_transformer(Gpt *g);
 int  forms_agree_at_start_up(void);
 Gpt *load_transformer(const char *path);
@@ -62,7 +64,6 @@ void numbers_of_training(Text *out, const Run *run, const char *prefix);
 double cosine(const real *x, const real *y, int n);
 void trace_table_head(Text *md, const Trace *tr, int t,
                       const char *left, const char *left_rule);
-extern const char *const digit_labels[N_DIGITS];
 
 typedef int Topic(const char *model, const char *dir, const char *fig,
                   Text *numbers, Claims *claims);
@@ -79,7 +80,6 @@ void numbers_of_spread(Text *numbers, const char *prefix,
                        const char *format, const double *values, int n);
 
 Topic layouts_experiments;
-Gpt *new_layout_transformer(uint64_t seed);
 Gpt *train_on_layouts(Run *run, const TrainConfig *cfg);
 
 enum { NEVER = 1 << 30 };   /* the first 100/100 of a run without one */

@@ -124,11 +124,11 @@ int load_checkpoint(const char *path, Gpt *g)
     unsigned char *bytes = read_file(path, &length, 2 * checkpoint_size(g));
     if (bytes == NULL)
         return -1;
-    const char *problem =
+    CheckpointFault fault =
         checkpoint_decode(g, bytes, length, why, sizeof why);
     free(bytes);
-    if (problem != NULL)
-        return fail("cannot load %s: %s", path, problem);
+    if (fault != CHECKPOINT_OK)
+        return fail("cannot load %s: %s", path, why);
     return 0;
 }
 

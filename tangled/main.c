@@ -24,6 +24,7 @@ static double time_evaluation(void);
 static const char *default_model(const char *program, char *path,
                                  size_t size);
 static const char *quoted(const char *text);
+static const char *list_of_parts(void);
 
 enum { MAX_WORDS = 256 };
 
@@ -55,12 +56,7 @@ static int parse_whole(const char *option, const char *text,
                        unsigned long long min, unsigned long long max,
                        unsigned long long *value)
 {
-    char *end = NULL;
-    errno = 0;
-    if (text[0] >= '0' && text[0] <= '9')
-        *value = strtoull(text, &end, 10);
-    if (end == NULL || *end != '\0' || errno == ERANGE || *value < min
-        || *value > max)
+    if (!whole_number(text, value) || *value < min || *value > max)
         return usage_error("%s: '%s' is not a whole number from %llu "
                            "to %llu", option, text, min, max);
     return 0;
@@ -143,12 +139,11 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         }
         else if (strcmp(arg, "--without") == 0) {
             int part = 0;
-            while (part < N_PARTS && strcmp(value, part_names[part]) != 0)
+            while (part < N_PARTS && strcmp(value, part_table[part].name) != 0)
                 part++;
             if (part == N_PARTS)
-                return usage_error("--without: %s is not a part; use positions, "
-                                   "mask, residual, layernorm or gelu",
-                                   quoted(value));
+                return usage_error("--without: %s is not a part; use %s",
+                                   quoted(value), list_of_parts());
             a->without |= 1u << part;
         }
         else if (strcmp(arg, "-m") == 0)
@@ -200,19 +195,19 @@ static int parse_tokens(const char *text, int max, int *tokens,
                         int *length)
 {
     size_t where = 0;
-    const char *defect =
+    TokensFault defect =
         tokens_parse(text, strlen(text), max, tokens, length, &where);
     char name[32];
-    if (defect == NULL)
+    if (defect == TOKENS_OK)
         return 0;
-    if (strcmp(defect, "holds a character that is not a token") == 0) {
+    if (defect == TOKENS_NOT_A_TOKEN) {
         size_t position = char_named(name, text, strlen(text), where);
         return usage_error("%s: %s at position %zu is not a token (the "
                            "tokens are 0-9 * = ;)", quoted(text), name,
                            position);
     }
     return usage_error("%s %s: this model reads 1 to %d tokens",
-                       quoted(text), defect, max);
+                       quoted(text), tokens_fault_text(defect), max);
 }
 
 static int parse_question(const char *text, int *problem)
@@ -220,7 +215,7 @@ static int parse_question(const char *text, int *problem)
     int tokens[SEQ_LEN], length = 0;
     size_t where;
     if (tokens_parse(text, strlen(text), SEQ_LEN, tokens, &length, &where)
-        != NULL
+        != TOKENS_OK
         || (*problem = question_of_tokens(tokens, length)) < 0)
         return usage_error("%s is not a problem: write a digit, '*', a "
                            "digit and '=', as in 7*8=", quoted(text));
@@ -407,7 +402,8 @@ static void print_trace(const Trace *tr, Ablation off, int t,
            text[t]);
     for (int i = 0; i < N_PARTS; i++)
         if (parts >> i & 1)
-            printf("the model was trained without: %s\n", part_names[i]);
+            printf("the model was trained without: %s\n",
+                   part_table[i].name);
     printf("\n1. input x[%d] = token vector of '%c'", t, text[t]);
     if (off.no_position)
         printf(" (no position vectors)\n");
@@ -761,11 +757,8 @@ static const char usage[] =
     "              chapter 2 (a, b: the operands; ';' fills gaps):\n"
     "              a*b= ;;a*b= a;*b= a*;;b= ;a;;*b= ;;;a*;b=\n"
     "              a score of 100/100: every problem in every layout\n"
-    "  --without PART\n"
-    "              train with a part of the block switched off, as in\n"
-    "              chapters 7 and 9: positions, mask, residual,\n"
-    "              layernorm or gelu; give it again for another part;\n"
-    "              ask and trace read them from the checkpoint\n"
+    "  --without PART\n";
+static const char usage_end[] =
     "  -m FILE     the model to use (default attention.ckpt, or if"
     " there is\n"
     "              none, model.ckpt beside the program: the book's model)\n"
@@ -773,6 +766,46 @@ static const char usage[] =
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad"
     " usage.\n";
+
+static const char *list_of_parts(void)
+{
+    static char list[160];
+    size_t n = 0;
+    for (int i = 0; i < N_PARTS && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+                              i == 0 ? "" : i + 1 < N_PARTS ? ", " : " or ",
+                              part_table[i].name);
+    return list;
+}
+
+static void print_wrapped(const char *text, int indent, int width)
+{
+    size_t n = strlen(text);
+    while (n > 0) {
+        size_t cut = n, skip = 0;
+        if (n > (size_t)width) {            /* the last space that fits */
+            cut = (size_t)width;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            skip = 1;
+        }
+        printf("%*s%.*s\n", indent, "", (int)cut, text);
+        text += cut + skip;
+        n -= cut + skip;
+    }
+}
+
+static void print_usage(void)
+{
+    char without[512];
+    snprintf(without, sizeof without, "train with a part of the block "
+             "switched off, as in chapters 7 and 9: %s; give it again for "
+             "another part; ask and trace read them from the checkpoint",
+             list_of_parts());
+    fputs(usage, stdout);
+    print_wrapped(without, 14, 52);
+    fputs(usage_end, stdout);
+}
 
 static const struct {
     const char *name, *options;
@@ -792,7 +825,7 @@ int main(int argc, char **argv)
         return usage_error("missing command");
     for (int i = 1; i < argc; i++)
         if (is_help(argv[i]))
-            return fputs(usage, stdout), 0;
+            return print_usage(), 0;
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         if (strcmp(argv[1], commands[c].name) != 0)
             continue;

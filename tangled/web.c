@@ -4,6 +4,7 @@
 #include "checkpoint.h"
 #include "dissect.h"
 #include "svg.h"
+#include "views.h"
 #include <errno.h>
 #include <math.h>                   /* NAN: a masked cell of a heatmap */
 #include <stdio.h>
@@ -66,7 +67,7 @@ WEB_EXPORT(load) int web_load(int length)
         return text_printf(&web.output, "a checkpoint larger than %d bytes",
                            WEB_INPUT), 1;
     if (checkpoint_decode(&web.g, web.input, (size_t)length, why,
-                          sizeof why) != NULL)
+                          sizeof why) != CHECKPOINT_OK)
         return text_printf(&web.output, "%s", why), 1;
     return 0;
 }
@@ -88,11 +89,7 @@ static void training_chart(Text *svg, int steps)
 {
     static float step[WEB_RECORDS], loss[WEB_RECORDS], correct[WEB_RECORDS];
     char marker[64];
-    for (int r = 0; r < web.n_records; r++) {
-        step[r] = (float)web.log[r].step;
-        loss[r] = (float)web.log[r].loss;
-        correct[r] = (float)web.log[r].correct;
-    }
+    training_curves(web.log, web.n_records, step, loss, correct);
     snprintf(marker, sizeof marker, "100/100\nat step %d",
              web.first_perfect);
     SvgSeries losses = {"transformer", step, loss, web.n_records, 0, NULL,
@@ -165,15 +162,12 @@ WEB_EXPORT(first_perfect) int web_first_perfect(void)
 
 WEB_EXPORT(seed_check) int web_seed_check(int length)
 {
-    char text[32] = "", *end = NULL;
+    char text[32] = "";
     unsigned long long value = 0;
     clear_output();
     if (length > 0 && length < (int)sizeof text)
         memcpy(text, web.input, (size_t)length);
-    errno = 0;
-    if (text[0] >= '0' && text[0] <= '9')
-        value = strtoull(text, &end, 10);
-    if (end == NULL || *end != '\0' || errno == ERANGE)
+    if (!whole_number(text, &value))
         return text_printf(&web.output, "the seed '%s' is not a whole "
                            "number from 0 to %llu",
                            length < (int)sizeof text ? text : "(too long)",
@@ -183,18 +177,6 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
 }
 
 WEB_EXPORT(seed) uint64_t web_seed(void) { return web.seed; }
-
-enum { WEB_PARTS = 5 };
-static const struct {
-    const char *label;
-    Ablation off;
-} web_parts[WEB_PARTS] = {
-    {"book's model", {0, 0, 0, 0, 0}},
-    {"no position vectors", {1, 0, 0, 0, 0}},
-    {"no causal mask", {0, 1, 0, 0, 0}},
-    {"no residual", {0, 0, 1, 0, 0}},
-    {"no LayerNorm", {0, 0, 0, 1, 0}},
-};
 
 typedef struct {
     char label[32];
@@ -211,6 +193,14 @@ static struct {
     WebTrial run[2];                /* the book's model, the other */
     int now;                        /* the run under way */
 } trials;
+
+WEB_EXPORT(parts) int web_parts(void)
+{
+    clear_output();
+    for (int i = 0; i < N_ABLATED; i++)
+        text_printf(&web.output, "%s\n", part_table[i].what);
+    return N_ABLATED;
+}
 
 static void experiment_chart(Text *svg);
 
@@ -247,11 +237,8 @@ static void experiment_chart(Text *svg)
     SvgSeries losses[2], scores[2];
     for (int m = 0; m < 2; m++) {
         const WebTrial *run = &trials.run[m];
-        for (int r = 0; r < run->n_records; r++) {
-            step[m][r] = (float)run->log[r].step;
-            loss[m][r] = (float)run->log[r].loss;
-            correct[m][r] = (float)run->log[r].correct;
-        }
+        training_curves(run->log, run->n_records, step[m], loss[m],
+                        correct[m]);
         losses[m] = (SvgSeries){run->label, step[m], loss[m],
                                 run->n_records, m, svg_palette(m), 0};
         scores[m] = losses[m];
@@ -278,12 +265,12 @@ static void experiment_chart(Text *svg)
 static void name_trial(WebTrial *run, int n_heads, int part, int book)
 {
     run->n_heads = n_heads;
-    run->off = web_parts[part].off;
+    run->off = ablation_of_parts(part == 0 ? 0 : 1u << (part - 1));
     run->n_records = 0;
     run->cfg = train_defaults();
     if (part != 0 || book)
         snprintf(run->label, sizeof run->label, "%s",
-                 web_parts[part].label);
+                 part == 0 ? "book's model" : part_table[part - 1].label);
     else
         snprintf(run->label, sizeof run->label, "%d head%s", n_heads,
                  n_heads > 1 ? "s" : "");
@@ -293,7 +280,7 @@ WEB_EXPORT(experiment)
 int web_experiment(uint64_t seed, int n_heads, int part)
 {
     clear_output();
-    if (part < 0 || part >= WEB_PARTS || n_heads < 1
+    if (part < 0 || part > N_ABLATED || n_heads < 1
         || n_heads > MAX_HEADS || WIDTH % n_heads != 0)
         return text_printf(&web.output, "no such experiment: %d heads, "
                            "part %d", n_heads, part), 2;
@@ -339,15 +326,9 @@ WEB_EXPORT(experiment_results) void web_experiment_results(void)
 WEB_EXPORT(experiment_log) void web_experiment_log(int m)
 {
     const WebTrial *run = &trials.run[m != 0];
-    const TrainConfig *c = &run->cfg;
     clear_output();
-    text_printf(&web.output, "# seed=%llu steps=%d batch=%d lr=%.9g "
-                "eval_every=%d\n", (unsigned long long)c->seed, c->steps,
-                c->batch, (double)c->lr, c->eval_every);
-    text_printf(&web.output, "# step\tloss\tcorrect\n");
-    for (int r = 0; r < run->result.n_records; r++)
-        text_printf(&web.output, "%d\t%.9g\t%d\n", run->log[r].step,
-                    (double)run->log[r].loss, run->log[r].correct);
+    training_log_text(&web.output, &run->cfg, run->log,
+                      run->result.n_records);
 }
 
 int attention_stepping;
@@ -383,21 +364,20 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
     clear_output();
     if (length < 0 || length > WEB_INPUT)
         length = 0;
-    const char *defect = tokens_parse(text, (size_t)length, SEQ_LEN, tokens,
+    TokensFault defect = tokens_parse(text, (size_t)length, SEQ_LEN, tokens,
                                       T, &where);
     char name[32];
-    if (defect != NULL
-        && strcmp(defect, "holds a character that is not a token") == 0) {
+    if (defect == TOKENS_NOT_A_TOKEN) {
         size_t position = char_named(name, text, (size_t)length, where);
         quote_input(text, length);
         return text_printf(&web.output, ": %s at position %zu is not a "
                            "token (the tokens are 0-9 * = ;)", name,
                            position), 2;
     }
-    if (defect != NULL)
+    if (defect != TOKENS_OK)
         return quote_input(text, length),
                text_printf(&web.output, " %s: this model reads 1 to %d "
-                           "tokens", defect, SEQ_LEN), 2;
+                           "tokens", tokens_fault_text(defect), SEQ_LEN), 2;
     return 0;
 }
 
@@ -456,42 +436,12 @@ static int read_question(int length, int *problem)
     if (length < 0 || length > WEB_INPUT)
         length = 0;
     if (tokens_parse(text, (size_t)length, SEQ_LEN, tokens, &T, &where)
-            != NULL
+            != TOKENS_OK
         || (*problem = question_of_tokens(tokens, T)) < 0)
         return quote_input(text, length),
                text_printf(&web.output, " is not a problem: write a "
                            "digit, '*', a digit and '=', as in 7*8="), 2;
     return 0;
-}
-
-static void swap_figure(Text *svg, Gpt *g, int a, int b)
-{
-    static float values[2][MAX_HEADS * 4];
-    static char titles[2][24], labels[2][4][2], heads[MAX_HEADS][8];
-    static const char *columns[2][4], *rows[MAX_HEADS];
-    real w[MAX_HEADS][4];
-    SvgHeatmap maps[2];
-    for (int order = 0; order < 2; order++) {
-        int first = order ? b : a, second = order ? a : b;
-        snprintf(titles[order], sizeof titles[order], "%d*%d=", first, second);
-        question_weights(g, first, second, w);
-        for (int u = 0; u < 4; u++) {
-            labels[order][u][0] = titles[order][u];
-            columns[order][u] = labels[order][u];
-        }
-        for (int head = 0; head < g->n_heads; head++) {
-            snprintf(heads[head], sizeof heads[head], "%d", head);
-            rows[head] = heads[head];
-            for (int u = 0; u < 4; u++)
-                values[order][head * 4 + u] = (float)w[head][u];
-        }
-        maps[order] = (SvgHeatmap){titles[order], "u (read)",
-                                   order ? NULL : "head", g->n_heads, 4,
-                                   values[order], rows, columns[order],
-                                   "%.2f", 0};
-    }
-    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    svg_heatmaps(svg, maps, 2, 2, NULL, scale, 620, 300);
 }
 
 WEB_EXPORT(swap) int web_swap(int length)
@@ -506,7 +456,7 @@ WEB_EXPORT(swap) int web_swap(int length)
                 (double)swap_change(&web.g, a, b),
                 head_following_a_digit(&web.g, a, b), visited, pick_a,
                 pick_b, (double)pick);
-    swap_figure(&web.output, &web.g, a, b);
+    view_swap(&web.output, &web.g, a, b);
     return 0;
 }
 
@@ -529,9 +479,6 @@ WEB_EXPORT(own_output) int web_own_output(int length)
                         u < 4 ? '\t' : '\n');
     return 0;
 }
-
-static const char *const digit_labels[N_DIGITS] = {
-    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
 WEB_EXPORT(concepts) int web_concepts(void)
 {
@@ -561,17 +508,14 @@ WEB_EXPORT(neuron) int web_neuron(int c)
     }
     snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
              concepts[c].name, found.neuron, found.d);
-    SvgHeatmap map = {titles[c], "b", "a", N_DIGITS, N_DIGITS, values[c],
-                      digit_labels, digit_labels, NULL, 0};
-    SvgColorScale scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0,
-                                                        NULL}, &map, 1);
-    double bar = svg_color_bar_width(scale);
+    NeuronTable table = view_neuron_table(titles[c], values[c]);
     double right = WEB_PANEL - 16;     /* the colour bar ends here */
+    double bar = table.bar;
     svg_begin(&web.output, WEB_PANEL, 300);
     svg_heatmap_panel(&web.output, (SvgRect){10, 10, right - bar - 16, 290},
-                      &map, scale);
+                      &table.map, table.scale);
     svg_color_bar(&web.output, (SvgRect){right - bar - 2, 45, bar, 205},
-                  scale);
+                  table.scale);
     svg_end(&web.output);
     return 0;
 }
@@ -590,35 +534,7 @@ WEB_EXPORT(scree) int web_scree(void)
                            : "the eigen-solver did not converge"), 1;
     text_printf(&web.output, "%d\t%d\t%.0f\n", count, count_in,
                 100 * share[0]);
-    Text *svg = &web.output;
-    static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
-    char marker[64];
-    for (int i = 0; i < HIDDEN; i++) {
-        x[i] = (float)(i + 1);
-        each[0][i] = (float)share[i];
-        total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
-        each[1][i] = i < WIDTH && share_in[i] > ROUNDING_SHARE
-                     ? (float)share_in[i] : NAN;
-        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0)
-                                : NAN;
-    }
-    snprintf(marker, sizeof marker, "%d directions", count);
-    SvgSeries shares[2] = {
-        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL, 0},
-        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL, 0}};
-    SvgSeries totals[2] = {
-        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL, 0},
-        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL, 0}};
-    SvgLinePanel panels[2] = {
-        {.title = "Share of the variance",
-         .x_label = "direction, largest first",
-         .y_label = "share", .series = shares, .n_series = 2, .log_y = 1,
-         .x_min = 0, .x_max = HIDDEN, .legend = SVG_LEGEND_BELOW},
-        {.title = "Running total", .x_label = "number of directions",
-         .y_label = "share", .series = totals, .n_series = 2, .x_min = 0,
-         .x_max = HIDDEN, .y_min = 0, .y_max = 1, .h_line = {1, 0.9, "90 %"},
-         .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
-    svg_line_charts(svg, panels, 2, NULL, 760, 340);
+    view_scree(&web.output, share, count, share_in);
     return 0;
 }
 

@@ -63,18 +63,33 @@ static int write_int32(FILE *f, int32_t value)
     return fwrite(&value, sizeof value, 1, f) == 1;
 }
 
+/* Adam's learning rate, betas and epsilon, as train_defaults() has them:
+   the reference reads them from its input, so they are typed once, in
+   attention.nw */
+static void adam_constants(float constants[4])
+{
+    TrainConfig cfg = train_defaults();
+    constants[0] = (float)cfg.lr;
+    constants[1] = (float)cfg.beta1;
+    constants[2] = (float)cfg.beta2;
+    constants[3] = (float)cfg.eps;
+}
+
 /* initial weights of seed; the batches train() would draw with seed */
 int write_reference_input(const char *path, uint64_t seed)
 {
     Gpt g;
     Rng rng;
     int problems[REF_BATCH], ok = 1;
+    float constants[4];
+    adam_constants(constants);
     if (gpt_create(&g, seed, N_HEADS, REF_BATCH)) return -1;
     FILE *f = fopen(path, "wb");
     if (!f) { gpt_destroy(&g); return -1; }
     ok &= write_int32(f, REF_MAGIC) && write_int32(f, (int32_t)g.model.p.n_params)
        && write_int32(f, REF_BATCH) && write_int32(f, REF_STEPS)
-       && write_int32(f, REF_BATCH);
+       && write_int32(f, REF_BATCH)
+       && fwrite(constants, sizeof constants, 1, f) == 1;
     for (size_t i = 0; i < g.model.p.n_params; i++) {
         float value = (float)g.model.p.params[i];
         ok &= fwrite(&value, sizeof value, 1, f) == 1;
@@ -94,6 +109,7 @@ int write_reference_input(const char *path, uint64_t seed)
 
 typedef struct {
     int32_t header[5];
+    float constants[4];             /* Adam's lr, beta1, beta2, eps */
     float *params;
     int32_t problems[REF_BATCH], step_problems[REF_STEPS][REF_BATCH];
 } RefInput;
@@ -103,14 +119,20 @@ typedef struct {
     float *grads, step_losses[REF_STEPS], *params;
 } RefOutput;
 
+/* The input must be the one `make reference` writes today: a reference
+   computed with other Adam constants than train_defaults() is stale. */
 static int read_input(const char *path, RefInput *in, size_t n_params)
 {
+    float constants[4];
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
+    adam_constants(constants);
     int ok = fread(in->header, sizeof in->header, 1, f) == 1
           && in->header[0] == REF_MAGIC && in->header[1] == (int32_t)n_params
           && in->header[2] == REF_BATCH && in->header[3] == REF_STEPS
           && in->header[4] == REF_BATCH
+          && fread(in->constants, sizeof in->constants, 1, f) == 1
+          && memcmp(in->constants, constants, sizeof constants) == 0
           && fread(in->params, sizeof(float), n_params, f) == n_params
           && fread(in->problems, sizeof in->problems, 1, f) == 1
           && fread(in->step_problems, sizeof in->step_problems, 1, f) == 1;
@@ -173,7 +195,7 @@ static int run_comparison(Gpt *g, RefInput *in, RefOutput *ref, FILE *report)
     Params *p = &g->model.p;
     int failures = 0;
     real loss, step_losses[REF_STEPS];
-    TrainConfig cfg = train_defaults();   /* lr 3e-3, betas 0.9 0.999, eps 1e-8 */
+    TrainConfig cfg = train_defaults();   /* the constants of the input */
     for (size_t i = 0; i < p->n_params; i++) p->params[i] = (real)in->params[i];
     /* the logits of all seven rows, from a pass without gradients */
     loss = g->model.batch_loss(&g->model, in->problems, REF_BATCH, 0);

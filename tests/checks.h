@@ -18,6 +18,7 @@ GradcheckResult gradcheck_table(Gpt *g, const int *problems, int n,
 
 /* the exchange with reference.py, little-endian binary files:
    input:  int32 magic, n_params, batch, steps, step_batch;
+           float32 lr, beta1, beta2, eps (train_defaults());
            float32 params[n_params]; int32 problems[batch];
            int32 step_problems[steps][step_batch]
    output: float32 logits[batch][SEQ_LEN][VOCAB]; loss;

@@ -20,9 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     ready = 1;
     real first = g.model.p.params[0];
-    const char *problem = checkpoint_decode(&g, data, size, why, sizeof why);
-    if (problem != NULL) {
-        if (problem[0] == '\0' || memcmp(&first, &g.model.p.params[0], sizeof first) != 0)
+    CheckpointFault fault = checkpoint_decode(&g, data, size, why, sizeof why);
+    if (fault != CHECKPOINT_OK) {
+        if (why[0] == '\0' || memcmp(&first, &g.model.p.params[0], sizeof first) != 0)
             abort();
         return 0;
     }

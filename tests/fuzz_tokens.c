@@ -12,8 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int tokens[SEQ_LEN], length = -1;
     size_t where = 0;
-    const char *defect = tokens_parse((const char *)data, size, SEQ_LEN, tokens, &length, &where);
-    if (defect != NULL) {
+    TokensFault defect = tokens_parse((const char *)data, size, SEQ_LEN, tokens, &length, &where);
+    if (defect != TOKENS_OK) {
         if (size > 0 && size <= SEQ_LEN && where >= size)
             abort();                        /* a bad character must be inside */
         return 0;

@@ -2,7 +2,8 @@
 
 Written from the model's description (BOOK.md, the specimen), not from the
 C loops: torch ops and autograd do the work.  Reads the input file that
-test_reference writes (initial weights, a batch, ten training batches) and
+test_reference writes (Adam's constants, initial weights, a batch, ten
+training batches) and
 writes reference.bin: logits and loss of the batch, the 14 gradient tables,
 the losses of 10 Adam steps and the weights after them (all float32).
 
@@ -29,17 +30,32 @@ TABLES = [("tok_emb", 13, 32), ("pos_emb", 7, 32), ("ln1_gain", 1, 32),
 MAGIC = 0x52545047
 
 
+def shortest_decimal(x):
+    """The shortest decimal that rounds to the float32 x.  The C program
+    keeps Adam's constants as float32; this is the number as attention.nw
+    types it (3e-3 rather than 0.0030000000260770321)."""
+    exact = struct.pack("<f", x)
+    for digits in range(1, 10):
+        text = f"{x:.{digits}g}"
+        if struct.pack("<f", float(text)) == exact:
+            return float(text)
+    return x
+
+
 def read_input(path):
     data = open(path, "rb").read()
     magic, n_params, batch, steps, step_batch = struct.unpack_from("<5i", data)
     assert magic == MAGIC and n_params == sum(r * c for _, r, c in TABLES)
-    offset = 20
+    lr, beta1, beta2, eps = map(shortest_decimal, struct.unpack_from("<4f", data, 20))
+    adam = {"lr": lr, "betas": (beta1, beta2), "eps": eps}
+    offset = 36
     flat = np.frombuffer(data, "<f4", n_params, offset)
     offset += 4 * n_params
     problems = np.frombuffer(data, "<i4", batch, offset)
     offset += 4 * batch
     step_problems = np.frombuffer(data, "<i4", steps * step_batch, offset)
-    return flat, problems.tolist(), step_problems.reshape(steps, step_batch).tolist()
+    return (flat, problems.tolist(), step_problems.reshape(steps, step_batch).tolist(),
+            adam)
 
 
 def encode(problem):
@@ -108,7 +124,7 @@ def flat_of(tensors):
 
 
 def main(input_path, output_path):
-    flat, problems, step_problems = read_input(input_path)
+    flat, problems, step_problems, adam = read_input(input_path)
     model = TinyTransformer(flat)
     tables = [model.tables[name] for name, _, _ in TABLES]
 
@@ -117,8 +133,7 @@ def main(input_path, output_path):
     loss.backward()
     grads = flat_of([t.grad for t in tables])
 
-    optimizer = torch.optim.Adam(tables, lr=3e-3, betas=(0.9, 0.999), eps=1e-8,
-                                 weight_decay=0)
+    optimizer = torch.optim.Adam(tables, **adam, weight_decay=0)
     step_losses = []
     for batch in step_problems:
         optimizer.zero_grad()
@@ -141,7 +156,7 @@ def bench(input_path, steps, repeat):
     problems drawn at random (encoded before the clock starts), Adam."""
     import statistics
     import time
-    flat, _, _ = read_input(input_path)
+    flat, _, _, adam = read_input(input_path)
     rng = np.random.default_rng(1)
     batches = [make_batch(rng.integers(0, 100, 32).tolist()) for _ in range(steps)]
     # The C program's training step leaves out the seventh position, which
@@ -152,7 +167,7 @@ def bench(input_path, steps, repeat):
     for _ in range(repeat):
         model = TinyTransformer(flat)
         tables = [model.tables[name] for name, _, _ in TABLES]
-        optimizer = torch.optim.Adam(tables, lr=3e-3, betas=(0.9, 0.999), eps=1e-8)
+        optimizer = torch.optim.Adam(tables, **adam)
         for tokens, targets in batches[:5]:        # warm up
             optimizer.zero_grad()
             loss_of(model, tokens, targets)[1].backward()

@@ -281,8 +281,9 @@ static void test_adam_first_step(void **state)
     TrainConfig cfg = train_defaults();
     adam_step(&p, 1, &cfg);
     /* at t = 1, m_hat = g and v_hat = g^2, so the step is lr * g / (|g| + eps) */
-    assert_true(fabs((double)p.params[0] - (1 - 3e-3 * 0.5 / (0.5 + 1e-8))) < 1e-6);
-    assert_true(fabs((double)p.params[1] - (-2 + 3e-3 * 4 / (4 + 1e-8))) < 1e-6);
+    double lr = (double)cfg.lr, eps = (double)cfg.eps;
+    assert_true(fabs((double)p.params[0] - (1 - lr * 0.5 / (0.5 + eps))) < 1e-6);
+    assert_true(fabs((double)p.params[1] - (-2 + lr * 4 / (4 + eps))) < 1e-6);
     params_free(&p);
 }
 

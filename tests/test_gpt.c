@@ -157,7 +157,8 @@ static void test_checkpoint_round_trip(void **state)
     assert_int_equal(size, 8 + 4 + 4 + 4 + 4 + 8 * 14 + 4 * 9440 + 8);
     assert_int_equal(gpt_create(&other, 99, N_HEADS, N_PROBLEMS), 0);
     assert_memory_not_equal(g->model.p.params, other.model.p.params, 64);
-    assert_null(checkpoint_decode(&other, bytes, size, why, sizeof why));
+    assert_int_equal(checkpoint_decode(&other, bytes, size, why, sizeof why),
+                     CHECKPOINT_OK);
     g->model.batch_loss(&g->model, problems, N_PROBLEMS, 0);
     memcpy(before, g->act.logits, sizeof before);
     other.model.batch_loss(&other.model, problems, N_PROBLEMS, 0);
@@ -169,14 +170,14 @@ static void test_checkpoint_round_trip(void **state)
 /* Each kind of damage is refused with a message naming it, and the model
    is left as it was. */
 static void expect_refusal(Gpt *g, const unsigned char *bytes, size_t size,
-                           const char *words)
+                           CheckpointFault expected, const char *words)
 {
     char why[256];
     real first = g->model.p.params[0];
-    const char *problem = checkpoint_decode(g, bytes, size, why, sizeof why);
-    assert_non_null(problem);
-    if (strstr(problem, words) == NULL)
-        fail_msg("expected '%s' in: %s", words, problem);
+    CheckpointFault fault = checkpoint_decode(g, bytes, size, why, sizeof why);
+    assert_int_equal(fault, expected);
+    if (strstr(why, words) == NULL)
+        fail_msg("expected '%s' in: %s", words, why);
     assert_true(g->model.p.params[0] == first);
 }
 
@@ -198,27 +199,29 @@ static void test_checkpoint_defects(void **state)
     unsigned char *good = encoded(g, &size), *bad = malloc(size + 1);
     assert_non_null(bad);
     for (size_t cut = 0; cut < size; cut++)              /* truncated at every byte */
-        expect_refusal(g, good, cut, cut < 24 ? "too short" : "truncated");
+        expect_refusal(g, good, cut, CHECKPOINT_SIZE,
+                       cut < 24 ? "too short" : "truncated");
     memcpy(bad, good, size); bad[size] = 0;
-    expect_refusal(g, bad, size + 1, "extra bytes");
+    expect_refusal(g, bad, size + 1, CHECKPOINT_SIZE, "extra bytes");
     memcpy(bad, good, size); bad[0] = 'X';
-    expect_refusal(g, bad, size, "not a checkpoint");
+    expect_refusal(g, bad, size, CHECKPOINT_NOT_ONE, "not a checkpoint");
     memcpy(bad, good, size); bad[8] = 3; reseal(bad, size);
-    expect_refusal(g, bad, size, "version 3");
+    expect_refusal(g, bad, size, CHECKPOINT_FORMAT, "version 3");
     memcpy(bad, good, size); bad[12] = 8; reseal(bad, size);
-    expect_refusal(g, bad, size, "8 heads");
+    expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, "8 heads");
     memcpy(bad, good, size); bad[16] = 2; reseal(bad, size);   /* no mask */
-    expect_refusal(g, bad, size, "a model without mask, expected one without any part");
+    expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL,
+                   "a model without mask, expected one without any part");
     memcpy(bad, good, size); bad[16] = 0x20; reseal(bad, size);
-    expect_refusal(g, bad, size, "does not know (bits 0x20)");
+    expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, "does not know (bits 0x20)");
     memcpy(bad, good, size); bad[24 + 8 * 3] = 31; reseal(bad, size);
-    expect_refusal(g, bad, size, "Wq");
+    expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, "Wq");
     memcpy(bad, good, size); bad[size / 2] ^= 1;
-    expect_refusal(g, bad, size, "checksum");
+    expect_refusal(g, bad, size, CHECKPOINT_DAMAGED, "checksum");
     memcpy(bad, good, size);
     memcpy(bad + 24 + 8 * 14 + 4 * 500, "\x00\x00\xc0\x7f", 4);   /* a NaN in pos_emb */
     reseal(bad, size);
-    expect_refusal(g, bad, size, "pos_emb holds a NaN");
+    expect_refusal(g, bad, size, CHECKPOINT_DAMAGED, "pos_emb holds a NaN");
     free(good);
     free(bad);
 }
@@ -244,11 +247,13 @@ static void test_checkpoint_version_1(void **state)
     assert_int_equal(checkpoint_table_rows(old, size - 4, TOK_EMB), VOCAB);
     assert_int_equal(gpt_create(&from_new, 7, N_HEADS, 1), 0);
     assert_int_equal(gpt_create(&from_old, 8, N_HEADS, 1), 0);
-    assert_null(checkpoint_decode(&from_new, good, size, why, sizeof why));
-    assert_null(checkpoint_decode(&from_old, old, size - 4, why, sizeof why));
+    assert_int_equal(checkpoint_decode(&from_new, good, size, why, sizeof why),
+                     CHECKPOINT_OK);
+    assert_int_equal(checkpoint_decode(&from_old, old, size - 4, why, sizeof why),
+                     CHECKPOINT_OK);
     assert_memory_equal(from_new.model.p.params, from_old.model.p.params,
                         g->model.p.n_params * sizeof(real));
-    expect_refusal(g, old, size - 5, "truncated");
+    expect_refusal(g, old, size - 5, CHECKPOINT_SIZE, "truncated");
     gpt_destroy(&from_new);
     gpt_destroy(&from_old);
     free(good);
@@ -269,17 +274,17 @@ static void test_checkpoint_parts(void **state)
     unsigned char *bytes = encoded(&without, &size);
     assert_int_equal(checkpoint_parts(bytes, size), 2 | 16);
     assert_int_equal(gpt_create(&book, 4, N_HEADS, 1), 0);
-    const char *defect = checkpoint_decode(&book, bytes, size, why,
-                                           sizeof why);
-    assert_non_null(defect);
-    assert_string_equal(defect, "a model without mask and gelu, expected "
-                                "one without any part");
+    assert_int_equal(checkpoint_decode(&book, bytes, size, why, sizeof why),
+                     CHECKPOINT_OTHER_MODEL);
+    assert_string_equal(why, "a model without mask and gelu, expected "
+                             "one without any part");
     assert_int_equal(gpt_create(&same, 5, N_HEADS, 1), 0);
     same.ablate = ablation_of_parts(2 | 16);
     assert_true(same.ablate.no_mask && same.ablate.no_gelu);
     assert_false(same.ablate.no_position || same.ablate.no_residual
                  || same.ablate.no_layernorm);
-    assert_null(checkpoint_decode(&same, bytes, size, why, sizeof why));
+    assert_int_equal(checkpoint_decode(&same, bytes, size, why, sizeof why),
+                     CHECKPOINT_OK);
     for (size_t i = 0; i < without.model.p.n_params; i++)   /* as float32 */
         assert_true(same.model.p.params[i]
                     == (real)(float)without.model.p.params[i]);
@@ -387,7 +392,8 @@ static void test_trains_to_perfect_score(void **state)
     assert_int_equal(score(&g.model, NULL), N_PROBLEMS);
     unsigned char *bytes = encoded(&g, &size);
     assert_int_equal(gpt_create(&loaded, 5, N_HEADS, 128), 0);
-    assert_null(checkpoint_decode(&loaded, bytes, size, why, sizeof why));
+    assert_int_equal(checkpoint_decode(&loaded, bytes, size, why, sizeof why),
+                     CHECKPOINT_OK);
     assert_int_equal(score(&loaded.model, NULL), N_PROBLEMS);
     free(bytes);
     gpt_destroy(&g);

@@ -1,0 +1,107 @@
+/* views.c: the figures and the text that the book's experiments and the
+   live book share, no I/O (tangled; edit attention.nw) */
+#include "views.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void training_curves(const TrainRecord *records, int n_records,
+                     float *step, float *loss, float *correct)
+{
+    for (int r = 0; r < n_records; r++) {
+        step[r] = (float)records[r].step;
+        loss[r] = (float)records[r].loss;
+        correct[r] = (float)records[r].correct;
+    }
+}
+
+const char *const digit_labels[N_DIGITS] =
+    {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
+
+void training_log_text(Text *log, const TrainConfig *c,
+                       const TrainRecord *records, int n_records)
+{
+    text_printf(log, "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
+                (unsigned long long)c->seed, c->steps, c->batch,
+                (double)c->lr, c->eval_every);
+    text_printf(log, "# step\tloss\tcorrect\n");
+    for (int r = 0; r < n_records; r++)
+        text_printf(log, "%d\t%.9g\t%d\n", records[r].step,
+                    (double)records[r].loss, records[r].correct);
+}
+
+void view_swap(Text *svg, Gpt *g, int a, int b)
+{
+    static float values[2][MAX_HEADS * 4];
+    static char titles[2][24], labels[2][4][2], heads[MAX_HEADS][8];
+    static const char *columns[2][4], *rows[MAX_HEADS];
+    real w[MAX_HEADS][4];
+    SvgHeatmap maps[2];
+    for (int order = 0; order < 2; order++) {
+        int first = order ? b : a, second = order ? a : b;
+        snprintf(titles[order], sizeof titles[order], "%d*%d=", first, second);
+        question_weights(g, first, second, w);
+        for (int u = 0; u < 4; u++) {
+            labels[order][u][0] = titles[order][u];
+            columns[order][u] = labels[order][u];
+        }
+        for (int head = 0; head < g->n_heads; head++) {
+            snprintf(heads[head], sizeof heads[head], "%d", head);
+            rows[head] = heads[head];
+            for (int u = 0; u < 4; u++)
+                values[order][head * 4 + u] = (float)w[head][u];
+        }
+        maps[order] = (SvgHeatmap){titles[order], "u (read)",
+                                   order ? NULL : "head", g->n_heads, 4,
+                                   values[order], rows, columns[order],
+                                   "%.2f", 0};
+    }
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
+    svg_heatmaps(svg, maps, 2, 2, NULL, scale, 620, 300);
+}
+
+NeuronTable view_neuron_table(const char *title,
+                              const float values[N_PROBLEMS])
+{
+    NeuronTable t;
+    t.map = (SvgHeatmap){title, "b", "a", N_DIGITS, N_DIGITS, values,
+                         digit_labels, digit_labels, NULL, 0};
+    t.scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL},
+                            &t.map, 1);
+    t.bar = svg_color_bar_width(t.scale);
+    return t;
+}
+
+void view_scree(Text *svg, const double *share, int count,
+                const double *share_in)
+{
+    static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
+    char marker[64];
+    for (int i = 0; i < HIDDEN; i++) {
+        x[i] = (float)(i + 1);
+        each[0][i] = (float)share[i];
+        total[0][i] = (float)share[i] + (i ? total[0][i - 1] : 0);
+        each[1][i] = i < WIDTH && share_in[i] > ROUNDING_SHARE
+                     ? (float)share_in[i] : NAN;
+        total[1][i] = i < WIDTH ? (float)share_in[i] + (i ? total[1][i - 1] : 0)
+                                : NAN;
+    }
+    snprintf(marker, sizeof marker, "%d directions", count);
+    SvgSeries shares[2] = {
+        {"64 activations after GELU", x, each[0], HIDDEN, 0, NULL, 0},
+        {"32 inputs of the FFN", x, each[1], WIDTH, 1, NULL, 0}};
+    SvgSeries totals[2] = {
+        {"64 activations after GELU", x, total[0], HIDDEN, 0, NULL, 0},
+        {"32 inputs of the FFN", x, total[1], WIDTH, 1, NULL, 0}};
+    SvgLinePanel panels[2] = {
+        {.title = "Share of the variance",
+         .x_label = "direction, largest first",
+         .y_label = "share", .series = shares, .n_series = 2, .log_y = 1,
+         .x_min = 0, .x_max = HIDDEN, .legend = SVG_LEGEND_BELOW},
+        {.title = "Running total", .x_label = "number of directions",
+         .y_label = "share", .series = totals, .n_series = 2, .x_min = 0,
+         .x_max = HIDDEN, .y_min = 0, .y_max = 1, .h_line = {1, 0.9, "90 %"},
+         .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
+    svg_line_charts(svg, panels, 2, NULL, 760, 340);
+}
+
