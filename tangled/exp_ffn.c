@@ -275,7 +275,7 @@ static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in)
 {
     Text text = {0};
-    view_scree(&text, share, count, share_in);
+    view_scree(&text, share, count, share_in, 0);
     return save_text(fig, "pca.svg", &text);
 }
 

@@ -111,7 +111,7 @@ static int proof_one_character_at_a_time(const char *fig, Text *numbers,
 static int figure_swap(const char *fig, Gpt *g, int a, int b)
 {
     Text text = {0};
-    view_swap(&text, g, a, b);
+    view_swap(&text, g, a, b, 0);
     return save_text(fig, "swap_weights.svg", &text);
 }
 

@@ -1029,16 +1029,17 @@ void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
 {
     SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN};
     int below = p->legend == SVG_LEGEND_BELOW;
+    int under = p->legend == SVG_LEGEND_UNDER;
     SvgRect legend = svg_legend_size(p->series, p->n_series, below);
     svg_begin(t, width, height);
     if (p->legend == SVG_LEGEND_RIGHT && legend.w > 0) {
         box.w -= legend.w + 8;
         svg_legend(t, box.x + box.w + 8, box.y + plot_top(p), p->series,
                    p->n_series, 0);
-    } else if (below && legend.w > 0) {
+    } else if ((below || under) && legend.w > 0) {
         box.h -= legend.h;
         svg_legend(t, (width - legend.w) / 2, box.y + box.h, p->series,
-                   p->n_series, 1);
+                   p->n_series, below);
     }
     svg_line_panel(t, box, p);
     svg_end(t);

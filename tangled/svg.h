@@ -62,6 +62,7 @@ typedef struct {
 typedef enum {
     SVG_LEGEND_RIGHT, /* outside the plot (the default) */
     SVG_LEGEND_BELOW, /* outside the plot */
+    SVG_LEGEND_UNDER, /* below, one line a series */
     SVG_LEGEND_BEST,  /* the inside corner that hides least data */
     SVG_LEGEND_TOP_RIGHT,
     SVG_LEGEND_TOP_LEFT,

@@ -456,7 +456,7 @@ WEB_EXPORT(swap) int web_swap(int length)
                 (double)swap_change(&web.g, a, b),
                 head_following_a_digit(&web.g, a, b), visited, pick_a,
                 pick_b, (double)pick);
-    view_swap(&web.output, &web.g, a, b);
+    view_swap(&web.output, &web.g, a, b, 1);
     return 0;
 }
 
@@ -534,7 +534,7 @@ WEB_EXPORT(scree) int web_scree(void)
                            : "the eigen-solver did not converge"), 1;
     text_printf(&web.output, "%d\t%d\t%.0f\n", count, count_in,
                 100 * share[0]);
-    view_scree(&web.output, share, count, share_in);
+    view_scree(&web.output, share, count, share_in, 1);
     return 0;
 }
 
