@@ -838,7 +838,8 @@ async function screenshots(page) {
           small.length + ' texts under, in ' + [...new Set(small.map((x) => x[1]))].join(', '));
     const scrolled = await page.$$eval('div.live .live-chart', (all) => all.filter((c) => c.scrollWidth > c.clientWidth + 1)
       .map((c) => c.closest('div.live').dataset.widget + (c.getAttribute('tabindex') === '0' ? '' : ' (no tabindex)')));
-    console.log('       at ' + width + ' px the charts that scroll sideways in their box: ' + (scrolled.join(', ') || 'none'));
+    check(scrolled.length === 0, 'at ' + width + ' px no chart scrolls sideways in its box (' +
+          (scrolled.join(', ') || 'none') + ')');
     check(scrolled.every((w) => !w.includes('no tabindex')), 'at ' + width + ' px a chart that scrolls sideways can be scrolled from the keyboard');
     for (const name of ['train', 'stepper', 'grow', 'swap', 'own', 'neuron', 'scree']) {
       const el = await page.$('div.live[data-widget="' + name + '"]');
