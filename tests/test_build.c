@@ -6,13 +6,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* each test's time, printed and added to $B/check-times.txt (seconds,
+   group, test) beside tests/check.sh's times of whole binaries */
+static void record_time(const char *name, double seconds)
+{
+    const char *b = getenv("B"), *topic = getenv("CHAPTER");
+    char path[256];
+    printf("%s took %.1f s\n", name, seconds);
+    snprintf(path, sizeof path, "%s/check-times.txt", b && *b ? b : "build");
+    FILE *f = fopen(path, "a");
+    if (f) {
+        fprintf(f, "%.1f\t%s\tbuild_tests.sh %s\n", seconds, topic && *topic ? topic : "-", name);
+        fclose(f);
+    }
+}
 
 static void run(const char *name)
 {
     char command[256];
     snprintf(command, sizeof command, "sh tests/build_tests.sh %s", name);
     fflush(stdout);
+    double start = now();
     int status = system(command);
+    record_time(name, now() - start);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
         chapter_skip();         /* the script says why */
     assert_int_equal(status, 0);
