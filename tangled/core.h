@@ -230,4 +230,6 @@ int  layout_grade(LayoutGpt *l, int which,
 
 int  layout_answer(Gpt *g, int p, int which, char out[8]);
 
+unsigned stubbed_exercises(void);
+
 #endif

@@ -43,6 +43,7 @@ Gpt *new_transformer(uint64_t seed);
 Gpt *new_transformer_heads(uint64_t seed, int n_heads);
 void delete_transformer(Gpt *g);
 int  forms_agree_at_start_up(void);
+int  exercises_solved_at_start_up(void);
 Gpt *load_transformer(const char *path);
 Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
                        Ablation off);

@@ -1100,6 +1100,70 @@ course_mode() {
     return $status
 }
 
+# The guard is a promise: a program built with any exercise still a stub
+# never gives a wrong answer with exit status 0.  Editions with exercises
+# {none}, {7}, {1, 4, 7}, all but 8 and all solved (course/student.awk
+# solved=...) are tangled and compiled (the program only, -O1, no book);
+# each asks 7*8= of the book's model and trains one of its own, then asks
+# that, and traces and draws one topic: every command either answers right
+# (7*8=56;) or refuses with exit status 1, naming exactly the exercises
+# still stubs and `make check EXERCISE=k` for each.  The edition with every
+# exercise solved tangles to the teacher's tangled/ byte for byte, so it is
+# the program make built, whose answers the group whole checks.
+exercise_guard() {
+    B=${B:-build}
+    [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
+    [ "$B" = build-san ] &&
+        { echo "skipped: no sanitized code of its own (make check runs it on the plain build)"; return 77; }
+    [ -x $B/attention ] && [ -f $B/model.ckpt ] || { echo "$B/attention or $B/model.ckpt not built (run make)"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    n=$(awk -f course/student.awk -v list=1 $NW | wc -l)
+    [ "$n" -ge 9 ] || { echo "only $n exercises"; return 1; }
+    all=$(seq -s, 1 $n)
+    but8=$(seq 1 $n | grep -vx 8 | tr '\n' , | sed 's/,$//')
+    roots=$(ls tangled | grep -v '^web\.c$')
+    status=0
+    for solved in none 7 1,4,7 $but8 $all; do
+        e=$work/$solved; mkdir -p $e/src
+        awk -f course/student.awk -v solved=$solved $NW > $e/$NW || return 1
+        for root in $roots; do notangle -R"$root" $e/$NW > $e/src/$root || return 1; done
+        unsolved=$(seq 1 $n | tr ',' '\n' | grep -vxF "$(echo $solved | tr ',' '\n')" | tr '\n' ' ')
+        if [ -z "$unsolved" ]; then
+            for root in $roots; do cmp -s $e/src/$root tangled/$root ||
+                { echo "every exercise solved: $root differs from tangled/$root"; status=1; }; done
+            echo "every exercise solved: the edition's C is tangled/ byte for byte, the program make built"
+            continue
+        fi
+        (cd $e/src && cc -std=c11 -O1 -ffp-contract=off -o ../attention *.c -lm) > $e/log 2>&1 ||
+            { cat $e/log; echo "exercises $solved solved: the program does not compile"; status=1; continue; }
+        # the words the refusal must hold: the exercises, and a command for each
+        list=$(echo $unsolved | awk '{ for (i = 1; i <= NF; i++)
+                   printf "%s%s", $i, i == NF ? "" : i == NF - 1 ? " and " : ", " }')
+        verdicts=""
+        judge() {   # what, status, output
+            if [ "$2" = 0 ] && [ "$3" = "7*8=56;" ]; then verdicts="$verdicts $1: 56;"; return; fi
+            if [ "$2" = 0 ] && [ "$1" != ask ] && [ "$1" != "ask (fresh)" ]; then
+                echo "exercises $solved solved: $1 ran with exit 0 while $unsolved are stubs:"; echo "$3" | head -5
+                status=1; return; fi
+            if [ "$2" = 1 ] && echo "$3" | grep -q "refusing to run: exercises\{0,1\} $list \(is\|are\) still" &&
+               [ "$(echo "$3" | sed -n 's/^  make check EXERCISE=\([0-9]*\)$/\1/p' | tr '\n' ' ')" = "$unsolved" ]; then
+                verdicts="$verdicts $1: refused;"; return; fi
+            echo "exercises $solved solved (stubs: $unsolved): $1 gave exit $2 and:"; echo "$3" | head -12; status=1
+        }
+        out=$($e/attention ask -m $B/model.ckpt '7*8=' 2>&1); judge ask $? "$out"
+        out=$($e/attention train -o $e/fresh.ckpt 2>&1); got=$?
+        if [ $got = 0 ]; then
+            out=$($e/attention ask -m $e/fresh.ckpt '7*8=' 2>&1); judge "ask (fresh)" $? "$out"
+        else judge train $got "$out"; fi
+        out=$($e/attention trace -m $B/model.ckpt '7*8=' 2>&1); judge trace $? "$out"
+        out=$($e/attention figures -m $B/model.ckpt -o $e/results --part routing 2>&1); judge figures $? "$out"
+        echo "exercises $solved solved, stubs $list:$verdicts"
+    done
+    [ $status = 0 ] && echo "no edition gave a wrong answer with exit status 0"
+    return $status
+}
+
 # The live edition of the book in Debian's chromium, headless, from file://
 # (tests/live_test.js, driven by puppeteer-core, which make check installs
 # with npm ci): it trains seed 1 in the page and compares the downloaded

@@ -73,6 +73,7 @@ static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
 static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
 static void test_course_mode(void **s) { (void)s; run("course_mode"); }
+static void test_exercise_guard(void **s) { (void)s; run("exercise_guard"); }
 static void test_live_book(void **s) { (void)s; run("live_book"); }
 static void test_page_on_screen(void **s) { (void)s; run("page_on_screen"); }
 static void test_katex_error_fails(void **s) { (void)s; run("katex_error_fails"); }
@@ -110,6 +111,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "rng_normal", test_libc_changes_no_bit),        /* it trains */
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
+    CHAPTER_TEST("course", "stubbed_exercises", test_exercise_guard),
     CHAPTER_TEST("build", "book/live.js", test_live_book),
     CHAPTER_TEST("build", "book/weave.css", test_page_on_screen),
     CHAPTER_TEST("build", "book/katex.js", test_katex_error_fails),
