@@ -133,9 +133,16 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
             count++;
         }
         char title[128];
-        snprintf(title, sizeof title, "%s: %s", topic, suite);
+        /* the float and the double build of a binary run the same tests:
+           the group's title says which this is */
+#ifdef ATTENTION_DOUBLE
+        snprintf(title, sizeof title, "%s: %s, real = double", topic, suite);
+#else
+        snprintf(title, sizeof title, "%s: %s, real = float", topic, suite);
+#endif
         int failed = (int)count, skipped = 0;
         if (!setup_failed) {
+            printf("[ %s ]\n", title);   /* cmocka's own lines do not name the group */
             _cmocka_run_group_tests(title, group, count, NULL, NULL);
             failed = 0;
             for (size_t i = 0; i < count; i++) {

@@ -141,4 +141,20 @@ else
     echo "==================================================================== by chapter"
 fi
 cat "$summary"
+# In the student edition, the exercises still to solve: the program names
+# its stubs when it refuses to run (exercises_solved_at_start_up), and the
+# summary ends with them and the command that checks each
+program=${B:-build}/attention
+if [ -z "$exercise" ] && [ "${EDITION:-teacher}" = student ] && [ -x "$program" ] &&
+   [ -f course/student.awk ]; then
+    stubs=$("$program" ask 1*1= 2>&1 >/dev/null | sed -n 's/^  make check EXERCISE=\([0-9]*\)$/\1/p')
+    if [ -n "$stubs" ]; then
+        awk -f course/student.awk -v list=1 $NW > "$summary.ex"
+        echo
+        echo "still to solve, $(echo $stubs | wc -w) of $(wc -l < "$summary.ex") exercises (until they are, the program refuses to run):"
+        for e in $stubs; do
+            awk -F'|' -v e="$e" '$1 == e { printf "  make check EXERCISE=%-3s chapter %-3s %s\n", $1, $2, $3 }' "$summary.ex"
+        done
+    fi
+fi
 exit $status
