@@ -44,9 +44,9 @@ tangle_is_fresh() {
 }
 
 # Editing a prose paragraph re-tangles (a file is written only when it
-# changes): no tangled file, object
-# file or program changes, so nothing is recompiled and no experiment reruns
-# (the results directory is untouched); the weave remakes the woven Markdown
+# changes): no tangled file, object file or program changes, so nothing is
+# recompiled and no experiment reruns (the results directory is
+# untouched); the weave remakes the woven Markdown
 # and, from it, the LaTeX document and the two books.  Checked by file times,
 # on a copy of the built tree (cp -p keeps the times, so the copy starts up
 # to date).
