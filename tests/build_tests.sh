@@ -1094,6 +1094,13 @@ course_mode() {
         echo "a fresh edition's make check fails in $want(the chapters with exercises) and whole:"
         echo "$verdicts" | cut -c1-100 | sed 's/^/    /'
     fi
+    # and ends with the exercises still to solve, each with its command
+    listed=$(sed -n 's/^  make check EXERCISE=\([0-9]*\) .*/\1/p' $work/check | tr '\n' ' ')
+    if grep -q "^still to solve, $n of $n exercises" $work/check && [ "$listed" = "$(seq -s' ' 1 $n) " ]; then
+        echo "it ends: $(grep '^still to solve' $work/check)"
+    else
+        echo "a fresh edition's make check does not end with the $n exercises to solve: $listed"; status=1
+    fi
     took
     # as a student types it, by number (make check CHAPTER=n): a chapter
     # with exercises fails, and runs the tests of the exercises whose stubs
