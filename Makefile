@@ -357,6 +357,7 @@ $(B)/test_%_double: tests/test_%.c $(TEST_DEPS)
 	  $(CORE_SRC) -lcmocka $(LDLIBS)
 # The literate build's tests run tests/build_tests.sh and need no core.
 $(B)/test_build: tests/test_build.c tests/chapters.c tests/chapters.h
+	@mkdir -p $(B)
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c tests/chapters.c -lcmocka
 # The exercises' own tests (tests/test_exercises.c) include core.c and
 # dissect.c, to reach their static helpers; in double precision only.
