@@ -6,7 +6,8 @@
 #
 # Everything generated goes to build/ (build-san/ with SANITIZE=1) except
 # tangled/ (committed) and the two books in book/.  Each root of attention.nw
-# is tangled twice, both through cpif (an unchanged file keeps its time):
+# is tangled twice, each file written only when it changes (an unchanged
+# file keeps its time):
 #   tangled/    plain notangle: C that reads as if written by hand, committed;
 #               the experiments rerun only when these files change
 #   build/src/  notangle -L: with #line directives, so that the compiler and
@@ -81,6 +82,10 @@ MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 .DELETE_ON_ERROR:
 
 all: program book
+ifeq ($(EDITION),student)
+	@echo "The book is book/attention.html (open it in a browser) and book/attention.pdf."
+	@echo "Next: read chapter 1, then run: make check EXERCISE=1"
+endif
 
 # ---------------------------------------------------------------- dependencies
 # Each entry is "command-or-file:debian-package".  Missing ones are installed
@@ -139,9 +144,11 @@ program: $(PROGRAM)
 # The objects depend on the compiler and its flags as well as on the code:
 # $(B)/cflags holds the command line, rewritten only when it changes.
 COMPILE := $(CC) $(WARN) $(STRICT) $(CFLAGS) $(SAN)
+# (the temporary file is the shell's own: .ci/run runs make check and make
+# check SANITIZE=1 side by side, and the second remakes build/'s results)
 $(B)/cflags: FORCE | deps
 	@mkdir -p $(B)
-	@echo '$(COMPILE)' > $@.tmp; cpif $@ < $@.tmp; rm -f $@.tmp
+	@echo '$(COMPILE)' > $@.$$$$.tmp; cmp -s $@.$$$$.tmp $@ || cp $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
 FORCE:
 $(B)/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) $(B)/cflags
 	$(COMPILE) -c $< -o $@
@@ -227,9 +234,9 @@ WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
   -M numbers=$(RESULTS)/numbers.txt --number-sections --toc \
   $(if $(BOOK_DATE),-M 'date=$(BOOK_DATE)')
 WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk $(B)/book-date
-$(B)/book-date: FORCE
+$(B)/book-date: FORCE | deps
 	@mkdir -p $(B)
-	@echo '$(BOOK_DATE)' > $@.tmp; cpif $@ < $@.tmp; rm -f $@.tmp
+	@echo '$(BOOK_DATE)' > $@.$$$$.tmp; cmp -s $@.$$$$.tmp $@ || cp $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
 
 # HTML: one self-contained page (figures embedded as SVG), every in-page
 # link checked by book/checklinks.  Its maths is typeset here, by
@@ -351,6 +358,7 @@ $(B)/test_%_double: tests/test_%.c $(TEST_DEPS)
 	  $(CORE_SRC) -lcmocka $(LDLIBS)
 # The literate build's tests run tests/build_tests.sh and need no core.
 $(B)/test_build: tests/test_build.c tests/chapters.c tests/chapters.h
+	@mkdir -p $(B)
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c tests/chapters.c -lcmocka
 # The exercises' own tests (tests/test_exercises.c) include core.c and
 # dissect.c, to reach their static helpers; in double precision only.
@@ -394,7 +402,11 @@ MAKEFLAGS += --silent
 check: $(CHECK_TESTS)
 	+@sh tests/check.sh $(CHECK_TESTS)
 else
-check: $(TESTS) all
+# make check SANITIZE=1 tests the sanitized program, its model and the
+# tests; it weaves no book: the tests of the books and the browser run no
+# sanitized code, and skip themselves under the sanitizers (make check
+# runs them)
+check: $(TESTS) $(if $(filter 1,$(SANITIZE)),program $(MODEL) $(B)/results.stamp,all)
 ifeq ($(EDITION),student)
 	@case "$(CHAPTER)" in ""|whole) $(MAKE) -s $(MODEL) > /dev/null 2>&1 || \
 	  echo "make check: the program did not train a model; the group 'whole' will fail";; esac

@@ -244,4 +244,6 @@ int  layout_grade(LayoutGpt *l, int which,
 
 int  layout_answer(Gpt *g, int p, int which, char out[8]);
 
+unsigned stubbed_exercises(void);
+
 #endif

@@ -45,6 +45,7 @@ Gpt *new_transformer_heads(uint64_t seed, int n_heads);
 Gpt *new_layout_transformer(uint64_t seed);
 void delete_transformer(Gpt *g);
 int  forms_agree_at_start_up(void);
+int  exercises_solved_at_start_up(void);
 Gpt *load_transformer(const char *path);
 Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
                        Ablation off);

@@ -833,7 +833,8 @@ int main(int argc, char **argv)
         int status = parse_arguments(argc, argv, commands[c].options, &a);
         if (status != 0)
             return status;
-        if (forms_agree_at_start_up() != 0)
+        if (exercises_solved_at_start_up() != 0
+            || forms_agree_at_start_up() != 0)
             return 1;
         status = commands[c].run(&a);
         return status == 0 ? 0 : status == 2 ? 2 : 1;

@@ -133,13 +133,22 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
             count++;
         }
         char title[128];
-        snprintf(title, sizeof title, "%s: %s", topic, suite);
-        int failed = (int)count;
+        /* the float and the double build of a binary run the same tests:
+           the group's title says which this is */
+#ifdef ATTENTION_DOUBLE
+        snprintf(title, sizeof title, "%s: %s, real = double", topic, suite);
+#else
+        snprintf(title, sizeof title, "%s: %s, real = float", topic, suite);
+#endif
+        int failed = (int)count, skipped = 0;
         if (!setup_failed) {
+            printf("[ %s ]\n", title);   /* cmocka's own lines do not name the group */
             _cmocka_run_group_tests(title, group, count, NULL, NULL);
             failed = 0;
-            for (size_t i = 0; i < count; i++)
+            for (size_t i = 0; i < count; i++) {
                 failed += !records[i].passed && !records[i].skipped;
+                skipped += records[i].skipped;
+            }
         } else
             printf("%s: the group's setup failed\n", title);
         if (!setup_failed && teardown)
@@ -151,7 +160,7 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
                 printf("chapter-failure\t%s\t%s\t%s\t%s\n", topic, suite,
                        records[i].test->test.name, where);
             }
-        printf("chapter-result\t%s\t%s\t%zu\t%d\n", topic, suite, count, failed);
+        printf("chapter-result\t%s\t%s\t%zu\t%d\t%d\n", topic, suite, count, failed, skipped);
         failed_total += failed;
     }
     const char *only = getenv("CHAPTER");

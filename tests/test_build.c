@@ -6,13 +6,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* each test's time, printed and added to $B/check-times.txt (seconds,
+   group, test) beside tests/check.sh's times of whole binaries */
+static void record_time(const char *name, double seconds)
+{
+    const char *b = getenv("B"), *topic = getenv("CHAPTER");
+    char path[256];
+    printf("%s took %.1f s\n", name, seconds);
+    snprintf(path, sizeof path, "%s/check-times.txt", b && *b ? b : "build");
+    FILE *f = fopen(path, "a");
+    if (f) {
+        fprintf(f, "%.1f\t%s\tbuild_tests.sh %s\n", seconds, topic && *topic ? topic : "-", name);
+        fclose(f);
+    }
+}
 
 static void run(const char *name)
 {
     char command[256];
     snprintf(command, sizeof command, "sh tests/build_tests.sh %s", name);
     fflush(stdout);
+    double start = now();
     int status = system(command);
+    record_time(name, now() - start);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
         chapter_skip();         /* the script says why */
     assert_int_equal(status, 0);
@@ -23,6 +48,7 @@ static void test_prose_edit_recompiles_nothing(void **s) { (void)s; run("prose_e
 static void test_experiment_edit_reruns_its_part(void **s) { (void)s; run("experiment_edit_reruns_its_part"); }
 static void test_compiler_error_names_nw_line(void **s) { (void)s; run("compiler_error_names_nw_line"); }
 static void test_stray_root_fails(void **s) { (void)s; run("stray_root_fails"); }
+static void test_no_tool_before_deps(void **s) { (void)s; run("no_tool_before_deps"); }
 static void test_undefined_chunk_fails(void **s) { (void)s; run("undefined_chunk_fails"); }
 static void test_missing_number_fails(void **s) { (void)s; run("missing_number_fails"); }
 static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve"); }
@@ -48,6 +74,7 @@ static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
 static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
 static void test_course_mode(void **s) { (void)s; run("course_mode"); }
+static void test_exercise_guard(void **s) { (void)s; run("exercise_guard"); }
 static void test_live_book(void **s) { (void)s; run("live_book"); }
 static void test_page_on_screen(void **s) { (void)s; run("page_on_screen"); }
 static void test_katex_error_fails(void **s) { (void)s; run("katex_error_fails"); }
@@ -60,6 +87,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "Makefile", test_experiment_edit_reruns_its_part),
     CHAPTER_TEST("build", "Makefile", test_compiler_error_names_nw_line),
     CHAPTER_TEST("build", "Makefile", test_stray_root_fails),
+    CHAPTER_TEST("build", "Makefile", test_no_tool_before_deps),
     CHAPTER_TEST("build", "Makefile", test_undefined_chunk_fails),
     CHAPTER_TEST("build", "book/book.lua", test_missing_number_fails),
     CHAPTER_TEST("build", "book/checklinks", test_html_links_resolve),
@@ -85,6 +113,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "rng_normal", test_libc_changes_no_bit),        /* it trains */
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
+    CHAPTER_TEST("course", "stubbed_exercises", test_exercise_guard),
     CHAPTER_TEST("build", "book/live.js", test_live_book),
     CHAPTER_TEST("build", "book/weave.css", test_page_on_screen),
     CHAPTER_TEST("build", "book/katex.js", test_katex_error_fails),
