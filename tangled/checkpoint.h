@@ -25,7 +25,8 @@ typedef enum {
     CHECKPOINT_DAMAGED          /* the hash, or a number not finite */
 } CheckpointFault;
 CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
-                                  size_t length, char *why, size_t why_size);
+                                  size_t length, char *why,
+                                  size_t why_size);
 
 int  checkpoint_table_rows(const unsigned char *in, size_t length,
                            int table);

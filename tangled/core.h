@@ -19,8 +19,9 @@ int      rng_below(Rng *rng, int n);
 real     rng_normal(Rng *rng);
 
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
-typedef enum { TOKENS_OK, TOKENS_EMPTY, TOKENS_NOT_A_TOKEN, TOKENS_TOO_LONG }
-    TokensFault;
+typedef enum {
+    TOKENS_OK, TOKENS_EMPTY, TOKENS_NOT_A_TOKEN, TOKENS_TOO_LONG
+} TokensFault;
 TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
                          int *length, size_t *where);
 const char *tokens_fault_text(TokensFault fault);
@@ -52,7 +53,8 @@ typedef struct {
 int  params_alloc(Params *p, const TableSpec *specs, int n_tables);
 void params_free(Params *p);
 
-/* in (n, c_in), weight (c_in, c_out), bias (c_out) or NULL, out (n, c_out) */
+/* in (n, c_in), weight (c_in, c_out), bias (c_out) or NULL,
+   out (n, c_out) */
 void matmul_forward(real *restrict out, const real *restrict in,
                     const real *restrict weight, const real *restrict bias,
                     int n, int c_in, int c_out);

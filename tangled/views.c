@@ -21,9 +21,9 @@ const char *const digit_labels[N_DIGITS] =
 void training_log_text(Text *log, const TrainConfig *c,
                        const TrainRecord *records, int n_records)
 {
-    text_printf(log, "# seed=%llu steps=%d batch=%d lr=%.9g eval_every=%d\n",
-                (unsigned long long)c->seed, c->steps, c->batch,
-                (double)c->lr, c->eval_every);
+    text_printf(log, "# seed=%llu steps=%d batch=%d lr=%.9g "
+                "eval_every=%d\n", (unsigned long long)c->seed, c->steps,
+                c->batch, (double)c->lr, c->eval_every);
     text_printf(log, "# step\tloss\tcorrect\n");
     for (int r = 0; r < n_records; r++)
         text_printf(log, "%d\t%.9g\t%d\n", records[r].step,
