@@ -77,9 +77,8 @@
   // under the small print (the box scrolls sideways instead).  Where the
   // module draws two panels apart (the swap, the scree plot), each is at
   // most its own size, side by side where both fit, else one under the
-  // other.  Whether it
-  // scrolls is measured, which lays out the whole book, unless a run is
-  // drawing (the run measures once, at its end).
+  // other.  Whether the box scrolls is measured, which lays out the whole
+  // book, unless a run is drawing (the run measures once, at its end).
   function draw(chart, svgText, label, running) {
     chart.innerHTML = svgText;
     const minimum = smallPrint();
@@ -93,7 +92,8 @@
         const width = box.width * minimum / Math.min(...sizes);
         svg.style.minWidth = width.toFixed(1) + 'px';
         svg.style.flexBasis = width.toFixed(1) + 'px';
-        if (chart.querySelectorAll('svg').length > 1) svg.style.maxWidth = Math.max(width, box.width).toFixed(1) + 'px';
+        if (chart.querySelectorAll('svg').length > 1)
+          svg.style.maxWidth = Math.max(width, box.width).toFixed(1) + 'px';
       }
     }
     if (!running) fitted(chart);
