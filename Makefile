@@ -480,7 +480,7 @@ bench: $(PROGRAM)
 # rounds.  It measures; it never fails on a number.
 LIVE_BENCH_REPEAT ?= 5
 $(B)/attention-portable: $(C_ROOTS:%=$(SRC)/%) $(addprefix $(SRC)/,$(H_ROOTS)) | deps
-	$(CC) $(WARN) $(STRICT) -O3 -fno-math-errno -fno-trapping-math -o $@ $(C_ROOTS:%=$(SRC)/%) $(LDLIBS)
+	$(CC) $(WARN) $(STRICT) $(filter-out -march=native,$(CFLAGS)) -o $@ $(C_ROOTS:%=$(SRC)/%) $(LDLIBS)
 ifneq ($(EDITION),student)
 bench-live: $(PROGRAM) $(B)/attention-portable book/attention.html node_modules/.package-lock.json
 	node tests/live_bench.js book/attention.html $(B)/web.wasm $(PROGRAM) $(B)/attention-portable \
