@@ -22,6 +22,10 @@
   }
 
   // Text and bytes cross through the module's input and output buffers.
+  // call(name, ...args) calls an export, a text or bytes argument put into
+  // the input buffer and passed as its length, and reads its answer:
+  // fields 'name=value', one a line, a name ending in [] one item of a
+  // list, then an empty line and the drawing (appendix "The live book").
   function wrap(exports) {
     const memory = () => new Uint8Array(exports.memory.buffer);
     return {
@@ -34,6 +38,24 @@
       },
       bytes() { return memory().slice(exports.output(), exports.output() + exports.output_length()); },
       text() { return new TextDecoder().decode(this.bytes()); },
+      call(name, ...args) {
+        const status = exports[name](...args.map((a) =>
+          typeof a === 'number' || typeof a === 'bigint' ? a : this.put(a)));
+        return this.answer(status);
+      },
+      answer(status = 0) {
+        const text = this.text(), fields = {};
+        let at = 0;
+        while (at < text.length && text[at] !== '\n') {
+          const end = text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at);
+          const line = text.slice(at, end), is = line.indexOf('=');
+          const name = line.slice(0, is), value = line.slice(is + 1);
+          if (name.endsWith('[]')) (fields[name.slice(0, -2)] = fields[name.slice(0, -2)] || []).push(value);
+          else fields[name] = value;
+          at = end + 1;
+        }
+        return { ok: status === 0, error: fields.error || '', fields, svg: text.slice(at + 1) };
+      },
     };
   }
 
@@ -44,17 +66,16 @@
       const { module, seed, steps } = event.data;
       let m = null;
       const progress = (step, loss, correct) =>
-        postMessage({ step, loss, correct, chart: m.text(), at: performance.now() });
+        postMessage({ step, loss, correct, chart: m.answer().svg, at: performance.now() });
       const instance = await WebAssembly.instantiate(module, imports(module, progress));
       m = wrap(instance.exports);
       m.x._initialize();
       const start = performance.now();
-      const status = m.x.train(seed, steps);
+      const trained = m.call('train', seed, steps);
       const ms = performance.now() - start;
-      const message = status !== 0 ? m.text() : '';
-      const length = status === 0 ? m.x.save() : 0;
-      postMessage({ done: true, status, message, ms, start, first: m.x.first_perfect(),
-                    checkpoint: length > 0 ? m.bytes() : null });
+      const length = trained.ok ? m.x.save() : 0;
+      postMessage({ done: true, ok: trained.ok, message: trained.error, ms, start,
+                    first: trained.fields.first_perfect, checkpoint: length > 0 ? m.bytes() : null });
     };
   }
 
@@ -145,11 +166,14 @@
 
   let book = null;        // the module instance the widgets share
   let module = null;
-  const model = { owner: 'the book\'s model (seed 1)', changed: [] };
+  // the model's numbers and menus, as the module gives them (web_about)
+  let about = null;
+  const model = { owner: '', changed: [] };
+  const bookOwner = () => 'the book\'s model (seed ' + about.seed + ')';
 
   function useModel(bytes, owner) {
-    const n = book.put(bytes);
-    if (book.x.load(n) !== 0) throw new Error('the module refused a checkpoint: ' + book.text());
+    const loaded = book.call('load', bytes);
+    if (!loaded.ok) throw new Error('the module refused a checkpoint: ' + loaded.error);
     model.owner = owner;
     for (const f of model.changed) f();
   }
@@ -157,13 +181,13 @@
   // The seed typed into a widget, checked by the same C as attention train
   // --seed; a bad one is refused, in the refusal beside the controls.
   function checkedSeed(input, refused) {
-    const n = book.put(input.value);
-    if (book.x.seed_check(n) !== 0) {
-      refused.textContent = book.text();
+    const checked = book.call('seed_check', input.value);
+    if (!checked.ok) {
+      refused.textContent = checked.error;
       return null;
     }
     refused.clear();
-    return BigInt.asUintN(64, book.x.seed());
+    return BigInt(checked.fields.seed);
   }
 
   // A seed field runs its widget on Enter, as its button does.
@@ -196,7 +220,7 @@
 
   // ---------------------------------------------------------------- train it live
   function trainWidget(box) {
-    const seed = el('input', { type: 'text', value: '1', size: '6', 'aria-label': 'seed',
+    const seed = el('input', { type: 'text', value: about.seed, size: '6', 'aria-label': 'seed',
                                inputmode: 'numeric', class: 'live-seed' });
     const go = el('button', { type: 'button', class: 'live-train' }, 'Train');
     const back = el('button', { type: 'button', class: 'live-book-model', hidden: '' },
@@ -214,7 +238,7 @@
     onEnter(seed, go);
     back.addEventListener('click', () => {
       refused.clear();
-      useModel(decode('live-model'), 'the book\'s model (seed 1)');
+      useModel(decode('live-model'), bookOwner());
       back.hidden = true;
       status.textContent = 'The widgets use the book\'s model again.';
       said.say(status.textContent);
@@ -223,7 +247,7 @@
       const checked = checkedSeed(seed, refused);
       if (checked === null) return;
       if (running) running.terminate();
-      const steps = 1000;
+      const steps = about.steps;
       running = startWorker(worker);
       save.hidden = true;
       status.classList.remove('live-error');
@@ -236,24 +260,26 @@
         const r = event.data;
         if (!r.done) {
           const line = 'seed ' + checked + ', step ' + r.step + ': batch loss ' +
-            r.loss.toFixed(4) + ', score ' + r.correct + '/100';
+            r.loss.toFixed(4) + ', score ' + r.correct + '/' + about.problems;
           paint.later(r.chart, 'Training seed ' + checked + ', step ' + r.step + ' of ' + steps +
-                      ': batch loss ' + r.loss.toFixed(4) + ', ' + r.correct + ' of 100 problems right', line);
-          if (r.correct === 100 && first === null) first = r.at;
+                      ': batch loss ' + r.loss.toFixed(4) + ', ' + r.correct + ' of ' + about.problems +
+                      ' problems right', line);
+          if (r.correct === about.problems && first === null) first = r.at;
           said.progress(r.step / steps, line);
           return;
         }
         run.terminate();
         running = null;
         paint.end();
-        if (r.status !== 0) {
+        if (!r.ok) {
           status.textContent = r.message;
           status.classList.add('live-error');
           said.say(r.message);
           return;
         }
         const perStep = r.ms / steps;
-        status.textContent = 'seed ' + checked + ': first 100/100 at step ' + r.first + ' (' +
+        status.textContent = 'seed ' + checked + ': first ' + about.problems + '/' + about.problems +
+          ' at step ' + r.first + ' (' +
           (first === null ? '-' : ((first - r.start) / 1000).toFixed(2) + ' s') + '), ' + steps + ' steps in ' +
           (r.ms / 1000).toFixed(2) + ' s, ' + perStep.toFixed(2) + ' ms a step. ' +
           'The widgets below now use this model.';
@@ -272,9 +298,9 @@
 
   // ---------------------------------------------------------------- the single-stepper
   // The module runs the production loops on the reader's sequence and
-  // returns one line for every STEP it passed: the line of attention.nw
-  // above the STEP, what was computed there, head, t, u, i, the value
-  // exactly (%.9g) and as attention trace prints it (%+.3f).
+  // returns, for every STEP it passed, one item of each list: the line of
+  // attention.nw above the STEP, what was computed there (name), head, t,
+  // u, i, the value exactly (%.9g) and as attention trace prints it (%+.3f).
   function stepperWidget(box) {
     const text = el('input', { type: 'text', value: '7*8=', size: '8', 'aria-label': 'sequence', class: 'live-sequence' });
     const pos = el('select', { 'aria-label': 'emitting row', class: 'live-pos' });
@@ -294,7 +320,7 @@
     // a new sequence is stepped at its last row, the one that emits the
     // next token
     function positions() {
-      const chars = [...text.value], n = Math.max(1, Math.min(7, chars.length));
+      const chars = [...text.value], n = Math.max(1, Math.min(about.positions, chars.length));
       pos.replaceChildren();
       for (let t = 0; t < n; t++)
         pos.append(el('option', { value: String(t) }, t + ' (' + named(chars[t] || '') + ')'));
@@ -334,25 +360,22 @@
 
     // keep: stay at the same step (the model changed, not the question)
     function run(keep) {
-      const n = book.put(text.value);
-      const status = book.x.step(n, Number(pos.value));
+      const stepped = book.call('step', text.value, Number(pos.value));
       const was = at;
       steps = [];
       at = 0;
-      if (status !== 0) {
-        where.textContent = book.text();
+      if (!stepped.ok) {
+        where.textContent = stepped.error;
         where.classList.add('live-error');
         code.replaceChildren();
         vars.replaceChildren();
         return;
       }
       where.classList.remove('live-error');
-      for (const row of book.text().split('\n')) {
-        if (!row) continue;
-        const [line, name, head, t, u, i, exact, shown] = row.split('\t');
-        steps.push({ line: Number(line), name, head: Number(head), t: Number(t), u: Number(u),
-                     i: Number(i), exact, shown });
-      }
+      const f = stepped.fields;
+      (f.line || []).forEach((line, k) =>
+        steps.push({ line: Number(line), name: f.name[k], head: Number(f.head[k]), t: Number(f.t[k]),
+                     u: Number(f.u[k]), i: Number(f.i[k]), exact: f.exact[k], shown: f.shown[k] }));
       showCode();
       if (keep === true) at = Math.min(was, steps.length - 1);
       show();
@@ -421,7 +444,8 @@
 
   // ---------------------------------------------------------------- one character at a time
   // The module traces the sequence typed so far and draws every head's
-  // weights, the last row framed; it returns the token it would write next.
+  // weights, the last row framed; its field next is the token it would
+  // write next.
   function growWidget(box) {
     const text = el('input', { type: 'text', value: '7*8=56', size: '8', 'aria-label': 'sequence', class: 'live-sequence' });
     const less = el('button', { type: 'button', class: 'live-less' }, '‹ one less');
@@ -430,23 +454,24 @@
     const chart = el('div', { class: 'live-chart live-square' });
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'sequence ', text), less, more),
                where, chart);
-    let n = 4;
+    let n = about.equals + 1;     // the question, 7*8=
     function run() {
       n = Math.max(1, Math.min(n, text.value.length));
       const shown = text.value.slice(0, n);
-      const next = book.x.weights(book.put(shown));
-      if (next < 0) {
-        where.textContent = book.text();
+      const traced = book.call('weights', shown);
+      if (!traced.ok) {
+        where.textContent = traced.error;
         where.classList.add('live-error');
         chart.replaceChildren();
         return;
       }
       where.classList.remove('live-error');
-      draw(chart, book.text(), 'The weights of every head on \'' + shown + '\', a square each, ' +
+      const next = traced.fields.next;
+      draw(chart, traced.svg, 'The weights of every head on \'' + shown + '\', a square each, ' +
            'with its numbers: row t reads the rows u up to t; the last row is framed');
       where.textContent = "'" + shown + "' (" + n + ' of ' + text.value.length + ' characters), ' +
-        model.owner + ': the last row chooses ' + named(String.fromCharCode(next));
-      box.dataset.next = String.fromCharCode(next);
+        model.owner + ': the last row chooses ' + named(next);
+      box.dataset.next = next;
     }
     less.addEventListener('click', () => { n = Math.max(1, n - 1); run(); });
     more.addEventListener('click', () => { n += 1; run(); });
@@ -457,9 +482,9 @@
 
   // ---------------------------------------------------------------- swap the multiplicands
   // The module draws the weights of the row of = for a*b= and b*a=, with
-  // the chunk of the book's figure; its first line holds a, b, the measure
-  // of the change, the head that follows a digit (-1: none), the pairs
-  // visited and the book's pick with its measure.
+  // the book's view_swap; its fields are a, b, the measure of the change,
+  // the head that follows a digit (-1: none), the pairs visited and the
+  // book's pick with its measure.
   function swapWidget(box) {
     const text = el('input', { type: 'text', value: '7*8=', size: '6', 'aria-label': 'question', class: 'live-question' });
     const go = el('button', { type: 'button', class: 'live-swap' }, 'Swap');
@@ -470,22 +495,25 @@
                where, chart);
     let best = null;
     function run() {
-      if (book.x.swap(book.put(text.value)) !== 0) {
-        where.textContent = book.text();
+      const swapped = book.call('swap', text.value);
+      if (!swapped.ok) {
+        where.textContent = swapped.error;
         where.classList.add('live-error');
         chart.replaceChildren();
         return;
       }
       where.classList.remove('live-error');
-      const out = book.text(), cut = out.indexOf('\n');
-      const [a, b, change, head, visited, pa, pb, pchange] = out.slice(0, cut).split('\t');
-      draw(chart, out.slice(cut + 1), 'The weights of the row of = of every head, with their numbers, for ' +
+      const { a, b, change, head, visited } = swapped.fields;
+      const [pa, pb, pchange] = [swapped.fields.pick_a, swapped.fields.pick_b, swapped.fields.pick_change];
+      draw(chart, swapped.svg, 'The weights of the row of = of every head, with their numbers, for ' +
            a + '*' + b + '= and ' + b + '*' + a + '=');
       best = pa + '*' + pb + '=';
       where.textContent = a + '*' + b + '= against ' + b + '*' + a + '=, ' + model.owner +
         ': a share of ' + change + ' of the reading at the = moves to another position; ' +
-        (head === '-1' ? 'no head has its largest weight on position 0 in one order and on 2 in the other. '
-                       : 'head ' + head + ' has its largest weight on position 0 in one order and on 2 in the other: it follows a digit. ') +
+        (head === '-1' ? 'no head has its largest weight on position ' + about.a_at + ' in one order and on ' +
+                         about.b_at + ' in the other. '
+                       : 'head ' + head + ' has its largest weight on position ' + about.a_at + ' in one order and on ' +
+                         about.b_at + ' in the other: it follows a digit. ') +
         'Of the ' + visited + ' pairs, the one that changes most is ' + best + ' (' + pchange + ').';
       Object.assign(box.dataset, { change, head, pick: best, pickChange: pchange, visited });
     }
@@ -498,32 +526,34 @@
 
   // ---------------------------------------------------------------- it reads its own output
   // The module appends the model's own first digit to the question and
-  // traces row 4; its first line holds the five tokens, the second digit,
-  // the head that weighs position 4 most and whether it weighs it more
-  // than any other position; then one line of five weights per head.
+  // traces its row, the one after the =; its fields are the tokens, the
+  // second digit, the row, the head that weighs the row's own position
+  // most and whether it weighs it more than any other position, and for
+  // each head its weights on the row, apart by spaces.
   function ownWidget(box) {
     const text = el('input', { type: 'text', value: '7*8=', size: '6', 'aria-label': 'question', class: 'live-question' });
-    const go = el('button', { type: 'button', class: 'live-own' }, 'Trace row 4');
+    const go = el('button', { type: 'button', class: 'live-own' }, 'Trace row ' + (about.equals + 1));
     const where = el('div', { class: 'live-status', role: 'status' });
     const table = el('table', { class: 'live-weights' });
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), go), where, table);
     function run() {
       table.replaceChildren();
-      if (book.x.own_output(book.put(text.value)) !== 0) {
-        where.textContent = book.text();
+      const traced = book.call('own_output', text.value);
+      if (!traced.ok) {
+        where.textContent = traced.error;
         where.classList.add('live-error');
         return;
       }
       where.classList.remove('live-error');
-      const [first, ...rows] = book.text().trim().split('\n');
-      const [tokens, next, top, most] = first.split('\t');
+      const { tokens, next, row, top, most } = traced.fields, r = Number(row);
+      const weights = traced.fields.weights.map((list) => list.split(' '));
       table.append(el('tr', {}, el('th', {}, 'head'),
                       ...[...tokens].map((c, u) => el('th', {}, u + " '" + c + "'"))));
-      rows.forEach((row, head) => table.append(el('tr', { class: String(head) === top ? 'live-now' : '' },
-        el('th', {}, String(head)), ...row.split('\t').map((w, u) => el('td', u === 4 ? { class: 'live-own-cell' } : {}, w)))));
-      where.textContent = model.owner + ' answers ' + tokens.slice(0, 4) + ' with ' + tokens[4] +
-        '; with that digit appended, row 4 chooses ' + next + '. There head ' + top + ' puts ' +
-        rows[Number(top)].split('\t')[4] + ' of its reading on position 4, the digit the model wrote itself' +
+      weights.forEach((w, head) => table.append(el('tr', { class: String(head) === top ? 'live-now' : '' },
+        el('th', {}, String(head)), ...w.map((x, u) => el('td', u === r ? { class: 'live-own-cell' } : {}, x)))));
+      where.textContent = model.owner + ' answers ' + tokens.slice(0, r) + ' with ' + tokens[r] +
+        '; with that digit appended, row ' + row + ' chooses ' + next + '. There head ' + top + ' puts ' +
+        weights[Number(top)][r] + ' of its reading on position ' + row + ', the digit the model wrote itself' +
         (most === '1' ? ', more than on any other position.' : ', but more on an earlier position.');
       Object.assign(box.dataset, { tokens, next, top, most });
     }
@@ -540,8 +570,7 @@
   // concept, the neuron, its separation and the problems one threshold
   // sorts right.
   function neuronWidget(box) {
-    const n = book.x.concepts();
-    const names = book.text().split('\n').slice(0, n);
+    const names = about.concept;
     const concept = el('select', { 'aria-label': 'concept', class: 'live-concept' },
                        ...names.map((name, c) => el('option', { value: String(c) }, name)));
     const where = el('div', { class: 'live-status', role: 'status' });
@@ -550,28 +579,29 @@
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'concept ', concept)), where, chart,
                el('details', { class: 'live-numbers' }, el('summary', {}, 'The numbers of the table'), numbers));
     function run() {
-      if (book.x.neuron(Number(concept.value)) !== 0) {
-        where.textContent = book.text();
+      const found = book.call('neuron', Number(concept.value));
+      if (!found.ok) {
+        where.textContent = found.error;
         where.classList.add('live-error');
         chart.replaceChildren();
         return;
       }
       where.classList.remove('live-error');
-      // the first line: count, neuron, d, right; the second, the neuron's
+      // count, neuron, d, right; and the list value, the neuron's
       // activation on each problem a*b, a row of b for each a
-      const out = book.text(), cut = out.indexOf('\n'), cut2 = out.indexOf('\n', cut + 1);
-      const [count, neuron, d, right] = out.slice(0, cut).split('\t');
-      const values = out.slice(cut + 1, cut2).split('\t');
-      draw(chart, out.slice(cut2 + 1), 'The activation of neuron ' + neuron + ' at the = of each problem ' +
+      const { count, neuron, d, right } = found.fields, values = found.fields.value, digits = about.digits;
+      draw(chart, found.svg, 'The activation of neuron ' + neuron + ' at the = of each problem ' +
            'a*b, a row for each a, a column for each b, in colour; the numbers are in the table below');
       numbers.replaceChildren(
         el('caption', {}, 'Neuron ' + neuron + ' at the = of a*b'),
-        el('tr', {}, el('th', {}, 'a \\ b'), ...values.slice(0, 10).map((v, b) => el('th', { scope: 'col' }, String(b)))),
-        ...[...Array(10).keys()].map((a) => el('tr', {}, el('th', { scope: 'row' }, String(a)),
-          ...values.slice(10 * a, 10 * a + 10).map((v) => el('td', {}, v)))));
-      where.textContent = model.owner + ': of the 64 neurons at the =, neuron ' + neuron +
+        el('tr', {}, el('th', {}, 'a \\ b'),
+           ...values.slice(0, digits).map((v, b) => el('th', { scope: 'col' }, String(b)))),
+        ...[...Array(digits).keys()].map((a) => el('tr', {}, el('th', { scope: 'row' }, String(a)),
+          ...values.slice(digits * a, digits * a + digits).map((v) => el('td', {}, v)))));
+      where.textContent = model.owner + ': of the ' + about.neurons + ' neurons at the =, neuron ' + neuron +
         ' separates the ' + count + ' problems where ' + names[Number(concept.value)] +
-        ' from the others best, d = ' + d + '; one threshold on it sorts ' + right + ' of 100 right.';
+        ' from the others best, d = ' + d + '; one threshold on it sorts ' + right + ' of ' + about.problems +
+        ' right.';
       Object.assign(box.dataset, { count, neuron, d, right });
     }
     concept.addEventListener('change', run);
@@ -585,20 +615,21 @@
     const chart = el('div', { class: 'live-chart' });
     box.append(where, chart);
     function run() {
-      if (book.x.scree() !== 0) {
-        where.textContent = book.text();
+      const found = book.call('scree');
+      if (!found.ok) {
+        where.textContent = found.error;
         where.classList.add('live-error');
         chart.replaceChildren();
         return;
       }
       where.classList.remove('live-error');
-      const out = book.text(), cut = out.indexOf('\n');
-      const [count, countIn, first] = out.slice(0, cut).split('\t');
-      draw(chart, out.slice(cut + 1), 'The share of the variance along each principal direction, ' +
-           'largest first, and the running total, for the 64 activations and the 32 inputs of the FFN: ' +
-           count + ' and ' + countIn + ' directions hold 90 %');
-      where.textContent = model.owner + ': ' + count + ' directions hold 90\u00a0% of the variance of the 64 activations, ' +
-        countIn + ' that of the 32 inputs; the first direction holds ' + first + '\u00a0%.';
+      const { count, first } = found.fields, countIn = found.fields.count_in;
+      draw(chart, found.svg, 'The share of the variance along each principal direction, ' +
+           'largest first, and the running total, for the ' + about.neurons + ' activations and the ' +
+           about.inputs + ' inputs of the FFN: ' + count + ' and ' + countIn + ' directions hold 90 %');
+      where.textContent = model.owner + ': ' + count + ' directions hold 90\u00a0% of the variance of the ' +
+        about.neurons + ' activations, ' + countIn + ' that of the ' + about.inputs +
+        ' inputs; the first direction holds ' + first + '\u00a0%.';
       Object.assign(box.dataset, { count, countIn, first });
     }
     model.changed.push(run);
@@ -612,36 +643,37 @@
   // two training logs, as the module writes them.
   function experimentWorker() {
     onmessage = async (event) => {
-      const { module, seed, heads, part } = event.data;
+      const { module, seed, heads, part, steps } = event.data;
       let m = null;
-      const progress = (step, loss, correct) =>
-        postMessage({ run: m.x.experiment_run(), step, steps: 1000, loss, correct, chart: m.text(),
+      const progress = (step, loss, correct) => {
+        const record = m.answer();
+        postMessage({ run: Number(record.fields.run), step, steps, loss, correct, chart: record.svg,
                       at: performance.now() });
+      };
       const instance = await WebAssembly.instantiate(module, imports(module, progress));
       m = wrap(instance.exports);
       m.x._initialize();
-      const status = m.x.experiment(seed, heads, part);
-      const message = status !== 0 ? m.text() : '';
-      m.x.experiment_results();
-      const results = m.text();
-      const logs = [0, 1].map((k) => { m.x.experiment_log(k); return m.text(); });
-      postMessage({ done: true, status, message, results, logs });
+      const trained = m.call('experiment', seed, heads, part);
+      const results = m.call('experiment_results').fields;
+      // each run's training log, in the place of a drawing
+      const logs = [0, 1].map((k) => m.call('experiment_log', k).svg);
+      postMessage({ done: true, ok: trained.ok, message: trained.error, results, logs });
     };
   }
 
   // One widget for chapter 7 (which part is switched off) and one for
-  // chapter 8 (how many heads); the rest is the same.  The parts, as the
-  // concepts, come from the module (its table of parts), numbered from 1.
+  // chapter 8 (how many heads); the rest is the same.  The numbers of
+  // heads and the parts, as the concepts, come from the module (the parts
+  // from its table of parts, numbered from 1).
   function experimentWidget(box) {
     const heads = box.dataset.widget === 'heads';
-    const parts = heads ? 0 : book.x.parts();
     const choices = heads
-      ? [[1, 0, 'one head'], [2, 0, 'two heads'], [4, 0, 'four heads'], [8, 0, 'eight heads']]
-      : book.text().split('\n').slice(0, parts).map((what, k) => [4, k + 1, `without ${what}`]);
+      ? about.heads.map((n, k) => [n, 0, about.heads_name[k]])
+      : about.part.map((what, k) => [about.book_heads, k + 1, `without ${what}`]);
     const which = el('select', { 'aria-label': heads ? 'heads' : 'part switched off',
                                  class: 'live-variant' });
     choices.forEach(([n, part, label], k) => which.append(el('option', { value: String(k) }, label)));
-    const seed = el('input', { type: 'text', value: '1', size: '6', 'aria-label': 'seed',
+    const seed = el('input', { type: 'text', value: about.seed, size: '6', 'aria-label': 'seed',
                                inputmode: 'numeric', class: 'live-seed' });
     const go = el('button', { type: 'button', class: 'live-run' }, 'Train both');
     const refused = refusal();
@@ -678,9 +710,9 @@
         const r = event.data;
         if (!r.done) {
           const line = 'seed ' + checked + ', ' + names[r.run] + ', step ' + r.step +
-            ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/100';
+            ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/' + about.problems;
           paint.later(r.chart, 'Loss and score against the step, seed ' + checked + ': ' + names[r.run] +
-                      ' at step ' + r.step + ', ' + r.correct + ' of 100 problems right' +
+                      ' at step ' + r.step + ', ' + r.correct + ' of ' + about.problems + ' problems right' +
                       (r.run ? '; the book\'s model, solid, and ' + label + ', dashed' : ''), line);
           times[r.run].push([r.at, r.step]);
           said.progress((r.run + r.step / r.steps) / 2, line);
@@ -693,8 +725,8 @@
         const ms = times.map((t) => t.length < 2 ? NaN
           : (t[t.length - 1][0] - t[0][0]) / (t[t.length - 1][1] - t[0][1]));
         box.dataset.msPerStep = ms.map((x) => x.toFixed(3)).join(' ');
-        box.dataset.done = r.status === 0 ? 'ok' : 'failed';
-        if (r.status !== 0) {
+        box.dataset.done = r.ok ? 'ok' : 'failed';
+        if (!r.ok) {
           status.textContent = r.message;
           status.classList.add('live-error');
           said.say(r.message);
@@ -704,16 +736,16 @@
           'in your browser, ' + ms.map((x, k) => names[k] + ' ' + x.toFixed(2) + ' ms a step').join(', ') + '.';
         said.say(status.textContent);
         table.replaceChildren(el('caption', {}, 'seed ' + checked),
-                              el('tr', {}, ...['model', 'first 100/100 at step', 'final score',
+                              el('tr', {}, ...['model', 'first ' + about.problems + '/' + about.problems +
+                                               ' at step', 'final score',
                                                'final loss'].map((h) => el('th', { scope: 'col' }, h))));
-        r.results.split('\n').filter((row) => row).forEach((row) => {
-          const [name, first, score, loss, exact] = row.split('\t');
-          table.append(el('tr', { 'data-exact-loss': exact },
-                          ...[name, first, score, loss].map((v) => el('td', {}, v))));
-        });
+        const f = r.results;
+        f.name.forEach((name, k) =>
+          table.append(el('tr', { 'data-exact-loss': f.exact[k] },
+                          ...[name, f.first[k], f.score[k], f.loss[k]].map((v) => el('td', {}, v)))));
         table.hidden = false;
         logs.replaceChildren('The final score is the last one of the log; the final loss is the loss on ' +
-                             'all 100 problems after the last step, where the log has each step\'s loss on ' +
+                             'all ' + about.problems + ' problems after the last step, where the log has each step\'s loss on ' +
                              'its batch. Training logs: ');
         r.logs.forEach((text, k) => {
           const a = el('a', { class: 'live-log', download: 'seed' + checked + '-' +
@@ -723,7 +755,7 @@
         });
         logs.hidden = false;
       };
-      run.postMessage({ module, seed: checked, heads: n_heads, part });
+      run.postMessage({ module, seed: checked, heads: n_heads, part, steps: about.steps });
     });
   }
 
@@ -761,7 +793,13 @@
     const instance = await WebAssembly.instantiate(module, imports(module, () => {}));
     book = wrap(instance.exports);
     book.x._initialize();
-    useModel(decode('live-model'), model.owner);
+    // the model's numbers and menus: each a number, a list, or words
+    const told = book.call('about').fields;
+    about = { ...told, heads: told.heads.map(Number) };
+    for (const name of ['positions', 'problems', 'digits', 'neurons', 'inputs', 'steps', 'equals',
+                        'a_at', 'b_at', 'book_heads'])
+      about[name] = Number(told[name]);
+    useModel(decode('live-model'), bookOwner());
     widgets('train').forEach(trainWidget);
     widgets('stepper').forEach(stepperWidget);
     widgets('grow').forEach(growWidget);

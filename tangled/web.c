@@ -7,6 +7,7 @@
 #include "views.h"
 #include <errno.h>
 #include <math.h>                   /* NAN: a masked cell of a heatmap */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,6 @@ static struct {
     Text output;                        /* and reads here */
     TrainRecord log[WEB_RECORDS];       /* the run being trained */
     int n_records, first_perfect;
-    uint64_t seed;                      /* the seed the reader typed */
     int T, pos, block;                  /* the stepper's sequence */
 } web;
 
@@ -48,6 +48,73 @@ static void clear_output(void)
     web.output.failed = 0;
 }
 
+static void field_list(const char *name, const char *format, va_list ap)
+{
+    char value[512];
+    vsnprintf(value, sizeof value, format, ap);
+    for (char *c = value; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    text_printf(&web.output, "%s=%s\n", name, value);
+}
+
+static void field(const char *name, const char *format, ...)
+    SVG_PRINTF_LIKE(2, 3);
+
+static void field(const char *name, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    field_list(name, format, ap);
+    va_end(ap);
+}
+
+static int web_fail(int status, const char *format, ...)
+    SVG_PRINTF_LIKE(2, 3);
+
+static int web_fail(int status, const char *format, ...)
+{
+    va_list ap;
+    clear_output();
+    va_start(ap, format);
+    field_list("error", format, ap);
+    va_end(ap);
+    return status;
+}
+
+static void drawing_follows(void) { text_printf(&web.output, "\n"); }
+
+WEB_EXPORT(about) int web_about(void)
+{
+    static const char *const words[MAX_HEADS + 1] = {
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight"};
+    TrainConfig cfg = train_defaults();
+    clear_output();
+    field("positions", "%d", SEQ_LEN);
+    field("problems", "%d", N_PROBLEMS);
+    field("digits", "%d", N_DIGITS);
+    field("neurons", "%d", HIDDEN);
+    field("inputs", "%d", WIDTH);
+    field("steps", "%d", cfg.steps);
+    field("seed", "%llu", (unsigned long long)cfg.seed);
+    field("equals", "%d", EQUALS_AT);
+    field("a_at", "%d", 0);             /* a*b=: where a and b stand */
+    field("b_at", "%d", 2);
+    field("book_heads", "%d", N_HEADS);
+    for (int n = 1; n <= MAX_HEADS; n++)
+        if (WIDTH % n == 0) {
+            field("heads[]", "%d", n);
+            field("heads_name[]", "%s head%s", words[n], n > 1 ? "s" : "");
+        }
+    for (int i = 0; i < N_ABLATED; i++) {
+        field("part[]", "%s", part_table[i].what);
+        field("part_label[]", "%s", part_table[i].label);
+    }
+    for (int c = 0; c < N_CONCEPTS; c++)
+        field("concept[]", "%s", concepts[c].name);
+    return 0;
+}
+
 static int fresh_model(uint64_t seed)
 {
     if (web.has_model)
@@ -61,14 +128,12 @@ WEB_EXPORT(load) int web_load(int length)
     char why[256];
     clear_output();
     if (fresh_model(0) != 0)
-        return text_printf(&web.output,
-                           "out of memory for the transformer"), 1;
+        return web_fail(1, "out of memory for the transformer");
     if (length < 0 || length > WEB_INPUT)
-        return text_printf(&web.output, "a checkpoint larger than %d bytes",
-                           WEB_INPUT), 1;
+        return web_fail(1, "a checkpoint larger than %d bytes", WEB_INPUT);
     if (checkpoint_decode(&web.g, web.input, (size_t)length, why,
                           sizeof why) != CHECKPOINT_OK)
-        return text_printf(&web.output, "%s", why), 1;
+        return web_fail(1, "%s", why);
     return 0;
 }
 
@@ -110,15 +175,17 @@ static void training_chart(Text *svg, int steps)
         svg_line_charts(svg, &panels[p], 1, NULL, WEB_PANEL, 300);
 }
 
-static void training_stopped(Text *out, const TrainResult *r)
+static const char *training_stopped(char *out, size_t size,
+                                    const TrainResult *r)
 {
-    text_printf(out, "training stopped at step %d: ", r->fault_step);
     if (r->fault_table < 0)
-        text_printf(out, "the loss is not a finite number; "
-                    "nothing was saved");
+        snprintf(out, size, "training stopped at step %d: the loss is not "
+                 "a finite number; nothing was saved", r->fault_step);
     else
-        text_printf(out, "table %s holds a NaN or infinity; "
-                    "nothing was saved", gpt_tables[r->fault_table].name);
+        snprintf(out, size, "training stopped at step %d: table %s holds "
+                 "a NaN or infinity; nothing was saved", r->fault_step,
+                 gpt_tables[r->fault_table].name);
+    return out;
 }
 
 typedef struct { int steps; } WebRun;
@@ -131,6 +198,7 @@ static void observe(const TrainRecord *r, void *context)
     if (r->correct == N_PROBLEMS && web.first_perfect < 0)
         web.first_perfect = r->step;
     clear_output();
+    drawing_follows();
     training_chart(&web.output, run->steps);
     page_progress(r->step, (double)r->loss, r->correct);
 }
@@ -143,21 +211,18 @@ WEB_EXPORT(train) int web_train(uint64_t seed, int steps)
     cfg.steps = steps;
     cfg.observe = observe;
     cfg.context = &run;
+    char why[128];
     web.n_records = 0;
     web.first_perfect = -1;
     if (fresh_model(seed) != 0)
-        return text_printf(&web.output,
-                           "out of memory for the transformer"), 1;
+        return web_fail(1, "out of memory for the transformer");
     TrainResult result = train(&web.g.model, &cfg, NULL, 0);
     clear_output();
     if (result.fault_step != 0)
-        return training_stopped(&web.output, &result), 1;
+        return web_fail(1, "%s",
+                        training_stopped(why, sizeof why, &result));
+    field("first_perfect", "%d", web.first_perfect);
     return 0;
-}
-
-WEB_EXPORT(first_perfect) int web_first_perfect(void)
-{
-    return web.first_perfect;
 }
 
 WEB_EXPORT(seed_check) int web_seed_check(int length)
@@ -168,15 +233,13 @@ WEB_EXPORT(seed_check) int web_seed_check(int length)
     if (length > 0 && length < (int)sizeof text)
         memcpy(text, web.input, (size_t)length);
     if (!whole_number(text, &value))
-        return text_printf(&web.output, "the seed '%s' is not a whole "
-                           "number from 0 to %llu",
-                           length < (int)sizeof text ? text : "(too long)",
-                           (unsigned long long)UINT64_MAX), -1;
-    web.seed = value;
+        return web_fail(-1, "the seed '%s' is not a whole number from 0 "
+                        "to %llu",
+                        length < (int)sizeof text ? text : "(too long)",
+                        (unsigned long long)UINT64_MAX);
+    field("seed", "%llu", value);
     return 0;
 }
-
-WEB_EXPORT(seed) uint64_t web_seed(void) { return web.seed; }
 
 typedef struct {
     char label[32];
@@ -194,14 +257,6 @@ static struct {
     int now;                        /* the run under way */
 } trials;
 
-WEB_EXPORT(parts) int web_parts(void)
-{
-    clear_output();
-    for (int i = 0; i < N_ABLATED; i++)
-        text_printf(&web.output, "%s\n", part_table[i].what);
-    return N_ABLATED;
-}
-
 static void experiment_chart(Text *svg);
 
 static void observe_trial(const TrainRecord *r, void *context)
@@ -209,6 +264,8 @@ static void observe_trial(const TrainRecord *r, void *context)
     WebTrial *run = context;
     run->n_records++;
     clear_output();
+    field("run", "%d", trials.now);
+    drawing_follows();
     experiment_chart(&web.output);
     page_progress(r->step, (double)r->loss, r->correct);
 }
@@ -279,31 +336,25 @@ static void name_trial(WebTrial *run, int n_heads, int part, int book)
 WEB_EXPORT(experiment)
 int web_experiment(uint64_t seed, int n_heads, int part)
 {
+    char why[128];
     clear_output();
     if (part < 0 || part > N_ABLATED || n_heads < 1
         || n_heads > MAX_HEADS || WIDTH % n_heads != 0)
-        return text_printf(&web.output, "no such experiment: %d heads, "
-                           "part %d", n_heads, part), 2;
+        return web_fail(2, "no such experiment: %d heads, part %d",
+                        n_heads, part);
     name_trial(&trials.run[0], N_HEADS, 0, 1);
     name_trial(&trials.run[1], n_heads, part, 0);
     for (trials.now = 0; trials.now < 2; trials.now++)
         if (train_trial(&trials.run[trials.now], seed) != 0)
-            return clear_output(), text_printf(&web.output,
-                "out of memory for the transformer"), 1;
+            return web_fail(1, "out of memory for the transformer");
     clear_output();
     for (int m = 0; m < 2; m++)
-        if (trials.run[m].result.fault_step != 0) {
-            text_printf(&web.output, "%s, seed %llu: ", trials.run[m].label,
-                        (unsigned long long)seed);
-            training_stopped(&web.output, &trials.run[m].result);
-            return 1;
-        }
+        if (trials.run[m].result.fault_step != 0)
+            return web_fail(1, "%s, seed %llu: %s", trials.run[m].label,
+                            (unsigned long long)seed,
+                            training_stopped(why, sizeof why,
+                                             &trials.run[m].result));
     return 0;
-}
-
-WEB_EXPORT(experiment_run) int web_experiment_run(void)
-{
-    return trials.now;
 }
 
 WEB_EXPORT(experiment_results) void web_experiment_results(void)
@@ -312,14 +363,14 @@ WEB_EXPORT(experiment_results) void web_experiment_results(void)
     for (int m = 0; m < 2; m++) {
         const WebTrial *run = &trials.run[m];
         int n = run->result.n_records;
-        text_printf(&web.output, "%s\t", run->label);
+        field("name[]", "%s", run->label);
         if (run->result.first_perfect < 0)
-            text_printf(&web.output, "never\t");
+            field("first[]", "never");
         else
-            text_printf(&web.output, "%d\t", run->result.first_perfect);
-        text_printf(&web.output, "%d\t%.4f\t%.9g\n",
-                    n > 0 ? run->log[n - 1].correct : 0, run->loss,
-                    run->loss);
+            field("first[]", "%d", run->result.first_perfect);
+        field("score[]", "%d", n > 0 ? run->log[n - 1].correct : 0);
+        field("loss[]", "%.4f", run->loss);
+        field("exact[]", "%.9g", run->loss);
     }
 }
 
@@ -327,6 +378,7 @@ WEB_EXPORT(experiment_log) void web_experiment_log(int m)
 {
     const WebTrial *run = &trials.run[m != 0];
     clear_output();
+    drawing_follows();
     training_log_text(&web.output, &run->cfg, run->log,
                       run->result.n_records);
 }
@@ -338,13 +390,21 @@ void attention_step(int line, const char *name, int t, int u, int i,
 {
     if (u == 0 && i == 0 && strcmp(name, "dot") == 0)
         web.block++;
-    if (t == web.pos)
-        text_printf(&web.output, "%d\t%s\t%d\t%d\t%d\t%d\t%.9g\t%+.3f\n",
-                    line, name,
-                    (web.block - 1) / web.T, t, u, i, value, value);
+    if (t != web.pos)
+        return;
+    field("line[]", "%d", line);
+    field("name[]", "%s", name);
+    field("head[]", "%d", (web.block - 1) / web.T);
+    field("t[]", "%d", t);
+    field("u[]", "%d", u);
+    field("i[]", "%d", i);
+    field("exact[]", "%.9g", value);
+    field("shown[]", "%+.3f", value);
 }
 
-static void quote_input(const char *text, int length)
+enum { QUOTED = 176 };
+
+static const char *quoted(char out[QUOTED], const char *text, int length)
 {
     int n = 0, chars = 0;
     while (n < length && chars < 40) {
@@ -353,8 +413,9 @@ static void quote_input(const char *text, int length)
             n++;                        /* the rest of a UTF-8 character */
         chars++;
     }
-    text_printf(&web.output, "'%.*s%s'", n, text,
-                n < length ? "\xe2\x80\xa6" : "");    /* an ellipsis */
+    snprintf(out, QUOTED, "'%.*s%s'", n, text,
+             n < length ? "\xe2\x80\xa6" : "");    /* an ellipsis */
+    return out;
 }
 
 static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
@@ -366,18 +427,17 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
         length = 0;
     TokensFault defect = tokens_parse(text, (size_t)length, SEQ_LEN, tokens,
                                       T, &where);
-    char name[32];
+    char name[32], quote[QUOTED];
     if (defect == TOKENS_NOT_A_TOKEN) {
         size_t position = char_named(name, text, (size_t)length, where);
-        quote_input(text, length);
-        return text_printf(&web.output, ": %s at position %zu is not a "
-                           "token (the tokens are 0-9 * = ;)", name,
-                           position), 2;
+        return web_fail(2, "%s: %s at position %zu is not a token (the "
+                        "tokens are 0-9 * = ;)", quoted(quote, text, length),
+                        name, position);
     }
     if (defect != TOKENS_OK)
-        return quote_input(text, length),
-               text_printf(&web.output, " %s: this model reads 1 to %d "
-                           "tokens", tokens_fault_text(defect), SEQ_LEN), 2;
+        return web_fail(2, "%s %s: this model reads 1 to %d tokens",
+                        quoted(quote, text, length),
+                        tokens_fault_text(defect), SEQ_LEN);
     return 0;
 }
 
@@ -404,7 +464,7 @@ WEB_EXPORT(weights) int web_weights(int length)
     SvgHeatmap maps[MAX_HEADS];
     int tokens[SEQ_LEN], T = 0;
     if (read_sequence(length, tokens, &T) != 0)
-        return -1;
+        return 2;
     gpt_trace(&web.g, tokens, T, &tr);
     for (int t = 0; t < T; t++) {
         labels[t][0] = char_of_token(tokens[t]);
@@ -421,10 +481,12 @@ WEB_EXPORT(weights) int web_weights(int length)
                                   values[head], names, names, "%.2f", 1};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
+    field("next", "%c", char_of_token(argmax(tr.logits[T - 1], VOCAB)));
+    drawing_follows();
     for (int head = 0; head < tr.n_heads; head++)
         svg_heatmaps(&web.output, &maps[head], 1, 1, NULL, scale,
                      WEB_PANEL, 300);
-    return char_of_token(argmax(tr.logits[T - 1], VOCAB));
+    return 0;
 }
 
 static int read_question(int length, int *problem)
@@ -432,15 +494,16 @@ static int read_question(int length, int *problem)
     int tokens[SEQ_LEN], T = 0;
     size_t where = 0;
     const char *text = (const char *)web.input;
+    char quote[QUOTED];
     clear_output();
     if (length < 0 || length > WEB_INPUT)
         length = 0;
     if (tokens_parse(text, (size_t)length, SEQ_LEN, tokens, &T, &where)
             != TOKENS_OK
         || (*problem = question_of_tokens(tokens, T)) < 0)
-        return quote_input(text, length),
-               text_printf(&web.output, " is not a problem: write a "
-                           "digit, '*', a digit and '=', as in 7*8="), 2;
+        return web_fail(2, "%s is not a problem: write a digit, '*', a "
+                        "digit and '=', as in 7*8=",
+                        quoted(quote, text, length));
     return 0;
 }
 
@@ -452,10 +515,15 @@ WEB_EXPORT(swap) int web_swap(int length)
         return 2;
     int a = problem / 10, b = problem % 10;
     int visited = most_changed_pair(&web.g, &pick_a, &pick_b, &pick);
-    text_printf(&web.output, "%d\t%d\t%.2f\t%d\t%d\t%d\t%d\t%.2f\n", a, b,
-                (double)swap_change(&web.g, a, b),
-                head_following_a_digit(&web.g, a, b), visited, pick_a,
-                pick_b, (double)pick);
+    field("a", "%d", a);
+    field("b", "%d", b);
+    field("change", "%.2f", (double)swap_change(&web.g, a, b));
+    field("head", "%d", head_following_a_digit(&web.g, a, b));
+    field("visited", "%d", visited);
+    field("pick_a", "%d", pick_a);
+    field("pick_b", "%d", pick_b);
+    field("pick_change", "%.2f", (double)pick);
+    drawing_follows();
     view_swap(&web.output, &web.g, a, b, 1);
     return 0;
 }
@@ -466,26 +534,24 @@ WEB_EXPORT(own_output) int web_own_output(int length)
     int problem = 0;
     if (read_question(length, &problem) != 0)
         return 2;
-    int top = trace_own_output(&web.g, problem, &tr);
-    for (int u = 0; u < 5; u++)
-        text_printf(&web.output, "%c", char_of_token(tr.tokens[u]));
-    text_printf(&web.output, "\t%c\t%d\t%d\n",
-                char_of_token(argmax(tr.logits[4], VOCAB)), top,
-                reads_own_output_most(&tr, top));
-    for (int head = 0; head < tr.n_heads; head++)
-        for (int u = 0; u < 5; u++)
-            text_printf(&web.output, "%.2f%c",
-                        (double)tr.weights[head][4][u],
-                        u < 4 ? '\t' : '\n');
+    int top = trace_own_output(&web.g, problem, &tr), row = EQUALS_AT + 1;
+    char tokens[SEQ_LEN + 1] = "", weights[64];
+    for (int u = 0; u <= row; u++)
+        tokens[u] = char_of_token(tr.tokens[u]);
+    field("tokens", "%s", tokens);
+    field("next", "%c", char_of_token(argmax(tr.logits[row], VOCAB)));
+    field("row", "%d", row);
+    field("top", "%d", top);
+    field("most", "%d", reads_own_output_most(&tr, top));
+    for (int head = 0; head < tr.n_heads; head++) {
+        int n = 0;
+        for (int u = 0; u <= row; u++)
+            n += snprintf(weights + n, sizeof weights - (size_t)n, "%s%.2f",
+                          u > 0 ? " " : "",
+                          (double)tr.weights[head][row][u]);
+        field("weights[]", "%s", weights);
+    }
     return 0;
-}
-
-WEB_EXPORT(concepts) int web_concepts(void)
-{
-    clear_output();
-    for (int c = 0; c < N_CONCEPTS; c++)
-        text_printf(&web.output, "%s\n", concepts[c].name);
-    return N_CONCEPTS;
 }
 
 WEB_EXPORT(neuron) int web_neuron(int c)
@@ -495,17 +561,19 @@ WEB_EXPORT(neuron) int web_neuron(int c)
     static char titles[N_CONCEPTS][96];
     clear_output();
     if (c < 0 || c >= N_CONCEPTS)
-        return text_printf(&web.output, "concept %d: the concepts are 0 to "
-                           "%d", c, N_CONCEPTS - 1), 2;
+        return web_fail(2, "concept %d: the concepts are 0 to %d", c,
+                        N_CONCEPTS - 1);
     activations_at_equals(&web.g, h, NULL);
     NeuronFound found = search_neuron(h, &concepts[c]);
-    text_printf(&web.output, "%d\t%d\t%.2f\t%d\n", found.count,
-                found.neuron, found.d, found.right);
+    field("count", "%d", found.count);
+    field("neuron", "%d", found.neuron);
+    field("d", "%.2f", found.d);
+    field("right", "%d", found.right);
     for (int p = 0; p < N_PROBLEMS; p++) {
         values[c][p] = (float)h[p * HIDDEN + found.neuron];
-        text_printf(&web.output, "%.2f%c", (double)values[c][p],
-                    p + 1 < N_PROBLEMS ? '\t' : '\n');
+        field("value[]", "%.2f", (double)values[c][p]);
     }
+    drawing_follows();
     snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
              concepts[c].name, found.neuron, found.d);
     NeuronTable table = view_neuron_table(titles[c], values[c]);
@@ -529,11 +597,13 @@ WEB_EXPORT(scree) int web_scree(void)
     int count = directions_for_90(h, HIDDEN, share);
     int count_in = directions_for_90(in, WIDTH, share_in);
     if (count < 0 || count_in < 0)
-        return text_printf(&web.output, count == -2 || count_in == -2
-                           ? "out of memory"
-                           : "the eigen-solver did not converge"), 1;
-    text_printf(&web.output, "%d\t%d\t%.0f\n", count, count_in,
-                100 * share[0]);
+        return web_fail(1, "%s", count == -2 || count_in == -2
+                        ? "out of memory"
+                        : "the eigen-solver did not converge");
+    field("count", "%d", count);
+    field("count_in", "%d", count_in);
+    field("first", "%.0f", 100 * share[0]);
+    drawing_follows();
     view_scree(&web.output, share, count, share_in, 1);
     return 0;
 }
