@@ -646,6 +646,8 @@ void attention_step(int line, const char *name, int t, int u, int i,
 #define STEP(t, u, i, value) ((void)0)
 #endif
 
+/* q_t (d_head), row t of one head; k (T, C), the head's columns from
+   its first; score (T), masked after t */
 static void attention_scores(real *score, const real *q_t, const real *k,
                              int t, int T, int C, int d_head)
 {
@@ -663,6 +665,7 @@ static void attention_scores(real *score, const real *q_t, const real *k,
         score[u] = -INFINITY;
 }
 
+/* score and weight (T), one row; weights after t are 0 */
 static void attention_softmax(real *weight, const real *score, int t, int T)
 {
     real max = -INFINITY, sum = 0;
@@ -684,6 +687,8 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
         weight[u] = 0;
 }
 
+/* weight (T), one row; v (T, C), the head's columns from its first;
+   o_t (d_head) */
 static void attention_mix(real *restrict o_t, const real *restrict weight,
                           const real *restrict v, int t, int C, int d_head)
 {
@@ -716,6 +721,8 @@ void attention_forward(real *out, real *scores, real *weights,
             }
 }
 
+/* d_o_t (d_head); d_weight and weight (T); v and d_v (T, C), the head's
+   columns from its first */
 static void attention_mix_backward(real *restrict d_weight,
                                    real *restrict d_v,
                                    const real *restrict d_o_t,
@@ -730,6 +737,7 @@ static void attention_mix_backward(real *restrict d_weight,
         }
 }
 
+/* d_score, d_weight and weight (T), one row, read up to t */
 static void attention_softmax_backward(real *d_score, const real *d_weight,
                                        const real *weight, int t)
 {
@@ -740,6 +748,8 @@ static void attention_softmax_backward(real *d_score, const real *d_weight,
         d_score[u] += weight[u] * (d_weight[u] - expected);
 }
 
+/* q_t and d_q_t (d_head); k and d_k (T, C), the head's columns from its
+   first; d_score (T) */
 static void attention_scores_backward(real *restrict d_q_t,
                                       real *restrict d_k,
                                       const real *restrict d_score,
