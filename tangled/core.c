@@ -573,42 +573,6 @@ void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
         }
 }
 
-const TableSpec gpt_tables[N_GPT_TABLES] = {
-    {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
-    {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
-    {"Wk", WIDTH, WIDTH},       {"Wv", WIDTH, WIDTH},
-    {"Wo", WIDTH, WIDTH},       {"ln2_gain", 1, WIDTH},
-    {"W1", WIDTH, HIDDEN},      {"b1", 1, HIDDEN},
-    {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
-    {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
-};
-
-void gpt_forward(Gpt *g, const int *tokens, int B, int T)
-{
-    Activations *a = &g->act;
-    real **w = g->model.p.table;
-    int N = B * T, C = WIDTH;
-    layout(a, g->act_memory, B, T, g->n_heads);
-    g->B = B;
-    g->T = T;
-    embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
-    block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
-    matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
-    matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
-    matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
-    attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
-                      B, T, C, g->n_heads, !g->ablate.no_mask);
-    matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
-    block_residual(g, a->x2, a->x, a->attn, N * C);
-    block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
-    matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
-    bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
-    matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
-    block_residual(g, a->x3, a->x2, a->ffn, N * C);
-    block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
-    matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
-}
-
 static const real LN_EPS = (real)1e-5;
 
 void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
@@ -631,10 +595,309 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
     }
 }
 
+void layernorm_backward(real *restrict d_in, real *restrict d_gain,
+                        const real *restrict d_out, const real *restrict in,
+                        const real *restrict gain,
+                        const real *restrict mean,
+                        const real *restrict rstd, int N, int C)
+{
+    for (int row = 0; row < N; row++) {
+        const real *x = in + row * C, *dy = d_out + row * C;
+        real m = mean[row], s = rstd[row];
+        real d_norm_mean = 0, d_norm_norm_mean = 0;
+        for (int i = 0; i < C; i++) {
+            real norm = (x[i] - m) * s;
+            d_norm_mean += gain[i] * dy[i];
+            d_norm_norm_mean += gain[i] * dy[i] * norm;
+        }
+        d_norm_mean = d_norm_mean / C;
+        d_norm_norm_mean = d_norm_norm_mean / C;
+        for (int i = 0; i < C; i++) {
+            real norm = (x[i] - m) * s;
+            real d_norm = gain[i] * dy[i];
+            d_gain[i] += dy[i] * norm;
+            d_in[row * C + i] +=
+                s * (d_norm - d_norm_mean - norm * d_norm_norm_mean);
+        }
+    }
+}
+
 void residual_forward(real *out, const real *a, const real *b, int N)
 {
     for (int i = 0; i < N; i++)
         out[i] = a[i] + b[i];
+}
+
+void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
+{
+    for (int i = 0; i < N; i++) {
+        d_a[i] += d_out[i];
+        d_b[i] += d_out[i];
+    }
+}
+
+#ifdef ATTENTION_STEPPER
+extern int attention_stepping;      /* set only while the stepper runs */
+void attention_step(int line, const char *name, int t, int u, int i,
+                    double value);
+#define STEP(t, u, i, value) (attention_stepping \
+    ? attention_step(__LINE__ - 1, #value, t, u, i, value) : (void)0)
+#else
+#define STEP(t, u, i, value) ((void)0)
+#endif
+
+/* q_t (d_head), row t of one head; k (T, C), the head's columns from
+   its first; score (T), masked after t */
+static void attention_scores(real *score, const real *q_t, const real *k,
+                             int t, int T, int C, int d_head)
+{
+    real root = sqrt((real)d_head);
+    for (int u = 0; u <= t; u++) {
+        real dot = 0;
+        for (int i = 0; i < d_head; i++) {
+            dot += q_t[i] * k[u * C + i];
+            STEP(t, u, i, dot);
+        }
+        score[u] = dot / root;
+        STEP(t, u, -1, score[u]);
+    }
+    for (int u = t + 1; u < T; u++)
+        score[u] = -INFINITY;
+}
+
+/* score and weight (T), one row; weights after t are 0 */
+static void attention_softmax(real *weight, const real *score, int t, int T)
+{
+    real max = -INFINITY, sum = 0;
+    for (int u = 0; u <= t; u++) {
+        max = score[u] > max ? score[u] : max;
+        STEP(t, u, -1, max);
+    }
+    for (int u = 0; u <= t; u++) {
+        weight[u] = exp(score[u] - max);
+        STEP(t, u, -1, weight[u]);
+        sum += weight[u];
+        STEP(t, u, -1, sum);
+    }
+    for (int u = 0; u <= t; u++) {
+        weight[u] = weight[u] / sum;
+        STEP(t, u, -1, weight[u]);
+    }
+    for (int u = t + 1; u < T; u++)
+        weight[u] = 0;
+}
+
+/* weight (T), one row; v (T, C), the head's columns from its first;
+   o_t (d_head) */
+static void attention_mix(real *restrict o_t, const real *restrict weight,
+                          const real *restrict v, int t, int C, int d_head)
+{
+    for (int i = 0; i < d_head; i++)
+        o_t[i] = 0;
+    for (int u = 0; u <= t; u++)
+        for (int i = 0; i < d_head; i++) {
+            o_t[i] += weight[u] * v[u * C + i];
+            STEP(t, u, i, o_t[i]);
+        }
+}
+
+void attention_forward(real *out, real *scores, real *weights,
+                       const real *q, const real *k, const real *v,
+                       int B, int T, int C, int n_heads, int causal)
+{
+    int d_head = C / n_heads;
+    for (int b = 0; b < B; b++)
+        for (int head = 0; head < n_heads; head++)
+            for (int t = 0; t < T; t++) {
+                int row = b * T + t;
+                int cell = ((b * n_heads + head) * T + t) * T;
+                int first = b * T * C + head * d_head;
+                int reach = causal ? t : T - 1;  /* the last row t reads */
+                attention_scores(scores + cell, q + row * C + head * d_head,
+                                 k + first, reach, T, C, d_head);
+                attention_softmax(weights + cell, scores + cell, reach, T);
+                attention_mix(out + row * C + head * d_head, weights + cell,
+                              v + first, reach, C, d_head);
+            }
+}
+
+/* d_o_t (d_head); d_weight and weight (T); v and d_v (T, C), the head's
+   columns from its first */
+static void attention_mix_backward(real *restrict d_weight,
+                                   real *restrict d_v,
+                                   const real *restrict d_o_t,
+                                   const real *restrict weight,
+                                   const real *restrict v, int t, int C,
+                                   int d_head)
+{
+    for (int u = 0; u <= t; u++)
+        for (int i = 0; i < d_head; i++) {
+            d_weight[u] += d_o_t[i] * v[u * C + i];
+            d_v[u * C + i] += weight[u] * d_o_t[i];
+        }
+}
+
+/* d_score, d_weight and weight (T), one row, read up to t */
+static void attention_softmax_backward(real *d_score, const real *d_weight,
+                                       const real *weight, int t)
+{
+    real expected = 0;
+    for (int u = 0; u <= t; u++)
+        expected += weight[u] * d_weight[u];
+    for (int u = 0; u <= t; u++)
+        d_score[u] += weight[u] * (d_weight[u] - expected);
+}
+
+/* q_t and d_q_t (d_head); k and d_k (T, C), the head's columns from its
+   first; d_score (T) */
+static void attention_scores_backward(real *restrict d_q_t,
+                                      real *restrict d_k,
+                                      const real *restrict d_score,
+                                      const real *restrict q_t,
+                                      const real *restrict k, int t,
+                                      int C, int d_head)
+{
+    real root = sqrt((real)d_head);
+    for (int u = 0; u <= t; u++)
+        for (int i = 0; i < d_head; i++) {
+            d_q_t[i] += d_score[u] * k[u * C + i] / root;
+            d_k[u * C + i] += d_score[u] * q_t[i] / root;
+        }
+}
+
+void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
+                        real *d_weights, const real *d_out, const real *q,
+                        const real *k, const real *v, const real *weights,
+                        int B, int T, int C, int n_heads, int causal)
+{
+    int d_head = C / n_heads;
+    for (int b = 0; b < B; b++)
+        for (int head = 0; head < n_heads; head++)
+            for (int t = 0; t < T; t++) {
+                int row = b * T + t;
+                int cell = ((b * n_heads + head) * T + t) * T;
+                int first = b * T * C + head * d_head;
+                int column = head * d_head;
+                int reach = causal ? t : T - 1;
+                attention_mix_backward(d_weights + cell, d_v + first,
+                                       d_out + row * C + column,
+                                       weights + cell, v + first, reach,
+                                       C, d_head);
+                attention_softmax_backward(d_scores + cell,
+                                           d_weights + cell,
+                                           weights + cell, reach);
+                attention_scores_backward(d_q + row * C + column,
+                                          d_k + first, d_scores + cell,
+                                          q + row * C + column,
+                                          k + first, reach, C, d_head);
+            }
+}
+
+static real *positions(const Gpt *g, real *const *tables)
+{
+    return g->ablate.no_position ? NULL : tables[POS_EMB];
+}
+
+static void block_residual(const Gpt *g, real *out, const real *stream,
+                           const real *increment, int N)
+{
+    if (g->ablate.no_residual)
+        memcpy(out, increment, (size_t)N * sizeof(real));
+    else
+        residual_forward(out, stream, increment, N);
+}
+
+static void block_residual_backward(const Gpt *g, real *d_stream,
+                                    real *d_increment, const real *d_out,
+                                    int N)
+{
+    if (g->ablate.no_residual)
+        for (int i = 0; i < N; i++)
+            d_increment[i] += d_out[i];
+    else
+        residual_backward(d_stream, d_increment, d_out, N);
+}
+
+static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
+                            const real *in, const real *gain, int N)
+{
+    if (g->ablate.no_layernorm)
+        memcpy(out, in, (size_t)N * WIDTH * sizeof(real));
+    else
+        layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
+}
+
+static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
+                                     const real *d_out, const real *in,
+                                     const real *gain, const real *mean,
+                                     const real *rstd, int N)
+{
+    if (g->ablate.no_layernorm)
+        for (int i = 0; i < N * WIDTH; i++)
+            d_in[i] += d_out[i];
+    else
+        layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N,
+                           WIDTH);
+}
+
+static void bend_forward(const Ablation *off, real *out, const real *in,
+                         int n)
+{
+    if (off->no_gelu)
+        memcpy(out, in, (size_t)n * sizeof *out);   /* the identity */
+    else
+        gelu_forward(out, in, n);
+}
+
+static void bend_backward(const Ablation *off, real *d_in, const real *in,
+                          const real *out, const real *d_out, int n)
+{
+    if (!off->no_gelu) {
+        gelu_backward(d_in, in, out, d_out, n);
+        return;
+    }
+    for (int i = 0; i < n; i++)  /* the identity passes the gradient on */
+        d_in[i] += d_out[i];
+}
+
+const TableSpec gpt_tables[N_GPT_TABLES] = {
+    {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
+    {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
+    {"Wk", WIDTH, WIDTH},       {"Wv", WIDTH, WIDTH},
+    {"Wo", WIDTH, WIDTH},       {"ln2_gain", 1, WIDTH},
+    {"W1", WIDTH, HIDDEN},      {"b1", 1, HIDDEN},
+    {"W2", HIDDEN, WIDTH},      {"b2", 1, WIDTH},
+    {"lnf_gain", 1, WIDTH},     {"W_out", WIDTH, VOCAB},
+};
+
+static real init_std(int table)
+{
+    switch (table) {
+    case LN1_GAIN: case LN2_GAIN: case LNF_GAIN: case B1: case B2:
+        return 0;
+    case TOK_EMB: case POS_EMB:
+        return 1 / sqrt((real)WIDTH);
+    default:
+        return 1 / sqrt((real)gpt_tables[table].rows);
+    }
+}
+
+void gpt_init_params(Gpt *g, uint64_t seed)
+{
+    Params *p = &g->model.p;
+    Rng rng;
+    rng_seed(&rng, seed);
+    for (int table = 0; table < N_GPT_TABLES; table++) {
+        int n = p->specs[table].rows * p->specs[table].cols;
+        int is_gain = table == LN1_GAIN || table == LN2_GAIN
+                      || table == LNF_GAIN;
+        real std = init_std(table);
+        for (int i = 0; i < n; i++)
+            p->table[table][i] = std > 0 ? std * (real)rng_normal(&rng)
+                                         : is_gain ? 1 : 0;
+    }
+    memset(p->m, 0, p->n_params * sizeof(real));
+    memset(p->v, 0, p->n_params * sizeof(real));
 }
 
 static real *carve(real *memory, size_t *used, size_t n)
@@ -725,48 +988,30 @@ void gpt_destroy(Gpt *g)
     memset(g, 0, sizeof *g);
 }
 
-static real init_std(int table)
+void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
-    switch (table) {
-    case LN1_GAIN: case LN2_GAIN: case LNF_GAIN: case B1: case B2:
-        return 0;
-    case TOK_EMB: case POS_EMB:
-        return 1 / sqrt((real)WIDTH);
-    default:
-        return 1 / sqrt((real)gpt_tables[table].rows);
-    }
-}
-
-void gpt_init_params(Gpt *g, uint64_t seed)
-{
-    Params *p = &g->model.p;
-    Rng rng;
-    rng_seed(&rng, seed);
-    for (int table = 0; table < N_GPT_TABLES; table++) {
-        int n = p->specs[table].rows * p->specs[table].cols;
-        int is_gain = table == LN1_GAIN || table == LN2_GAIN
-                      || table == LNF_GAIN;
-        real std = init_std(table);
-        for (int i = 0; i < n; i++)
-            p->table[table][i] = std > 0 ? std * (real)rng_normal(&rng)
-                                         : is_gain ? 1 : 0;
-    }
-    memset(p->m, 0, p->n_params * sizeof(real));
-    memset(p->v, 0, p->n_params * sizeof(real));
-}
-
-static void fill_batch(Gpt *g, const int *problems, int n, int T)
-{
-    for (int b = 0; b < n; b++) {
-        int padded[SEQ_LEN];
-        int length = problem_tokens(problems[b], padded);
-        for (int t = length; t < SEQ_LEN; t++)
-            padded[t] = TOK_END;
-        for (int t = 0; t < T; t++) {
-            g->tokens[b * T + t] = padded[t];
-            g->targets[b * T + t] = t + 1 < length ? padded[t + 1] : -1;
-        }
-    }
+    Activations *a = &g->act;
+    real **w = g->model.p.table;
+    int N = B * T, C = WIDTH;
+    layout(a, g->act_memory, B, T, g->n_heads);
+    g->B = B;
+    g->T = T;
+    embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
+    block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
+    matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
+    matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
+    matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
+    attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
+                      B, T, C, g->n_heads, !g->ablate.no_mask);
+    matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
+    block_residual(g, a->x2, a->x, a->attn, N * C);
+    block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
+    matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
+    bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
+    matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
+    block_residual(g, a->x3, a->x2, a->ffn, N * C);
+    block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
+    matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
 }
 
 static int count_targets(const int *targets, int N)
@@ -824,37 +1069,16 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
     embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
 
-void residual_backward(real *d_a, real *d_b, const real *d_out, int N)
+static void fill_batch(Gpt *g, const int *problems, int n, int T)
 {
-    for (int i = 0; i < N; i++) {
-        d_a[i] += d_out[i];
-        d_b[i] += d_out[i];
-    }
-}
-
-void layernorm_backward(real *restrict d_in, real *restrict d_gain,
-                        const real *restrict d_out, const real *restrict in,
-                        const real *restrict gain,
-                        const real *restrict mean,
-                        const real *restrict rstd, int N, int C)
-{
-    for (int row = 0; row < N; row++) {
-        const real *x = in + row * C, *dy = d_out + row * C;
-        real m = mean[row], s = rstd[row];
-        real d_norm_mean = 0, d_norm_norm_mean = 0;
-        for (int i = 0; i < C; i++) {
-            real norm = (x[i] - m) * s;
-            d_norm_mean += gain[i] * dy[i];
-            d_norm_norm_mean += gain[i] * dy[i] * norm;
-        }
-        d_norm_mean = d_norm_mean / C;
-        d_norm_norm_mean = d_norm_norm_mean / C;
-        for (int i = 0; i < C; i++) {
-            real norm = (x[i] - m) * s;
-            real d_norm = gain[i] * dy[i];
-            d_gain[i] += dy[i] * norm;
-            d_in[row * C + i] +=
-                s * (d_norm - d_norm_mean - norm * d_norm_norm_mean);
+    for (int b = 0; b < n; b++) {
+        int padded[SEQ_LEN];
+        int length = problem_tokens(problems[b], padded);
+        for (int t = length; t < SEQ_LEN; t++)
+            padded[t] = TOK_END;
+        for (int t = 0; t < T; t++) {
+            g->tokens[b * T + t] = padded[t];
+            g->targets[b * T + t] = t + 1 < length ? padded[t + 1] : -1;
         }
     }
 }
@@ -1041,86 +1265,6 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
     matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
 }
 
-#ifdef ATTENTION_STEPPER
-extern int attention_stepping;      /* set only while the stepper runs */
-void attention_step(int line, const char *name, int t, int u, int i,
-                    double value);
-#define STEP(t, u, i, value) (attention_stepping \
-    ? attention_step(__LINE__ - 1, #value, t, u, i, value) : (void)0)
-#else
-#define STEP(t, u, i, value) ((void)0)
-#endif
-
-static void attention_scores(real *score, const real *q_t, const real *k,
-                             int t, int T, int C, int d_head)
-{
-    real root = sqrt((real)d_head);
-    for (int u = 0; u <= t; u++) {
-        real dot = 0;
-        for (int i = 0; i < d_head; i++) {
-            dot += q_t[i] * k[u * C + i];
-            STEP(t, u, i, dot);
-        }
-        score[u] = dot / root;
-        STEP(t, u, -1, score[u]);
-    }
-    for (int u = t + 1; u < T; u++)
-        score[u] = -INFINITY;
-}
-
-static void attention_softmax(real *weight, const real *score, int t, int T)
-{
-    real max = -INFINITY, sum = 0;
-    for (int u = 0; u <= t; u++) {
-        max = score[u] > max ? score[u] : max;
-        STEP(t, u, -1, max);
-    }
-    for (int u = 0; u <= t; u++) {
-        weight[u] = exp(score[u] - max);
-        STEP(t, u, -1, weight[u]);
-        sum += weight[u];
-        STEP(t, u, -1, sum);
-    }
-    for (int u = 0; u <= t; u++) {
-        weight[u] = weight[u] / sum;
-        STEP(t, u, -1, weight[u]);
-    }
-    for (int u = t + 1; u < T; u++)
-        weight[u] = 0;
-}
-
-static void attention_mix(real *restrict o_t, const real *restrict weight,
-                          const real *restrict v, int t, int C, int d_head)
-{
-    for (int i = 0; i < d_head; i++)
-        o_t[i] = 0;
-    for (int u = 0; u <= t; u++)
-        for (int i = 0; i < d_head; i++) {
-            o_t[i] += weight[u] * v[u * C + i];
-            STEP(t, u, i, o_t[i]);
-        }
-}
-
-void attention_forward(real *out, real *scores, real *weights,
-                       const real *q, const real *k, const real *v,
-                       int B, int T, int C, int n_heads, int causal)
-{
-    int d_head = C / n_heads;
-    for (int b = 0; b < B; b++)
-        for (int head = 0; head < n_heads; head++)
-            for (int t = 0; t < T; t++) {
-                int row = b * T + t;
-                int cell = ((b * n_heads + head) * T + t) * T;
-                int first = b * T * C + head * d_head;
-                int reach = causal ? t : T - 1;  /* the last row t reads */
-                attention_scores(scores + cell, q + row * C + head * d_head,
-                                 k + first, reach, T, C, d_head);
-                attention_softmax(weights + cell, scores + cell, reach, T);
-                attention_mix(out + row * C + head * d_head, weights + cell,
-                              v + first, reach, C, d_head);
-            }
-}
-
 int gpt_forms_agree(Gpt *g, int p)
 {
     Trace tr;
@@ -1136,73 +1280,6 @@ int gpt_forms_agree(Gpt *g, int p)
         same &= !memcmp(tr.logits[t], g->act.logits + t * VOCAB,
                         VOCAB * sizeof(real));
     return same;
-}
-
-static void attention_mix_backward(real *restrict d_weight,
-                                   real *restrict d_v,
-                                   const real *restrict d_o_t,
-                                   const real *restrict weight,
-                                   const real *restrict v, int t, int C,
-                                   int d_head)
-{
-    for (int u = 0; u <= t; u++)
-        for (int i = 0; i < d_head; i++) {
-            d_weight[u] += d_o_t[i] * v[u * C + i];
-            d_v[u * C + i] += weight[u] * d_o_t[i];
-        }
-}
-
-static void attention_softmax_backward(real *d_score, const real *d_weight,
-                                       const real *weight, int t)
-{
-    real expected = 0;
-    for (int u = 0; u <= t; u++)
-        expected += weight[u] * d_weight[u];
-    for (int u = 0; u <= t; u++)
-        d_score[u] += weight[u] * (d_weight[u] - expected);
-}
-
-static void attention_scores_backward(real *restrict d_q_t,
-                                      real *restrict d_k,
-                                      const real *restrict d_score,
-                                      const real *restrict q_t,
-                                      const real *restrict k, int t,
-                                      int C, int d_head)
-{
-    real root = sqrt((real)d_head);
-    for (int u = 0; u <= t; u++)
-        for (int i = 0; i < d_head; i++) {
-            d_q_t[i] += d_score[u] * k[u * C + i] / root;
-            d_k[u * C + i] += d_score[u] * q_t[i] / root;
-        }
-}
-
-void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
-                        real *d_weights, const real *d_out, const real *q,
-                        const real *k, const real *v, const real *weights,
-                        int B, int T, int C, int n_heads, int causal)
-{
-    int d_head = C / n_heads;
-    for (int b = 0; b < B; b++)
-        for (int head = 0; head < n_heads; head++)
-            for (int t = 0; t < T; t++) {
-                int row = b * T + t;
-                int cell = ((b * n_heads + head) * T + t) * T;
-                int first = b * T * C + head * d_head;
-                int column = head * d_head;
-                int reach = causal ? t : T - 1;
-                attention_mix_backward(d_weights + cell, d_v + first,
-                                       d_out + row * C + column,
-                                       weights + cell, v + first, reach,
-                                       C, d_head);
-                attention_softmax_backward(d_scores + cell,
-                                           d_weights + cell,
-                                           weights + cell, reach);
-                attention_scores_backward(d_q + row * C + column,
-                                          d_k + first, d_scores + cell,
-                                          q + row * C + column,
-                                          k + first, reach, C, d_head);
-            }
 }
 
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4])
@@ -1241,73 +1318,6 @@ int most_changed_pair(Gpt *g, int *a, int *b, real *change)
                 *change = c, *a = first, *b = second;
         }
     return visited;
-}
-
-static real *positions(const Gpt *g, real *const *tables)
-{
-    return g->ablate.no_position ? NULL : tables[POS_EMB];
-}
-
-static void block_residual(const Gpt *g, real *out, const real *stream,
-                           const real *increment, int N)
-{
-    if (g->ablate.no_residual)
-        memcpy(out, increment, (size_t)N * sizeof(real));
-    else
-        residual_forward(out, stream, increment, N);
-}
-
-static void block_residual_backward(const Gpt *g, real *d_stream,
-                                    real *d_increment, const real *d_out,
-                                    int N)
-{
-    if (g->ablate.no_residual)
-        for (int i = 0; i < N; i++)
-            d_increment[i] += d_out[i];
-    else
-        residual_backward(d_stream, d_increment, d_out, N);
-}
-
-static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
-                            const real *in, const real *gain, int N)
-{
-    if (g->ablate.no_layernorm)
-        memcpy(out, in, (size_t)N * WIDTH * sizeof(real));
-    else
-        layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
-}
-
-static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
-                                     const real *d_out, const real *in,
-                                     const real *gain, const real *mean,
-                                     const real *rstd, int N)
-{
-    if (g->ablate.no_layernorm)
-        for (int i = 0; i < N * WIDTH; i++)
-            d_in[i] += d_out[i];
-    else
-        layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N,
-                           WIDTH);
-}
-
-static void bend_forward(const Ablation *off, real *out, const real *in,
-                         int n)
-{
-    if (off->no_gelu)
-        memcpy(out, in, (size_t)n * sizeof *out);   /* the identity */
-    else
-        gelu_forward(out, in, n);
-}
-
-static void bend_backward(const Ablation *off, real *d_in, const real *in,
-                          const real *out, const real *d_out, int n)
-{
-    if (!off->no_gelu) {
-        gelu_backward(d_in, in, out, d_out, n);
-        return;
-    }
-    for (int i = 0; i < n; i++)  /* the identity passes the gradient on */
-        d_in[i] += d_out[i];
 }
 
 void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift)

@@ -134,6 +134,12 @@ void mlp_free(Mlp *mlp);
 
 enum { WIDTH = 32 };                /* numbers describing one position */
 
+enum { N_HEADS = 4, HIDDEN = 64, MAX_HEADS = 8 };
+
+enum { TOK_EMB, POS_EMB, LN1_GAIN, WQ, WK, WV, WO, LN2_GAIN,
+       W1, B1, W2, B2, LNF_GAIN, W_OUT, N_GPT_TABLES };
+extern const TableSpec gpt_tables[N_GPT_TABLES];
+
 /* tokens (B, T), tok_emb (VOCAB, C), pos_emb (T or more, C) or NULL,
    out and d_out (B, T, C) */
 void embed_forward(real *out, const int *tokens, const real *tok_emb,
@@ -141,11 +147,27 @@ void embed_forward(real *out, const int *tokens, const real *tok_emb,
 void embed_backward(real *d_tok_emb, real *d_pos_emb, const real *d_out,
                     const int *tokens, int B, int T, int C);
 
-enum { N_HEADS = 4, HIDDEN = 64, MAX_HEADS = 8 };
+/* in, out, d_in and d_out (N, C), gain (C), mean and rstd (N) */
+void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
+                       const real *gain, int N, int C);
+void layernorm_backward(real *restrict d_in, real *restrict d_gain,
+                        const real *restrict d_out, const real *restrict in,
+                        const real *restrict gain,
+                        const real *restrict mean,
+                        const real *restrict rstd, int N, int C);
+/* out, a, b and their gradients (N numbers) */
+void residual_forward(real *out, const real *a, const real *b, int N);
+void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
 
-enum { TOK_EMB, POS_EMB, LN1_GAIN, WQ, WK, WV, WO, LN2_GAIN,
-       W1, B1, W2, B2, LNF_GAIN, W_OUT, N_GPT_TABLES };
-extern const TableSpec gpt_tables[N_GPT_TABLES];
+/* q, k, v, out and their gradients (B, T, C), the heads side by side
+   in C; scores and weights (B, n_heads, T, T) */
+void attention_forward(real *out, real *scores, real *weights,
+                       const real *q, const real *k, const real *v,
+                       int B, int T, int C, int n_heads, int causal);
+void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
+                        real *d_weights, const real *d_out, const real *q,
+                        const real *k, const real *v, const real *weights,
+                        int B, int T, int C, int n_heads, int causal);
 
 typedef struct {
     real *x, *ln1, *ln1_mean, *ln1_rstd;            /* embedding, LN 1 */
@@ -185,18 +207,6 @@ real gpt_loss(Gpt *g, const int *targets, int B, int T);
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
                   int T);
 
-/* in, out, d_in and d_out (N, C), gain (C), mean and rstd (N) */
-void layernorm_forward(real *out, real *mean, real *rstd, const real *in,
-                       const real *gain, int N, int C);
-void layernorm_backward(real *restrict d_in, real *restrict d_gain,
-                        const real *restrict d_out, const real *restrict in,
-                        const real *restrict gain,
-                        const real *restrict mean,
-                        const real *restrict rstd, int N, int C);
-/* out, a, b and their gradients (N numbers) */
-void residual_forward(real *out, const real *a, const real *b, int N);
-void residual_backward(real *d_a, real *d_b, const real *d_out, int N);
-
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
 int  gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8]);
@@ -214,16 +224,6 @@ typedef struct {
 } Trace;
 void gpt_trace(Gpt *g, const int *tokens, int T, Trace *trace);
 int  gpt_forms_agree(Gpt *g, int p);
-
-/* q, k, v, out and their gradients (B, T, C), the heads side by side
-   in C; scores and weights (B, n_heads, T, T) */
-void attention_forward(real *out, real *scores, real *weights,
-                       const real *q, const real *k, const real *v,
-                       int B, int T, int C, int n_heads, int causal);
-void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
-                        real *d_weights, const real *d_out, const real *q,
-                        const real *k, const real *v, const real *weights,
-                        int B, int T, int C, int n_heads, int causal);
 
 void question_weights(Gpt *g, int a, int b, real weights[MAX_HEADS][4]);
 real swap_change(Gpt *g, int a, int b);
