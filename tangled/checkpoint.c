@@ -61,30 +61,6 @@ static uint64_t fnv1a(const unsigned char *data, size_t length)
     return hash;
 }
 
-const Part part_table[N_PARTS] = {
-    {"positions", "no position vectors", "position vectors"},
-    {"mask", "no causal mask", "the causal mask"},
-    {"residual", "no residual", "the residual"},
-    {"layernorm", "no LayerNorm", "LayerNorm"},
-    {"gelu", "no GELU", "GELU"},
-};
-
-uint32_t parts_switched_off(Ablation off)
-{
-    int on[N_PARTS] = {off.no_position, off.no_mask, off.no_residual,
-                       off.no_layernorm, off.no_gelu};
-    uint32_t parts = 0;
-    for (int i = 0; i < N_PARTS; i++)
-        parts |= (uint32_t)(on[i] != 0) << i;
-    return parts;
-}
-
-Ablation ablation_of_parts(uint32_t parts)
-{
-    return (Ablation){parts & 1, parts >> 1 & 1, parts >> 2 & 1,
-                      parts >> 3 & 1, parts >> 4 & 1};
-}
-
 static const char *names_of_parts(char *out, size_t size, uint32_t parts)
 {
     size_t n = (size_t)snprintf(out, size, "%s", parts ? "" : "any part");
@@ -102,7 +78,7 @@ void checkpoint_encode(unsigned char *out, const Gpt *g)
     memcpy(out, checkpoint_magic, 8);
     out = put_u32(out + 8, CHECKPOINT_VERSION);
     out = put_u32(out, (uint32_t)g->n_heads);
-    out = put_u32(out, parts_switched_off(g->ablate));
+    out = put_u32(out, g->ablate);
     out = put_u32(out, (uint32_t)p->n_tables);
     for (int i = 0; i < p->n_tables; i++) {
         out = put_u32(out, (uint32_t)p->specs[i].rows);
@@ -138,7 +114,7 @@ CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
         REFUSE(CHECKPOINT_OTHER_MODEL, "a model with %lu heads, expected %d",
                (unsigned long)get_u32(in + 12), g->n_heads);
     uint32_t parts = version == 1 ? 0 : get_u32(in + 16);
-    uint32_t wanted = parts_switched_off(g->ablate);
+    uint32_t wanted = g->ablate;
     if (parts >> N_PARTS != 0)
         REFUSE(CHECKPOINT_OTHER_MODEL, "parts switched off that this program "
                "does not know (bits %#lx)", (unsigned long)parts);

@@ -4,15 +4,7 @@
 #define CHECKPOINT_H
 #include "core.h"
 
-enum { CHECKPOINT_VERSION = 2, N_PARTS = 5, N_ABLATED = 4 };
-typedef struct {
-    const char *name;       /* the word of attention train --without */
-    const char *label;      /* a model without it, in tables and charts */
-    const char *what;       /* the part itself, after "without" */
-} Part;
-extern const Part part_table[N_PARTS];
-uint32_t parts_switched_off(Ablation off);
-Ablation ablation_of_parts(uint32_t parts);
+enum { CHECKPOINT_VERSION = 2 };
 
 size_t checkpoint_size(const Gpt *g);
 void checkpoint_encode(unsigned char *out, const Gpt *g);

@@ -793,15 +793,24 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
             }
 }
 
+const Part part_table[N_PARTS] = {
+    {"positions", "no_position", "no position vectors", "position vectors"},
+    {"mask", "no_mask", "no causal mask", "the causal mask"},
+    {"residual", "no_residual", "no residual", "the residual"},
+    {"layernorm", "no_layernorm", "no LayerNorm", "LayerNorm"},
+    {"gelu", "no_gelu", "no GELU", "GELU"},
+};
+
+
 static real *positions(const Gpt *g, real *const *tables)
 {
-    return g->ablate.no_position ? NULL : tables[POS_EMB];
+    return g->ablate & NO_POSITION ? NULL : tables[POS_EMB];
 }
 
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N)
 {
-    if (g->ablate.no_residual)
+    if (g->ablate & NO_RESIDUAL)
         memcpy(out, increment, (size_t)N * sizeof(real));
     else
         residual_forward(out, stream, increment, N);
@@ -811,7 +820,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
                                     real *d_increment, const real *d_out,
                                     int N)
 {
-    if (g->ablate.no_residual)
+    if (g->ablate & NO_RESIDUAL)
         for (int i = 0; i < N; i++)
             d_increment[i] += d_out[i];
     else
@@ -821,7 +830,7 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N)
 {
-    if (g->ablate.no_layernorm)
+    if (g->ablate & NO_LAYERNORM)
         memcpy(out, in, (size_t)N * WIDTH * sizeof(real));
     else
         layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
@@ -832,7 +841,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
                                      const real *gain, const real *mean,
                                      const real *rstd, int N)
 {
-    if (g->ablate.no_layernorm)
+    if (g->ablate & NO_LAYERNORM)
         for (int i = 0; i < N * WIDTH; i++)
             d_in[i] += d_out[i];
     else
@@ -843,7 +852,7 @@ static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
 static void bend_forward(const Ablation *off, real *out, const real *in,
                          int n)
 {
-    if (off->no_gelu)
+    if (*off & NO_GELU)
         memcpy(out, in, (size_t)n * sizeof *out);   /* the identity */
     else
         gelu_forward(out, in, n);
@@ -852,7 +861,7 @@ static void bend_forward(const Ablation *off, real *out, const real *in,
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n)
 {
-    if (!off->no_gelu) {
+    if (!(*off & NO_GELU)) {
         gelu_backward(d_in, in, out, d_out, n);
         return;
     }
@@ -1002,7 +1011,7 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
     matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
     attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
-                      B, T, C, g->n_heads, !g->ablate.no_mask);
+                      B, T, C, g->n_heads, !(g->ablate & NO_MASK));
     matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
     block_residual(g, a->x2, a->x, a->attn, N * C);
     block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
@@ -1060,7 +1069,7 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
     matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
     attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
                        a->q, a->k, a->v, a->weights, B, T, C, g->n_heads,
-                       !g->ablate.no_mask);
+                       !(g->ablate & NO_MASK));
     matmul_backward(d->ln1, dw[WQ], NULL, d->q, a->ln1, w[WQ], N, C, C);
     matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
     matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
@@ -1086,7 +1095,7 @@ static void fill_batch(Gpt *g, const int *problems, int n, int T)
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
 {
     Gpt *g = (Gpt *)m;
-    int T = backward && !g->ablate.no_mask ? SEQ_LEN - 1 : SEQ_LEN;
+    int T = backward && !(g->ablate & NO_MASK) ? SEQ_LEN - 1 : SEQ_LEN;
     if (n < 1 || n > g->max_batch)
         return NAN;
     fill_batch(g, problems, n, T);
@@ -1123,7 +1132,7 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
 {
     Gpt *g = (Gpt *)m;
     int all[N_PROBLEMS], T = SEQ_LEN - 1, correct = 0;
-    if (g->ablate.no_mask || g->max_batch < N_PROBLEMS)
+    if (g->ablate & NO_MASK || g->max_batch < N_PROBLEMS)
         return -1;                          /* write every answer instead */
     for (int p = 0; p < N_PROBLEMS; p++)
         all[p] = p;
@@ -1253,7 +1262,7 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
                   WIDTH);
     block_layernorm(g, &tr->ln1[0][0], mean, rstd, &tr->x[0][0],
                     w[LN1_GAIN], T);
-    classic_attention(tr, w, !g->ablate.no_mask);
+    classic_attention(tr, w, !(g->ablate & NO_MASK));
     block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0],
                    T * WIDTH);
     block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);

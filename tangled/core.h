@@ -177,17 +177,26 @@ typedef struct {
     real *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;  /* output */
 } Activations;
 
+enum {                      /* the parts a model can be without */
+    NO_POSITION = 1 << 0,   /* no position vectors: x = token vector only */
+    NO_MASK = 1 << 1,       /* no causal mask: every row reads every row */
+    NO_RESIDUAL = 1 << 2,   /* a sublayer's output replaces the stream */
+    NO_LAYERNORM = 1 << 3,  /* the three LayerNorms pass rows through */
+    NO_GELU = 1 << 4,       /* the FFN's bend is the identity */
+    N_PARTS = 5, N_ABLATED = 4
+};
+typedef uint32_t Ablation;  /* the parts switched off, one bit each */
 typedef struct {
-    int no_position;        /* no position vectors: x = token vector only */
-    int no_mask;            /* no causal mask: every row reads every row */
-    int no_residual;        /* a sublayer's output replaces the stream */
-    int no_layernorm;       /* the three LayerNorms pass rows through */
-    int no_gelu;            /* the FFN's bend is the identity */
-} Ablation;
+    const char *name;       /* the word of attention train --without */
+    const char *tag;        /* chapter 7's numbers and files about it */
+    const char *label;      /* a model without it, in tables and charts */
+    const char *what;       /* the part itself, after "without" */
+} Part;
+extern const Part part_table[N_PARTS];      /* row i: bit 1 << i */
 
 typedef struct {
     Model model;            /* first member: a Gpt * is a Model * */
-    Ablation ablate;        /* all zero: the book's model */
+    Ablation ablate;        /* 0: the book's model */
     int n_heads, max_batch;
     Activations act, grad;  /* values and their gradients, same layout */
     int B, T;               /* the batch they hold now: B sequences of T */

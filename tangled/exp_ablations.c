@@ -23,12 +23,10 @@ enum { N_VARIANTS = 1 + N_ABLATED };
 typedef struct { const char *name, *label; Ablation off; } Variant;
 static Variant variant(int v)      /* 0: the book's model */
 {
-    static const char *const names[N_VARIANTS] =
-        {"full", "no_position", "no_mask", "no_residual", "no_layernorm"};
     if (v == 0)
-        return (Variant){names[0], "book's model", {0, 0, 0, 0, 0}};
-    return (Variant){names[v], part_table[v - 1].label,
-                     ablation_of_parts(1u << (v - 1))};
+        return (Variant){"full", "book's model", 0};
+    return (Variant){part_table[v - 1].tag, part_table[v - 1].label,
+                     1u << (v - 1)};
 }
 
 struct Trials {
@@ -365,7 +363,7 @@ static int gradient_lane(Text *out, Claims *claims, const char *dir,
         Gpt *g = new_transformer(seed);
         if (g == NULL)
             return text_free(&md), -1;
-        g->ablate.no_residual = off;
+        g->ablate = off ? NO_RESIDUAL : 0;
         memset(g->model.p.grads, 0, g->model.p.n_params * sizeof(real));
         g->model.batch_loss(&g->model, all, N_PROBLEMS, 1);
         size_t cells = (size_t)g->B * g->T * WIDTH;     /* the rows of that pass */

@@ -74,7 +74,7 @@ static int train_and_take_apart(FfnRuns *e, Gpt *g, int s)
     TrainConfig cfg = e->book.cfg;
     cfg.seed += (uint64_t)s;
     Gpt *trained = train_transformer(&t->run, &cfg, N_HEADS,
-                                     (Ablation){0});
+                                     0);
     if (trained == NULL)
         return -1;
     measure_trained(t, trained);
@@ -89,9 +89,9 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
     int rows = 0;
     double worst = 0, largest = 0;
     gpt_ffn_as_one_map(g, map, shift);
-    g->ablate.no_gelu = 1;
+    g->ablate = NO_GELU;
     loss_on_all_problems(&g->model);
-    g->ablate.no_gelu = 0;
+    g->ablate = 0;
     for (int p = 0; p < N_PROBLEMS; p++) {
         int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
         for (int t = 0; t < T; t++, rows++) {

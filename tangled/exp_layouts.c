@@ -9,7 +9,7 @@
 #include <string.h>
 
 enum { READS_A, READS_B, READS_EQUALS, READS_ELSE };
-enum { ON_A, ON_B, ON_EQUALS, ON_FILLERS, N_PARTS };
+enum { ON_A, ON_B, ON_EQUALS, ON_FILLERS, N_PLACES };
 typedef struct {
     Run run[N_SEEDS];
     Run control[N_SEEDS];           /* the book's layout alone */
@@ -17,7 +17,7 @@ typedef struct {
     int parsed;                     /* strings the parser reads right */
     int parsed_right[N_SEEDS];      /* answered by parser and perceptron */
     unsigned char read[N_SEEDS][MAX_HEADS][N_PROBLEMS][N_LAYOUTS];
-    double weight[N_SEEDS][MAX_HEADS][N_LAYOUTS][N_PARTS];  /* summed */
+    double weight[N_SEEDS][MAX_HEADS][N_LAYOUTS][N_PLACES]; /* summed */
     int on_operand[N_SEEDS][MAX_HEADS];     /* strings peaking on one */
     int mostly_one[N_SEEDS][MAX_HEADS];     /* over half on one operand */
     int some_head[N_SEEDS];         /* strings on which some head does */

@@ -236,7 +236,7 @@ static int proofs_over_the_seeds(const char *model, Text *numbers,
         TrainConfig seed = cfg;
         seed.seed += (uint64_t)s;
         Gpt *g = s == 0 ? book
-                 : train_transformer(run, &seed, N_HEADS, (Ablation){0});
+                 : train_transformer(run, &seed, N_HEADS, 0);
         if (g == NULL) {
             status = -1;
             break;

@@ -88,7 +88,7 @@ static int sweep_both_models(Text *numbers, Claims *claims,
         TrainConfig cfg = gpt->cfg;
         cfg.seed += (uint64_t)s;
         Gpt *trained = s == 0 ? NULL
-                       : train_transformer(run, &cfg, N_HEADS, (Ablation){0});
+                       : train_transformer(run, &cfg, N_HEADS, 0);
         if (s > 0 && trained == NULL) {
             free(run);
             return -1;

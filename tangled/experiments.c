@@ -145,7 +145,7 @@ Gpt *load_transformer(const char *path)
     Gpt *g = rows == layouts_longest() && rows != SEQ_LEN
              ? new_layout_transformer(0) : new_transformer_heads(0, heads);
     if (g != NULL && parts > 0)
-        g->ablate = ablation_of_parts((uint32_t)parts);
+        g->ablate = (Ablation)parts;
     if (g != NULL && load_checkpoint(path, g) != 0) {
         delete_transformer(g);
         return NULL;
@@ -312,7 +312,7 @@ int train_relative(Trained *t, const TrainConfig *book, int seed_index,
     TrainConfig cfg = *book;
     cfg.seed = book->seed + (uint64_t)seed_index;
     Gpt *g = train_transformer(&t->run, &cfg, n_heads,
-                               (Ablation){.no_gelu = no_gelu});
+                               no_gelu ? NO_GELU : 0);
     if (g == NULL)
         return -1;
     measure_trained(t, g);

@@ -237,7 +237,7 @@ static int command_train(const Arguments *a)
                         : new_transformer_heads(a->seed, a->heads);
     int status = run == NULL || g == NULL ? fail("out of memory") : 0;
     if (status == 0) {
-        g->ablate = ablation_of_parts(a->without);
+        g->ablate = a->without;
         Watcher watcher = {isatty(fileno(stderr)), 0, -1, g};
         run->cfg = train_defaults();
         run->cfg.seed = a->seed;
@@ -397,29 +397,28 @@ static void print_trace(const Trace *tr, Ablation off, int t,
                         const char *text, int exact)
 {
     char label[64];
-    uint32_t parts = parts_switched_off(off);
     printf("trace of \"%s\" at position t = %d (token '%c')\n", text, t,
            text[t]);
     for (int i = 0; i < N_PARTS; i++)
-        if (parts >> i & 1)
+        if (off >> i & 1)
             printf("the model was trained without: %s\n",
                    part_table[i].name);
     printf("\n1. input x[%d] = token vector of '%c'", t, text[t]);
-    if (off.no_position)
+    if (off & NO_POSITION)
         printf(" (no position vectors)\n");
     else
         printf(" + position vector %d\n", t);
     print_vector("x[t]", tr->x[t], WIDTH, exact);
-    printf(off.no_layernorm ? "2. h[t] = x[t] (no LayerNorm)\n"
+    printf(off & NO_LAYERNORM ? "2. h[t] = x[t] (no LayerNorm)\n"
                             : "2. after LayerNorm\n");
     print_vector("h[t]", tr->ln1[t], WIDTH, exact);
     printf("3. query of row t, one line per head (d_head = %d)\n",
            WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH, exact);
     int d_head = WIDTH / tr->n_heads;
-    int last = off.no_mask ? tr->T - 1 : t;      /* the last row read */
+    int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
     printf("4. keys of %s and the scores of row t\n",
-           off.no_mask ? "every row (no mask)" : "the rows u <= t");
+           off & NO_MASK ? "every row (no mask)" : "the rows u <= t");
     for (int head = 0; head < tr->n_heads; head++) {
         const real *q = tr->q[t] + head * d_head;
         for (int u = 0; u <= last; u++) {
@@ -474,7 +473,7 @@ static void print_trace(const Trace *tr, Ablation off, int t,
             }
     }
     printf("6. the heads' mixes of v, concatenated, times Wo, %s\n",
-           off.no_residual ? "(no residual)" : "plus x[t]");
+           off & NO_RESIDUAL ? "(no residual)" : "plus x[t]");
     if (exact)
         for (int head = 0; head < tr->n_heads; head++) {
             int d_mix = WIDTH / tr->n_heads;
@@ -488,11 +487,11 @@ static void print_trace(const Trace *tr, Ablation off, int t,
         }
     print_vector("mix[t]", tr->heads[t], WIDTH, exact);
     print_vector("x2[t]", tr->x2[t], WIDTH, exact);
-    printf("7. after the FFN%s%s\n", off.no_gelu ? " (no GELU)" : "",
-           off.no_residual ? ", no residual" : " and its residual");
+    printf("7. after the FFN%s%s\n", off & NO_GELU ? " (no GELU)" : "",
+           off & NO_RESIDUAL ? ", no residual" : " and its residual");
     print_vector("x3[t]", tr->x3[t], WIDTH, exact);
     printf("8. scores for the next token (after %s W_out)\n",
-           off.no_layernorm ? "no final LayerNorm, only"
+           off & NO_LAYERNORM ? "no final LayerNorm, only"
                             : "the final LayerNorm and");
     printf("  ");
     for (int token = 0; token < VOCAB; token++)

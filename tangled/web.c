@@ -309,7 +309,7 @@ static void experiment_chart(Text *svg)
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = 2, .log_y = 1, .x_min = 0,
          .x_max = steps, .legend = SVG_LEGEND_BELOW,
-         .h_line = {trials.run[1].off.no_mask, floor, floor_label}},
+         .h_line = {(trials.run[1].off & NO_MASK) != 0, floor, floor_label}},
         {.title = "Score", .x_label = "step",
          .y_label = "problems right", .series = scores, .n_series = 2,
          .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
@@ -322,7 +322,7 @@ static void experiment_chart(Text *svg)
 static void name_trial(WebTrial *run, int n_heads, int part, int book)
 {
     run->n_heads = n_heads;
-    run->off = ablation_of_parts(part == 0 ? 0 : 1u << (part - 1));
+    run->off = part == 0 ? 0 : 1u << (part - 1);
     run->n_records = 0;
     run->cfg = train_defaults();
     if (part != 0 || book)

@@ -83,14 +83,14 @@ static void test_no_position_swaps_alike(void **state)
             alike += swap_alike(&model, a, b, &gap);
     assert_int_equal(pairs, 45);
     assert_int_not_equal(alike, 45);            /* with them, some pair differs */
-    model.ablate.no_position = 1;
+    model.ablate = NO_POSITION;
     alike = 0;
     for (int a = 0; a < N_DIGITS; a++)
         for (int b = a + 1; b < N_DIGITS; b++) {
             alike += swap_alike(&model, a, b, &gap);
             widest = fmax(widest, gap);
         }
-    model.ablate.no_position = 0;
+    model.ablate = 0;
     printf("  without positions: %d of 45 pairs alike, outputs differ by %.1e\n", alike, widest);
     assert_int_equal(alike, 45);
     assert_true(widest <= ROUNDING);
@@ -102,7 +102,7 @@ static void test_no_mask_sees_later_tokens(void **state)
 {
     (void)state;
     int tokens[SEQ_LEN], T = problem_tokens(7 * 10 + 8, tokens);
-    model.ablate.no_mask = 1;
+    model.ablate = NO_MASK;
     for (int u = 1; u < T; u++) {
         gpt_forward(&model, tokens, 1, T);
         memcpy(logits, model.act.logits, (size_t)T * VOCAB * sizeof(real));
@@ -112,7 +112,7 @@ static void test_no_mask_sees_later_tokens(void **state)
         assert_memory_not_equal(logits + (u - 1) * VOCAB, model.act.logits + (u - 1) * VOCAB,
                                 VOCAB * sizeof(real));
     }
-    model.ablate.no_mask = 0;
+    model.ablate = 0;
 }
 
 static void batch(Gpt *g, int backward)
@@ -142,13 +142,11 @@ static void test_switches_off_change_nothing(void **state)
     memcpy(logits, model.act.logits, ROWS * VOCAB * sizeof(real));
     memcpy(grads, model.model.p.grads, sizeof grads);
     for (int s = 0; s < 4; s++) {
-        int *flag[4] = {&model.ablate.no_position, &model.ablate.no_mask,
-                        &model.ablate.no_residual, &model.ablate.no_layernorm};
-        *flag[s] = 1;
+        model.ablate = 1u << s;     /* positions, mask, residual, LayerNorm */
         batch(&model, 1);
         for (int p = 0; p < N_PROBLEMS; p++)
             assert_true(gpt_forms_agree(&model, p));
-        *flag[s] = 0;
+        model.ablate = 0;
         batch(&model, 1);
         SAME(logits, model.act.logits, ROWS * VOCAB);
         SAME(grads, model.model.p.grads, 9440);
@@ -163,33 +161,33 @@ static void test_each_switch_changes_its_part(void **state)
     batch(&other, 0);                           /* the book's model */
     Activations *a = &model.act, *b = &other.act;
     /* no positions: the same as a position table of zeros */
-    model.ablate.no_position = 1;
+    model.ablate = NO_POSITION;
     batch(&model, 1);
     memset(other.model.p.table[POS_EMB], 0, SEQ_LEN * WIDTH * sizeof(real));
     batch(&other, 0);
     SAME(a->logits, b->logits, ROWS * VOCAB);
     for (int i = 0; i < SEQ_LEN * WIDTH; i++)
         assert_true(model.model.p.grad[POS_EMB][i] == 0);
-    model.ablate.no_position = 0;
+    model.ablate = 0;
     memcpy(other.model.p.params, model.model.p.params, model.model.p.n_params * sizeof(real));
     batch(&other, 0);
     /* no mask: the last row, which has no future, is unchanged; others move */
-    model.ablate.no_mask = 1;
+    model.ablate = NO_MASK;
     batch(&model, 0);
     for (size_t row = 0; row < ROWS; row++)
         if (row % SEQ_LEN == SEQ_LEN - 1)
             SAME(a->logits + row * VOCAB, b->logits + row * VOCAB, VOCAB);
     assert_memory_not_equal(a->logits, b->logits, VOCAB * sizeof(real));
-    model.ablate.no_mask = 0;
+    model.ablate = 0;
     /* no residual: the stream after a sublayer is the sublayer's result */
-    model.ablate.no_residual = 1;
+    model.ablate = NO_RESIDUAL;
     batch(&model, 0);
     SAME(a->attn, b->attn, ROWS * WIDTH);
     SAME(a->x2, a->attn, ROWS * WIDTH);
     SAME(a->x3, a->ffn, ROWS * WIDTH);
-    model.ablate.no_residual = 0;
+    model.ablate = 0;
     /* no LayerNorm: the three LayerNorms pass their rows through */
-    model.ablate.no_layernorm = 1;
+    model.ablate = NO_LAYERNORM;
     batch(&model, 1);
     SAME(a->x, b->x, ROWS * WIDTH);
     SAME(a->ln1, a->x, ROWS * WIDTH);
@@ -198,7 +196,7 @@ static void test_each_switch_changes_its_part(void **state)
     for (int i = 0; i < WIDTH; i++)
         assert_true(model.model.p.grad[LN1_GAIN][i] == 0 && model.model.p.grad[LN2_GAIN][i] == 0
                     && model.model.p.grad[LNF_GAIN][i] == 0);
-    model.ablate.no_layernorm = 0;
+    model.ablate = 0;
 }
 
 /* The search of proof 2 visits all 45 pairs and picks the largest
@@ -244,7 +242,7 @@ static void test_gradcheck_with_switches(void **state)
     int problems[8];
     for (int i = 0; i < 8; i++) problems[i] = (13 * i + 5) % N_PROBLEMS;
     for (int s = 0; s < 4; s++) {
-        Ablation off = {s == 0, s == 1, s == 2, s == 3, 0};
+        Ablation off = 1u << s;
         double worst = 0;
         model.ablate = off;
         for (int table = 0; table < N_GPT_TABLES; table++) {
@@ -254,7 +252,7 @@ static void test_gradcheck_with_switches(void **state)
         printf("  gradient check, switch %d: worst relative error %.2e\n", s, worst);
         assert_true(worst < 1e-6);
     }
-    model.ablate = (Ablation){0, 0, 0, 0, 0};
+    model.ablate = 0;
 }
 #endif
 

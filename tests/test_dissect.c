@@ -91,7 +91,7 @@ static void test_no_gelu_collapse(void **state)
     rng_seed(&rng, 11);
     for (int i = 0; i < HIDDEN; i++) g.model.p.table[B1][i] = rng_normal(&rng);
     for (int i = 0; i < WIDTH; i++) g.model.p.table[B2][i] = rng_normal(&rng);
-    g.ablate.no_gelu = 1;
+    g.ablate = NO_GELU;
     g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
     gpt_ffn_as_one_map(&g, map, shift);
     double worst = 0;
@@ -119,13 +119,13 @@ static void test_no_gelu_switch(void **state)
     assert_int_equal(gpt_create(&plain, 7, N_HEADS, N_PROBLEMS), 0);
     plain.model.batch_loss(&plain.model, all, N_PROBLEMS, 0);
     memcpy(before, plain.act.logits, sizeof before);
-    g.ablate.no_gelu = 1;
+    g.ablate = NO_GELU;
     g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
     assert_memory_equal(g.act.hidden, g.act.pre_gelu,
                         N_PROBLEMS * SEQ_LEN * HIDDEN * sizeof(real));
     assert_memory_not_equal(before, g.act.logits, sizeof before);
     for (int p = 0; p < N_PROBLEMS; p++) assert_true(gpt_forms_agree(&g, p));
-    g.ablate.no_gelu = 0;
+    g.ablate = 0;
     g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
     assert_memory_equal(before, g.act.logits, sizeof before);
     gpt_destroy(&g);
@@ -142,7 +142,7 @@ static void test_no_gelu_gradcheck(void **state)
     int problems[16];
     Rng rng;
     assert_int_equal(gpt_create(&g, 1, N_HEADS, 16), 0);
-    g.ablate.no_gelu = 1;
+    g.ablate = NO_GELU;
     rng_seed(&rng, 7);
     for (int i = 0; i < 16; i++) problems[i] = rng_below(&rng, N_PROBLEMS);
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
