@@ -17,8 +17,6 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
 static size_t layout(Activations *a, real *memory, int B, int T,
                      int n_heads);
 
-static const uint64_t LAYOUT_STREAM = 0x6c61796f75747321u;  /* "layouts!" */
-
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
                             const real *in, const real *gain, int N);
@@ -36,6 +34,8 @@ static void bend_forward(const Ablation *off, real *out, const real *in,
                          int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
+
+static const uint64_t LAYOUT_STREAM = 0x6c61796f75747321u;  /* "layouts!" */
 
 #ifndef M_SQRT1_2
 #define M_SQRT1_2 0.70710678118654752440
@@ -81,66 +81,6 @@ int token_of_char(int c)
 char char_of_token(int token)
 {
     return token >= 0 && token < VOCAB ? vocabulary[token] : '?';
-}
-
-TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
-                         int *length, size_t *where)
-{
-    *where = 0;
-    if (n == 0)
-        return TOKENS_EMPTY;
-    for (size_t i = 0; i < n; i++)
-        if (token_of_char((unsigned char)text[i]) < 0) {
-            *where = i;
-            return TOKENS_NOT_A_TOKEN;
-        }
-    if (n > (size_t)max)
-        return TOKENS_TOO_LONG;
-    for (size_t i = 0; i < n; i++)
-        tokens[i] = token_of_char((unsigned char)text[i]);
-    *length = (int)n;
-    return TOKENS_OK;
-}
-
-const char *tokens_fault_text(TokensFault fault)
-{
-    switch (fault) {
-    case TOKENS_OK:          return "is a sequence of tokens";
-    case TOKENS_EMPTY:       return "is empty";
-    case TOKENS_NOT_A_TOKEN: return "holds a character that is not a token";
-    case TOKENS_TOO_LONG:    return "is longer than the model's positions";
-    }
-    return "has an unknown defect";
-}
-
-size_t char_named(char name[32], const char *text, size_t n, size_t at)
-{
-    const unsigned char *b = (const unsigned char *)text;
-    size_t position = 0;
-    for (size_t i = 0; i < at; i++)
-        position += (b[i] & 0xC0) != 0x80;  /* not a continuation byte */
-    unsigned long code = b[at];
-    int more = code < 0x80 ? 0 : code < 0xC2 ? -1 : code < 0xE0 ? 1
-             : code < 0xF0 ? 2 : code < 0xF5 ? 3 : -1;  /* bytes to come */
-    if (more > 0 && at + (size_t)more >= n)
-        more = -1;                      /* cut short */
-    if (more > 0)
-        code &= 0x3Fu >> more;
-    for (int k = 1; k <= more; k++) {
-        if ((b[at + k] & 0xC0) != 0x80)
-            return snprintf(name, 32, "the byte \\x%02X", b[at]), position;
-        code = code << 6 | (b[at + k] & 0x3Fu);
-    }
-    if ((more == 2 && code < 0x800) || (more == 3 && code < 0x10000)
-        || (code >= 0xD800 && code < 0xE000) || code > 0x10FFFF)
-        more = -1;                      /* overlong, or no character */
-    if (more < 0)
-        snprintf(name, 32, "the byte \\x%02X", b[at]);
-    else if (code >= 32 && code < 127)
-        snprintf(name, 32, "the character '%c'", (int)code);
-    else
-        snprintf(name, 32, "the character U+%04lX", code);
-    return position;
 }
 
 int question_of_tokens(const int *tokens, int length)
@@ -211,6 +151,66 @@ int whole_number(const char *text, unsigned long long *value)
     if (text[0] >= '0' && text[0] <= '9')
         *value = strtoull(text, &end, 10);
     return end != NULL && *end == '\0' && errno != ERANGE;
+}
+
+TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
+                         int *length, size_t *where)
+{
+    *where = 0;
+    if (n == 0)
+        return TOKENS_EMPTY;
+    for (size_t i = 0; i < n; i++)
+        if (token_of_char((unsigned char)text[i]) < 0) {
+            *where = i;
+            return TOKENS_NOT_A_TOKEN;
+        }
+    if (n > (size_t)max)
+        return TOKENS_TOO_LONG;
+    for (size_t i = 0; i < n; i++)
+        tokens[i] = token_of_char((unsigned char)text[i]);
+    *length = (int)n;
+    return TOKENS_OK;
+}
+
+const char *tokens_fault_text(TokensFault fault)
+{
+    switch (fault) {
+    case TOKENS_OK:          return "is a sequence of tokens";
+    case TOKENS_EMPTY:       return "is empty";
+    case TOKENS_NOT_A_TOKEN: return "holds a character that is not a token";
+    case TOKENS_TOO_LONG:    return "is longer than the model's positions";
+    }
+    return "has an unknown defect";
+}
+
+size_t char_named(char name[32], const char *text, size_t n, size_t at)
+{
+    const unsigned char *b = (const unsigned char *)text;
+    size_t position = 0;
+    for (size_t i = 0; i < at; i++)
+        position += (b[i] & 0xC0) != 0x80;  /* not a continuation byte */
+    unsigned long code = b[at];
+    int more = code < 0x80 ? 0 : code < 0xC2 ? -1 : code < 0xE0 ? 1
+             : code < 0xF0 ? 2 : code < 0xF5 ? 3 : -1;  /* bytes to come */
+    if (more > 0 && at + (size_t)more >= n)
+        more = -1;                      /* cut short */
+    if (more > 0)
+        code &= 0x3Fu >> more;
+    for (int k = 1; k <= more; k++) {
+        if ((b[at + k] & 0xC0) != 0x80)
+            return snprintf(name, 32, "the byte \\x%02X", b[at]), position;
+        code = code << 6 | (b[at + k] & 0x3Fu);
+    }
+    if ((more == 2 && code < 0x800) || (more == 3 && code < 0x10000)
+        || (code >= 0xD800 && code < 0xE000) || code > 0x10FFFF)
+        more = -1;                      /* overlong, or no character */
+    if (more < 0)
+        snprintf(name, 32, "the byte \\x%02X", b[at]);
+    else if (code >= 32 && code < 127)
+        snprintf(name, 32, "the character '%c'", (int)code);
+    else
+        snprintf(name, 32, "the character U+%04lX", code);
+    return position;
 }
 
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)
@@ -1171,29 +1171,6 @@ static void divide_all(real *a, int n, real divisor)
         a[i] = a[i] / divisor;
 }
 
-static void mask_future(real *scores, int T)
-{
-    for (int t = 0; t < T; t++)
-        for (int u = t + 1; u < T; u++)
-            scores[t * T + u] = -INFINITY;
-}
-
-static void softmax_rows(real *a, int n, int m)
-{
-    for (int i = 0; i < n; i++) {
-        real *row = a + i * m, max = -INFINITY, sum = 0;
-        for (int j = 0; j < m; j++)
-            if (row[j] > max)
-                max = row[j];
-        for (int j = 0; j < m; j++) {
-            row[j] = exp(row[j] - max);
-            sum += row[j];
-        }
-        for (int j = 0; j < m; j++)
-            row[j] = row[j] / sum;
-    }
-}
-
 static void take_columns(real *out, const real *a, int n, int m,
                          int first, int count)
 {
@@ -1215,6 +1192,29 @@ static void keep_square(real out[MAX_T][MAX_T], const real *a, int T)
     for (int t = 0; t < T; t++)
         for (int u = 0; u < T; u++)
             out[t][u] = a[t * T + u];
+}
+
+static void mask_future(real *scores, int T)
+{
+    for (int t = 0; t < T; t++)
+        for (int u = t + 1; u < T; u++)
+            scores[t * T + u] = -INFINITY;
+}
+
+static void softmax_rows(real *a, int n, int m)
+{
+    for (int i = 0; i < n; i++) {
+        real *row = a + i * m, max = -INFINITY, sum = 0;
+        for (int j = 0; j < m; j++)
+            if (row[j] > max)
+                max = row[j];
+        for (int j = 0; j < m; j++) {
+            row[j] = exp(row[j] - max);
+            sum += row[j];
+        }
+        for (int j = 0; j < m; j++)
+            row[j] = row[j] / sum;
+    }
 }
 
 static void classic_head(Trace *tr, int head, int d_head, int causal)

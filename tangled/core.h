@@ -18,20 +18,20 @@ double   rng_uniform(Rng *rng);
 int      rng_below(Rng *rng, int n);
 real     rng_normal(Rng *rng);
 
-enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
 typedef enum {
     TOKENS_OK, TOKENS_EMPTY, TOKENS_NOT_A_TOKEN, TOKENS_TOO_LONG
 } TokensFault;
 TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
                          int *length, size_t *where);
 const char *tokens_fault_text(TokensFault fault);
+size_t char_named(char name[32], const char *text, size_t n, size_t at);
+enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
 int  question_of_tokens(const int *tokens, int length);
 enum { TOK_TIMES = 10, TOK_EQUALS = 11, TOK_END = 12 };
 int  problem_tokens(int p, int tokens[SEQ_LEN]);
 int  problem_answer(int p, char answer[8]);
 int  token_of_char(int c);
 char char_of_token(int token);
-size_t char_named(char name[32], const char *text, size_t n, size_t at);
 
 enum { N_LAYOUTS = 6, MAX_T = 16 };     /* MAX_T: any model's longest */
 extern const char *const layouts[N_LAYOUTS];
