@@ -87,7 +87,8 @@ static void drawing_follows(void) { text_printf(&web.output, "\n"); }
 WEB_EXPORT(about) int web_about(void)
 {
     static const char *const words[MAX_HEADS + 1] = {
-        "no", "one", "two", "three", "four", "five", "six", "seven", "eight"};
+        "no", "one", "two", "three", "four", "five", "six", "seven",
+        "eight"};
     TrainConfig cfg = train_defaults();
     clear_output();
     field("positions", "%d", SEQ_LEN);
@@ -309,7 +310,8 @@ static void experiment_chart(Text *svg)
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = 2, .log_y = 1, .x_min = 0,
          .x_max = steps, .legend = SVG_LEGEND_BELOW,
-         .h_line = {(trials.run[1].off & NO_MASK) != 0, floor, floor_label}},
+         .h_line = {(trials.run[1].off & NO_MASK) != 0, floor,
+                    floor_label}},
         {.title = "Score", .x_label = "step",
          .y_label = "problems right", .series = scores, .n_series = 2,
          .x_min = 0, .x_max = steps, .y_min = 0, .y_max = 100,
@@ -431,8 +433,8 @@ static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
     if (defect == TOKENS_NOT_A_TOKEN) {
         size_t position = char_named(name, text, (size_t)length, where);
         return web_fail(2, "%s: %s at position %zu is not a token (the "
-                        "tokens are 0-9 * = ;)", quoted(quote, text, length),
-                        name, position);
+                        "tokens are 0-9 * = ;)",
+                        quoted(quote, text, length), name, position);
     }
     if (defect != TOKENS_OK)
         return web_fail(2, "%s %s: this model reads 1 to %d tokens",
