@@ -83,14 +83,6 @@ char char_of_token(int token)
     return token >= 0 && token < VOCAB ? vocabulary[token] : '?';
 }
 
-int question_of_tokens(const int *tokens, int length)
-{
-    if (length != 4 || tokens[0] >= N_DIGITS || tokens[1] != TOK_TIMES
-        || tokens[2] >= N_DIGITS || tokens[3] != TOK_EQUALS)
-        return -1;
-    return tokens[0] * 10 + tokens[2];
-}
-
 int problem_answer(int p, char answer[8])
 {
     int product = (p / 10) * (p % 10), n = 0;
@@ -211,6 +203,14 @@ size_t char_named(char name[32], const char *text, size_t n, size_t at)
     else
         snprintf(name, 32, "the character U+%04lX", code);
     return position;
+}
+
+int question_of_tokens(const int *tokens, int length)
+{
+    if (length != 4 || tokens[0] >= N_DIGITS || tokens[1] != TOK_TIMES
+        || tokens[2] >= N_DIGITS || tokens[3] != TOK_EQUALS)
+        return -1;
+    return tokens[0] * 10 + tokens[2];
 }
 
 int params_alloc(Params *p, const TableSpec *specs, int n_tables)

@@ -1258,6 +1258,46 @@ live_book() {
     node tests/live_test.js book/attention.html "$b/attention" "$b/model.ckpt" "$b/live"
 }
 
+# No chunk name is defined in more than 12 parts (issue 25): a name that
+# gathers more is a catch-all, to be split into named pieces listed in its
+# root's outline.  Counted with noweb's own markup.
+chunk_names_at_most_12_parts() {
+    counts=$(/usr/lib/noweb/markup $NW | sed -n 's/^@defn //p' | sort | uniq -c | sort -rn) ||
+        return 1
+    over=$(echo "$counts" | awk '$1 > 12')
+    [ -z "$over" ] || { echo "chunk names defined in more than 12 parts:"; echo "$over"; return 1; }
+    echo "every chunk name has at most 12 parts; the most: $(echo "$counts" | head -1 | sed 's/^ *//')"
+}
+
+# The story's chapters hold at most 1,250 lines of code (issue 25): the
+# machinery lives in appendices named by topic.  A code line is a line
+# that is not blank inside a code chunk of a numbered chapter (a level-1
+# heading without "-", as tests/chapters.awk reads them); each chapter's
+# code and prose lines are printed.
+story_code_at_most_1250_lines() {
+    awk '
+        /^<<.*>>=[ \t]*$/ { code = 1; next }
+        /^@( |$)/         { code = 0; next }
+        !code && /^# / {
+            chapter = 1; attributes = ""
+            if (match($0, /\{[^{}]*\}[ \t]*$/)) attributes = substr($0, RSTART + 1, RLENGTH - 2)
+            k = split(attributes, attribute, " ")
+            for (i = 1; i <= k; i++)
+                if (attribute[i] == "-" || attribute[i] ~ /^\.unnumbered/) chapter = 0
+            if (chapter) { n++; title[n] = substr($0, 3); sub(/ *\{.*/, "", title[n]) }
+            next
+        }
+        chapter && /[^ \t]/ { if (code) lines[n]++; else prose[n]++ }
+        END {
+            for (i = 1; i <= n; i++) {
+                printf "chapter %d: %d code lines, %d prose lines (%s)\n", i, lines[i], prose[i], title[i]
+                total += lines[i]
+            }
+            printf "chapters 1-%d: %d code lines (at most 1250)\n", n, total
+            exit total > 1250
+        }' $NW
+}
+
 # Under the sanitizers (make check SANITIZE=1) the tests of the books, the
 # figures and the browser are skipped: they run no sanitized code, make
 # check runs them on the same sources, and make check SANITIZE=1 weaves no

@@ -57,6 +57,8 @@ static void test_figures_keep_the_standard(void **s) { (void)s; run("figures_kee
 static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
 static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_code_within_76_columns(void **s) { (void)s; run("code_within_76_columns"); }
+static void test_chunk_names_at_most_12_parts(void **s) { (void)s; run("chunk_names_at_most_12_parts"); }
+static void test_story_code_at_most_1250_lines(void **s) { (void)s; run("story_code_at_most_1250_lines"); }
 static void test_pdf_no_overfull_box(void **s) { (void)s; run("pdf_no_overfull_box"); }
 static void test_pdf_page_layout(void **s) { (void)s; run("pdf_page_layout"); }
 static void test_pdf_chunk_labels_name_pages(void **s) { (void)s; run("pdf_chunk_labels_name_pages"); }
@@ -98,6 +100,8 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
     CHAPTER_TEST("build", "book/book.lua", test_numbers_read_as_prose),
     CHAPTER_TEST("build", "attention.nw", test_code_within_76_columns),
+    CHAPTER_TEST("build", "attention.nw", test_chunk_names_at_most_12_parts),
+    CHAPTER_TEST("build", "attention.nw", test_story_code_at_most_1250_lines),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_no_overfull_box),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_page_layout),
     CHAPTER_TEST("build", "book/nwpandoc.awk", test_pdf_chunk_labels_name_pages),
