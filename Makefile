@@ -144,8 +144,8 @@ program: $(PROGRAM)
 # The objects depend on the compiler and its flags as well as on the code:
 # $(B)/cflags holds the command line, rewritten only when it changes.
 COMPILE := $(CC) $(WARN) $(STRICT) $(CFLAGS) $(SAN)
-# (the temporary file is the shell's own: .ci/run runs make check and make
-# check SANITIZE=1 side by side, and the second remakes build/'s results)
+# (the temporary file is the shell's own: make check runs make check
+# SANITIZE=1 beside its own tests, and that remakes build/'s results)
 $(B)/cflags: FORCE | deps
 	@mkdir -p $(B)
 	@echo '$(COMPILE)' > $@.$$$$.tmp; cmp -s $@.$$$$.tmp $@ || cp $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
@@ -411,7 +411,15 @@ ifeq ($(EDITION),student)
 	@case "$(CHAPTER)" in ""|whole) $(MAKE) -s $(MODEL) > /dev/null 2>&1 || \
 	  echo "make check: the program did not train a model; the group 'whole' will fail";; esac
 endif
+# make check alone, in the teacher's repository, runs both halves side by
+# side, the plain build's tests and make check SANITIZE=1, and prints one
+# summary (tests/check_both.sh); a chapter, a group or an exercise, and
+# the student edition, run the plain half only
+ifeq ($(EDITION)$(SANITIZE)$(CHAPTER),teacher0)
+	+@sh tests/check_both.sh "$(MAKE)" $(TESTS)
+else
 	+@sh tests/check.sh $(TESTS)
+endif
 endif
 
 # ---------------------------------------------------------------- course mode

@@ -20,8 +20,14 @@
 # run: those of its chapter that check its functions (course/student.awk
 # lists the exercises, their chapters and functions); the binaries get the
 # functions in CHECKS (tests/chapters.c).
+#
+# With CHECK_SUMMARY=FILE in the environment the summary (from "by
+# chapter" to the end) goes to FILE instead: make check prints the two
+# builds' summaries together (tests/check_both.sh).
 set -u
 NW=attention.nw
+summary_to=${CHECK_SUMMARY:-/dev/stdout}
+unset CHECK_SUMMARY     # not for the tests' own runs of this script
 groups="build whole course"
 summary=$(mktemp "${TMPDIR:-/tmp}/attention-check.XXXXXX") || exit 1
 trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out" "$summary.ex"' EXIT
@@ -31,6 +37,7 @@ awk -f tests/chapters.awk $NW > "$summary.map" || exit 1
 topics=$(cut -f2 "$summary.map")
 : > "$summary.list"
 for t in "$@"; do
+    [ -x "$t" ] || { echo "$t is not built"; exit 1; }
     "$t" --list | sed "s|^|$t	|" >> "$summary.list" || { echo "$t --list failed"; exit 1; }
 done
 unknown=$(awk -F'\t' -v known="$(echo $topics $groups)" '
@@ -134,6 +141,7 @@ for chapter in $chapters; do
     [ $skipped = 0 ] || { [ $ran = 0 ] && verdict="skipped ($skipped)" || verdict="$verdict, skipped ($skipped)"; }
     summarise "$chapter" "$verdict" "$notes"
 done
+{
 echo
 if [ -n "$exercise" ]; then
     echo "=================================================================== the exercise"
@@ -157,4 +165,5 @@ if [ -z "$exercise" ] && [ "${EDITION:-teacher}" = student ] && [ -x "$program" 
         done
     fi
 fi
+} > "$summary_to"
 exit $status
