@@ -429,7 +429,9 @@ endif
 # teacher's numbers, tables and figures in results/, course/student.awk
 # (make check EXERCISE=k lists the exercises with it) and course/README.md
 # as its README, the table of exercises put in from the edition's own
-# attention.nw, so that its line numbers are the student's.  SOLVED=3,5 leaves
+# attention.nw: each exercise's function, its chunk by name and the words
+# its stub starts with (no line number, which would go stale as the
+# student writes).  SOLVED=3,5 leaves
 # exercises 3 and 5 solved (the course-mode test uses it).
 STUDENT_DIR ?= $(B)/student
 SOLVED ?=
@@ -446,7 +448,7 @@ student: $(NW) course/student.awk $(B)/results.stamp | deps
 	cp -R tests LICENSE $(STUDENT_DIR)/
 	mkdir -p $(STUDENT_DIR)/course && cp course/student.awk $(STUDENT_DIR)/course/
 	awk -f course/student.awk -v list=1 $(STUDENT_DIR)/$(NW) | awk -F'|' -v OFS=' | ' \
-	  '{ print "| " $$1, $$2, $$3, "`" $$4 "`", $$5, "`make check EXERCISE=" $$1 "` |" }' \
+	  '{ print "| " $$1, $$2, $$3, "`" $$4 "`", "`<<" $$5 ">>`", "`TODO, exercise " $$1 "`", "`make check EXERCISE=" $$1 "` |" }' \
 	  > $(STUDENT_DIR)/exercises.tmp
 	awk -v table=$(STUDENT_DIR)/exercises.tmp '/^<!-- the exercises -->$$/ { \
 	    while ((getline row < table) > 0) print row; next } { print }' \

@@ -22,7 +22,8 @@
 # attention.nw has the same chunks, the same roots and the same chapters.
 #
 # list=1 prints one line per exercise, fields separated by "|":
-#   number|chapter|title|functions (space-separated)|line of its first chunk
+#   number|chapter|title|functions (space-separated)|name of its first chunk
+# (a name, not a line number, which would go stale as the student writes)
 #
 # The chapter of an exercise is its chapter's number, which the stub's
 # TODO gives as `CHAPTER=n`, beside `make check EXERCISE=e`; what a chapter is, and which line
@@ -159,7 +160,8 @@ state == "code" {
     state = "code"; nchunk = 0; current = pending
     if (current) {
         chunks[current]++
-        if (first_line[current] == "") first_line[current] = NR
+        if (first_chunk[current] == "")
+            { first_chunk[current] = $0; sub(/^<</, "", first_chunk[current]); sub(/>>=[ \t]*$/, "", first_chunk[current]) }
     }
     if (!current || keep[current]) { emit($0); next }
     emit($0); next
@@ -180,6 +182,6 @@ END {
     if (state != "doc") { print "student.awk: unterminated exercise or chunk" > "/dev/stderr"; exit 1 }
     for (e = 1; e <= n; e++) {
         if (!chunks[e]) { print "student.awk: exercise " e " (" title[e] ") has no chunk" > "/dev/stderr"; exit 1 }
-        if (list) print e "|" ex_chapter[e] "|" title[e] "|" functions[e] "|" first_line[e]
+        if (list) print e "|" ex_chapter[e] "|" title[e] "|" functions[e] "|" first_chunk[e]
     }
 }

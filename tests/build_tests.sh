@@ -1020,6 +1020,18 @@ course_mode() {
     n=$(wc -l < $work/exercises)
     [ "$n" -ge 8 ] || { echo "only $n exercises"; return 1; }
     echo "make student: $n exercises stubbed in $edition"; took
+    # the README's table names where each exercise is by words that do not
+    # go stale as the student writes: its function, its chunk's name and
+    # the words its stub starts with, found once in the edition
+    for e in $(seq 1 $n); do
+        row=$(grep "^| $e | " $edition/README.md)
+        chunk=$(awk -F'|' -v e=$e '$1 == e { print $5 }' $work/exercises)
+        f=$(awk -F'|' -v e=$e '$1 == e { print $4 }' $work/exercises | cut -d' ' -f1)
+        echo "$row" | grep -qF "| \`$f\` | \`<<$chunk>>\` | \`TODO, exercise $e\` |" &&
+        [ "$(grep -c "TODO, exercise $e (" $edition/$NW)" = 1 ] && grep -qF "<<$chunk>>=" $edition/$NW ||
+            { echo "the README's row of exercise $e does not name its function, chunk and stub: $row"; return 1; }
+    done
+    echo "the README names each exercise's function, chunk and stub words: $(grep '^| 1 | ' $edition/README.md)"
     # the edition builds: its own Makefile tangles, compiles, weaves both books
     what="all"
     [ "$B" = build-san ] && what=program
