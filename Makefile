@@ -519,7 +519,7 @@ fuzz: $(B)/fuzz_tokens $(B)/fuzz_checkpoint
 # regenerate them (Debian's python3-torch, with the system Python):
 reference: tests/reference_input.c $(TEST_DEPS)
 	$(CC) $(TEST_CFLAGS) -o $(B)/reference_input tests/reference_input.c \
-	  tests/checks.c $(CORE_SRC) $(LDLIBS)
+	  tests/checks.c tests/chapters.c $(CORE_SRC) -lcmocka $(LDLIBS)
 	$(B)/reference_input tests/ref_input.bin
 	/usr/bin/python3 tests/reference.py tests/ref_input.bin tests/reference.bin
 

@@ -29,6 +29,40 @@ static void wrapped(void **state)
     r->passed = 1;
 }
 
+size_t chapter_first_difference(const void *expected, const void *got,
+                                size_t n, size_t size)
+{
+    const unsigned char *a = expected, *b = got;
+    size_t i = 0;
+    while (i < n && !memcmp(a + i * size, b + i * size, size)) i++;
+    return i;
+}
+
+/* one element as text: a real to the last bit (%.9g for float, %.17g
+   for double), an int, a byte */
+static void element_text(const void *x, size_t size, char kind, char *out, size_t n)
+{
+    if (kind == 'r' && size == sizeof(float)) { float v; memcpy(&v, x, size); snprintf(out, n, "%.9g", v); }
+    else if (kind == 'r' && size == sizeof(double)) { double v; memcpy(&v, x, size); snprintf(out, n, "%.17g", v); }
+    else if (kind == 'i' && size == sizeof(int)) { int v; memcpy(&v, x, size); snprintf(out, n, "%d", v); }
+    else snprintf(out, n, "%u", (unsigned)*(const unsigned char *)x);
+}
+
+void chapter_expect_same(const char *what, const void *expected, const void *got,
+                         size_t n, size_t size, char kind, const char *file, int line)
+{
+    const unsigned char *a = expected, *b = got;
+    size_t first = chapter_first_difference(expected, got, n, size), differ = 0;
+    if (first == n) return;
+    for (size_t i = first; i < n; i++) differ += memcmp(a + i * size, b + i * size, size) != 0;
+    char e[64], g[64];
+    element_text(a + first * size, size, kind, e, sizeof e);
+    element_text(b + first * size, size, kind, g, sizeof g);
+    print_error("%s, element %zu of %zu: expected %s, got %s (%zu of %zu elements differ)\n",
+                what, first, n, e, g, differ, n);
+    _fail(file, line);
+}
+
 static int is_name_char(int c)
 {
     return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
