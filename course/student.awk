@@ -100,8 +100,11 @@ function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, para
 
 # the statement as a comment, its words refilled so that no line of the
 # stub is wider than the book's code (76 columns, with the closing */)
+# the stub marks itself when it runs (exercise_stubs_ran, in core.h): a
+# test that fails after it ran is reported as needing exercise e
+function mark(e) { emit("    exercise_stubs_ran |= 1u << " e ";   /* delete with the stub */") }
 function todo(e, full,   k, m, lines, words, line, text) {
-    if (!full) { emit("    /* TODO (exercise " e "): see above. */"); return }
+    if (!full) { emit("    /* TODO (exercise " e "): see above. */"); mark(e); return }
     m = split(statement[e], lines, "\n")
     emit("    /* TODO, exercise " e " (make check EXERCISE=" e "; its chapter: CHAPTER=" ex_chapter[e] ").")
     text = ""
@@ -118,6 +121,7 @@ function todo(e, full,   k, m, lines, words, line, text) {
             line = line == "" ? words[k] : line " " words[k]
     }
     emit("       " line " */")
+    mark(e)
 }
 
 # ---------------------------------------------------------------- the pass

@@ -49,6 +49,13 @@ void chapter_expect_same(const char *what, const void *expected, const void *got
 #define expect_same_bytes(what, expected, got, n) chapter_expect_same((what), (expected), \
     (got), (size_t)(n), 1, 'b', __FILE__, __LINE__)
 
+/* core.c's (test_build.c's, which links no core): bit e is set when the
+   stub of exercise e runs, in the student edition.  A failing test after
+   which a bit is set, or in whose group's setup one was, needs that
+   exercise: its chapter-failure line says which (tests/check.sh counts
+   these apart from the tests that fail on their own). */
+extern unsigned exercise_stubs_ran;
+
 /* a skipped test is not a failed one: call chapter_skip(), not skip() */
 void chapter_mark_skipped(void);
 #define chapter_skip() do { chapter_mark_skipped(); skip(); } while (0)
