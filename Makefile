@@ -81,10 +81,15 @@ BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
 MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 .DELETE_ON_ERROR:
 
-all: program book
+# The student edition's make builds what a student reads and runs: the
+# program and the HTML book; the PDF, which takes longer than both, is
+# made on request (make book/attention.pdf).
 ifeq ($(EDITION),student)
-	@echo "The book is book/attention.html (open it in a browser) and book/attention.pdf."
+all: program book/attention.html
+	@echo "The book is book/attention.html (open it in a browser); make book/attention.pdf makes the PDF."
 	@echo "Next: read chapter 1, then run: make check EXERCISE=1"
+else
+all: program book
 endif
 
 # ---------------------------------------------------------------- dependencies

@@ -1032,10 +1032,15 @@ course_mode() {
             { echo "the README's row of exercise $e does not name its function, chunk and stub: $row"; return 1; }
     done
     echo "the README names each exercise's function, chunk and stub words: $(grep '^| 1 | ' $edition/README.md)"
-    # the edition builds: its own Makefile tangles, compiles, weaves both books
-    what="all"
+    # the edition builds: its own Makefile tangles, compiles and weaves the
+    # HTML book (make), and the PDF book on request; make ends by saying
+    # where the book is and what to run next
+    what="all book/attention.pdf"
     [ "$B" = build-san ] && what=program
     (cd $edition && make -s $what > $work/log 2>&1) || { echo "the student edition does not build:"; cat $work/log; return 1; }
+    [ "$B" = build-san ] || { [ -f $edition/book/attention.html ] && [ -f $edition/book/attention.pdf ] &&
+        grep -q '^Next: read chapter 1, then run: make check EXERCISE=1$' $work/log; } ||
+        { echo "the edition's make made no book, or did not say what comes next:"; cat $work/log; return 1; }
     grep -q 'TODO, exercise 1 ' $edition/tangled/core.c || { echo "no stub in the edition's core.c"; return 1; }
     echo "the student edition builds: make $what"; took
     # the exercises' tests, and which exercise each belongs to
