@@ -81,10 +81,15 @@ BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
 MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 .DELETE_ON_ERROR:
 
-all: program book
+# The student edition's make builds what a student reads and runs: the
+# program and the HTML book; the PDF, which takes longer than both, is
+# made on request (make book/attention.pdf).
 ifeq ($(EDITION),student)
-	@echo "The book is book/attention.html (open it in a browser) and book/attention.pdf."
+all: program book/attention.html
+	@echo "The book is book/attention.html (open it in a browser); make book/attention.pdf makes the PDF."
 	@echo "Next: read chapter 1, then run: make check EXERCISE=1"
+else
+all: program book
 endif
 
 # ---------------------------------------------------------------- dependencies
@@ -144,8 +149,8 @@ program: $(PROGRAM)
 # The objects depend on the compiler and its flags as well as on the code:
 # $(B)/cflags holds the command line, rewritten only when it changes.
 COMPILE := $(CC) $(WARN) $(STRICT) $(CFLAGS) $(SAN)
-# (the temporary file is the shell's own: .ci/run runs make check and make
-# check SANITIZE=1 side by side, and the second remakes build/'s results)
+# (the temporary file is the shell's own: make check runs make check
+# SANITIZE=1 beside its own tests, and that remakes build/'s results)
 $(B)/cflags: FORCE | deps
 	@mkdir -p $(B)
 	@echo '$(COMPILE)' > $@.$$$$.tmp; cmp -s $@.$$$$.tmp $@ || cp $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
@@ -411,7 +416,15 @@ ifeq ($(EDITION),student)
 	@case "$(CHAPTER)" in ""|whole) $(MAKE) -s $(MODEL) > /dev/null 2>&1 || \
 	  echo "make check: the program did not train a model; the group 'whole' will fail";; esac
 endif
+# make check alone, in the teacher's repository, runs both halves side by
+# side, the plain build's tests and make check SANITIZE=1, and prints one
+# summary (tests/check_both.sh); a chapter, a group or an exercise, and
+# the student edition, run the plain half only
+ifeq ($(EDITION)$(SANITIZE)$(CHAPTER),teacher0)
+	+@sh tests/check_both.sh "$(MAKE)" $(TESTS)
+else
 	+@sh tests/check.sh $(TESTS)
+endif
 endif
 
 # ---------------------------------------------------------------- course mode
@@ -421,7 +434,9 @@ endif
 # teacher's numbers, tables and figures in results/, course/student.awk
 # (make check EXERCISE=k lists the exercises with it) and course/README.md
 # as its README, the table of exercises put in from the edition's own
-# attention.nw, so that its line numbers are the student's.  SOLVED=3,5 leaves
+# attention.nw: each exercise's function, its chunk by name and the words
+# its stub starts with (no line number, which would go stale as the
+# student writes).  SOLVED=3,5 leaves
 # exercises 3 and 5 solved (the course-mode test uses it).
 STUDENT_DIR ?= $(B)/student
 SOLVED ?=
@@ -438,7 +453,7 @@ student: $(NW) course/student.awk $(B)/results.stamp | deps
 	cp -R tests LICENSE $(STUDENT_DIR)/
 	mkdir -p $(STUDENT_DIR)/course && cp course/student.awk $(STUDENT_DIR)/course/
 	awk -f course/student.awk -v list=1 $(STUDENT_DIR)/$(NW) | awk -F'|' -v OFS=' | ' \
-	  '{ print "| " $$1, $$2, $$3, "`" $$4 "`", $$5, "`make check EXERCISE=" $$1 "` |" }' \
+	  '{ print "| " $$1, $$2, $$3, "`" $$4 "`", "`<<" $$5 ">>`", "`TODO, exercise " $$1 "`", "`make check EXERCISE=" $$1 "` |" }' \
 	  > $(STUDENT_DIR)/exercises.tmp
 	awk -v table=$(STUDENT_DIR)/exercises.tmp '/^<!-- the exercises -->$$/ { \
 	    while ((getline row < table) > 0) print row; next } { print }' \
@@ -509,7 +524,7 @@ fuzz: $(B)/fuzz_tokens $(B)/fuzz_checkpoint
 # regenerate them (Debian's python3-torch, with the system Python):
 reference: tests/reference_input.c $(TEST_DEPS)
 	$(CC) $(TEST_CFLAGS) -o $(B)/reference_input tests/reference_input.c \
-	  tests/checks.c $(CORE_SRC) $(LDLIBS)
+	  tests/checks.c tests/chapters.c $(CORE_SRC) -lcmocka $(LDLIBS)
 	$(B)/reference_input tests/ref_input.bin
 	/usr/bin/python3 tests/reference.py tests/ref_input.bin tests/reference.bin
 

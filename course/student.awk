@@ -22,7 +22,8 @@
 # attention.nw has the same chunks, the same roots and the same chapters.
 #
 # list=1 prints one line per exercise, fields separated by "|":
-#   number|chapter|title|functions (space-separated)|line of its first chunk
+#   number|chapter|title|functions (space-separated)|name of its first chunk
+# (a name, not a line number, which would go stale as the student writes)
 #
 # The chapter of an exercise is its chapter's number, which the stub's
 # TODO gives as `CHAPTER=n`, beside `make check EXERCISE=e`; what a chapter is, and which line
@@ -99,8 +100,11 @@ function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, para
 
 # the statement as a comment, its words refilled so that no line of the
 # stub is wider than the book's code (76 columns, with the closing */)
+# the stub marks itself when it runs (exercise_stubs_ran, in core.h): a
+# test that fails after it ran is reported as needing exercise e
+function mark(e) { emit("    exercise_stubs_ran |= 1u << " e ";   /* delete with the stub */") }
 function todo(e, full,   k, m, lines, words, line, text) {
-    if (!full) { emit("    /* TODO (exercise " e "): see above. */"); return }
+    if (!full) { emit("    /* TODO (exercise " e "): see above. */"); mark(e); return }
     m = split(statement[e], lines, "\n")
     emit("    /* TODO, exercise " e " (make check EXERCISE=" e "; its chapter: CHAPTER=" ex_chapter[e] ").")
     text = ""
@@ -117,6 +121,7 @@ function todo(e, full,   k, m, lines, words, line, text) {
             line = line == "" ? words[k] : line " " words[k]
     }
     emit("       " line " */")
+    mark(e)
 }
 
 # ---------------------------------------------------------------- the pass
@@ -159,7 +164,8 @@ state == "code" {
     state = "code"; nchunk = 0; current = pending
     if (current) {
         chunks[current]++
-        if (first_line[current] == "") first_line[current] = NR
+        if (first_chunk[current] == "")
+            { first_chunk[current] = $0; sub(/^<</, "", first_chunk[current]); sub(/>>=[ \t]*$/, "", first_chunk[current]) }
     }
     if (!current || keep[current]) { emit($0); next }
     emit($0); next
@@ -180,6 +186,6 @@ END {
     if (state != "doc") { print "student.awk: unterminated exercise or chunk" > "/dev/stderr"; exit 1 }
     for (e = 1; e <= n; e++) {
         if (!chunks[e]) { print "student.awk: exercise " e " (" title[e] ") has no chunk" > "/dev/stderr"; exit 1 }
-        if (list) print e "|" ex_chapter[e] "|" title[e] "|" functions[e] "|" first_line[e]
+        if (list) print e "|" ex_chapter[e] "|" title[e] "|" functions[e] "|" first_chunk[e]
     }
 }

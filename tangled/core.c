@@ -1563,6 +1563,8 @@ int layout_gpt_create(LayoutGpt *l, uint64_t seed)
     return 0;
 }
 
+unsigned exercise_stubs_ran;
+
 /* 1 if all n numbers of x still hold the value put there */
 static int untouched(const real *x, int n, real value)
 {

@@ -256,5 +256,6 @@ int  layout_grade(LayoutGpt *l, int which,
 int  layout_answer(Gpt *g, int p, int which, char out[8]);
 
 unsigned stubbed_exercises(void);
+extern unsigned exercise_stubs_ran;
 
 #endif

@@ -212,11 +212,12 @@ static int perceptron_with_parser(const TrainConfig *cfg)
     return right;
 }
 
-static int run_layouts(LayoutRuns *e)
+static int run_layouts(LayoutRuns *e, int steps)
 {
     for (int s = 0; s < N_SEEDS; s++) {
         TrainConfig cfg = train_defaults();
         cfg.seed += (uint64_t)s;
+        cfg.steps = steps;
         Gpt *g = train_on_layouts(&e->run[s], &cfg);
         if (g == NULL)
             return -1;
@@ -268,9 +269,11 @@ int layouts_experiments(const char *model, const char *dir,
 {
     LayoutRuns *e = calloc(1, sizeof *e);
     int status = e == NULL ? fail("out of memory") : 0;
-    (void)model;        /* the runs and their controls are its own */
+    /* the runs and their controls are its own, as long as its training */
     if (status == 0)
-        status = run_layouts(e);
+        status = load_training_log(model, &e->run[0]);
+    if (status == 0)
+        status = run_layouts(e, e->run[0].cfg.steps);
     if (status == 0) {
         claims_about_layouts(claims, e);
         status = numbers_of_layouts(numbers, e);

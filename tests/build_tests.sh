@@ -756,25 +756,30 @@ $got"
 # The same seed gives the same bytes: checkpoints, logs, figures, numbers.
 # The first run's training is the one make ran for the book's model (the
 # same command, train -o, seed 1), when there is one: it is not run again.
+# Under the sanitizers (make check SANITIZE=1) the runs are short, 100
+# steps, through the same code (the topics' own runs are as long as the
+# model's): they look for memory errors and undefined behaviour, and the
+# plain build compares the full-length runs bit for bit.
 deterministic_outputs() {
     B=${B:-build}
+    steps=""; [ "$B" = build-san ] && steps="--steps 100"
     work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
     for run in 1 2; do
         mkdir $work/$run
-        if [ $run = 1 ] && [ -f $B/model.ckpt ] && [ -f $B/model.ckpt.log ]; then
+        if [ $run = 1 ] && [ -z "$steps" ] && [ -f $B/model.ckpt ] && [ -f $B/model.ckpt.log ]; then
             cp $B/model.ckpt $work/1/m.ckpt && cp $B/model.ckpt.log $work/1/m.ckpt.log
         else
-            $B/attention train -o $work/$run/m.ckpt > /dev/null
+            $B/attention train $steps -o $work/$run/m.ckpt > /dev/null
         fi &&
         $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part specimen &&
-        $B/attention train --layouts -o $work/$run/layouts.ckpt > /dev/null &&
+        $B/attention train --layouts $steps -o $work/$run/layouts.ckpt > /dev/null &&
         $B/attention figures -m $work/$run/m.ckpt -o $work/$run/results --part layouts \
             || { echo "run $run failed"; rm -rf $work; return 1; }
     done
     n=$(find $work/1 -type f | wc -l)
     if ! diff -r $work/1 $work/2; then rm -rf $work; return 1; fi
     rm -rf $work
-    echo "two runs from seed 1: $n files, byte-identical"
+    echo "two runs from seed 1${steps:+, $steps}: $n files, byte-identical"
 }
 
 # The compiler's optimisations and the machine's vector width change the
@@ -1015,10 +1020,27 @@ course_mode() {
     n=$(wc -l < $work/exercises)
     [ "$n" -ge 8 ] || { echo "only $n exercises"; return 1; }
     echo "make student: $n exercises stubbed in $edition"; took
-    # the edition builds: its own Makefile tangles, compiles, weaves both books
-    what="all"
+    # the README's table names where each exercise is by words that do not
+    # go stale as the student writes: its function, its chunk's name and
+    # the words its stub starts with, found once in the edition
+    for e in $(seq 1 $n); do
+        row=$(grep "^| $e | " $edition/README.md)
+        chunk=$(awk -F'|' -v e=$e '$1 == e { print $5 }' $work/exercises)
+        f=$(awk -F'|' -v e=$e '$1 == e { print $4 }' $work/exercises | cut -d' ' -f1)
+        echo "$row" | grep -qF "| \`$f\` | \`<<$chunk>>\` | \`TODO, exercise $e\` |" &&
+        [ "$(grep -c "TODO, exercise $e (" $edition/$NW)" = 1 ] && grep -qF "<<$chunk>>=" $edition/$NW ||
+            { echo "the README's row of exercise $e does not name its function, chunk and stub: $row"; return 1; }
+    done
+    echo "the README names each exercise's function, chunk and stub words: $(grep '^| 1 | ' $edition/README.md)"
+    # the edition builds: its own Makefile tangles, compiles and weaves the
+    # HTML book (make), and the PDF book on request; make ends by saying
+    # where the book is and what to run next
+    what="all book/attention.pdf"
     [ "$B" = build-san ] && what=program
     (cd $edition && make -s $what > $work/log 2>&1) || { echo "the student edition does not build:"; cat $work/log; return 1; }
+    [ "$B" = build-san ] || { [ -f $edition/book/attention.html ] && [ -f $edition/book/attention.pdf ] &&
+        grep -q '^Next: read chapter 1, then run: make check EXERCISE=1$' $work/log; } ||
+        { echo "the edition's make made no book, or did not say what comes next:"; cat $work/log; return 1; }
     grep -q 'TODO, exercise 1 ' $edition/tangled/core.c || { echo "no stub in the edition's core.c"; return 1; }
     echo "the student edition builds: make $what"; took
     # the exercises' tests, and which exercise each belongs to
@@ -1075,7 +1097,9 @@ course_mode() {
     took
     # the whole make check of the fresh edition, after make: the chapters
     # with exercises fail and the group whole, nothing else; every test that
-    # fails in a chapter is an exercise's or calls an exercise's function
+    # fails needs an exercise (a stub ran in it, or the program refuses to
+    # run), and is counted so: "needs exercises 6, 7 and 8 (3 of 3 tests)",
+    # none "FAILED" on its own
     # (CHAPTER= on the command line: make check CHAPTER=course passes its
     # own to sub-makes in MAKEFLAGS, which the environment cannot undo)
     awk -f tests/chapters.awk $NW > $work/chapters || return 1    # number, topic, title
@@ -1085,13 +1109,13 @@ course_mode() {
     verdicts=$(sed -n '/^=* by chapter$/,$p' $work/check | grep -E '^(chapter|group) ')
     wrong=$(echo "$verdicts" | awk -v want="$want" '
         BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) fails[w[i]] = 1; fails["whole"] = 1 }
-        { topic = $1 == "group" ? $2 : $3; failed = / FAILED \(/
-          if (failed != (topic in fails) + 0) print }')
+        { topic = $1 == "group" ? $2 : $3; failed = / needs (exercises? [0-9]|[0-9]+ exercises) /
+          if (failed != (topic in fails) + 0 || / FAILED \(/) print }')
     chapters_seen=$(echo "$verdicts" | grep -c '^chapter ')
     if [ "$chapters_seen" != "$(wc -l < $work/chapters)" ] || [ -n "$wrong" ]; then
         echo "a fresh edition's make check: wrong verdicts:"; echo "${wrong:-$(tail -20 $work/check)}"; status=1
     else
-        echo "a fresh edition's make check fails in $want(the chapters with exercises) and whole:"
+        echo "a fresh edition's make check: $want(the chapters with exercises) and whole need exercises, no test fails on its own:"
         echo "$verdicts" | cut -c1-100 | sed 's/^/    /'
     fi
     # and ends with the exercises still to solve, each with its command
@@ -1119,7 +1143,7 @@ course_mode() {
         c=$(sed -n "s/^ *\/\* TODO, exercise $e (make check EXERCISE=$e; its chapter: CHAPTER=\([0-9]*\))\.\$/\1/p" $edition/$NW)
         [ -n "$c" ] && [ -f $work/log-$c ] || { echo "exercise $e: its stub names no chapter ('$c')"; stubs=; continue; }
         for t in $(tests_of $e); do
-            grep -q "^      $t (exercises): checks" $work/log-$c ||
+            grep -q "^      $t (exercises): needs exercise $e; checks" $work/log-$c ||
                 { echo "exercise $e's stub says CHAPTER=$c, which does not fail its test $t"; stubs=; }
         done
     done

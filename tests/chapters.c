@@ -10,9 +10,18 @@ typedef struct {
     const ChapterTest *test;
     void *group_state;
     int passed, skipped;
+    unsigned stubs;         /* the exercises whose stubs ran */
 } Record;
 
 static Record *current;     /* the test running now */
+static unsigned group_stubs;    /* the stubs that ran in the group's setup */
+
+/* the stubs that ran in the test that ran last are its */
+static void settle(void)
+{
+    if (current) current->stubs = exercise_stubs_ran;
+    current = NULL;
+}
 
 void chapter_mark_skipped(void)
 {
@@ -24,9 +33,45 @@ static void wrapped(void **state)
 {
     Record *r = *state;
     void *inner = r->group_state;
+    settle();
     current = r;
+    exercise_stubs_ran = group_stubs;
     r->test->test.test_func(&inner);
     r->passed = 1;
+}
+
+size_t chapter_first_difference(const void *expected, const void *got,
+                                size_t n, size_t size)
+{
+    const unsigned char *a = expected, *b = got;
+    size_t i = 0;
+    while (i < n && !memcmp(a + i * size, b + i * size, size)) i++;
+    return i;
+}
+
+/* one element as text: a real to the last bit (%.9g for float, %.17g
+   for double), an int, a byte */
+static void element_text(const void *x, size_t size, char kind, char *out, size_t n)
+{
+    if (kind == 'r' && size == sizeof(float)) { float v; memcpy(&v, x, size); snprintf(out, n, "%.9g", v); }
+    else if (kind == 'r' && size == sizeof(double)) { double v; memcpy(&v, x, size); snprintf(out, n, "%.17g", v); }
+    else if (kind == 'i' && size == sizeof(int)) { int v; memcpy(&v, x, size); snprintf(out, n, "%d", v); }
+    else snprintf(out, n, "%u", (unsigned)*(const unsigned char *)x);
+}
+
+void chapter_expect_same(const char *what, const void *expected, const void *got,
+                         size_t n, size_t size, char kind, const char *file, int line)
+{
+    const unsigned char *a = expected, *b = got;
+    size_t first = chapter_first_difference(expected, got, n, size), differ = 0;
+    if (first == n) return;
+    for (size_t i = first; i < n; i++) differ += memcmp(a + i * size, b + i * size, size) != 0;
+    char e[64], g[64];
+    element_text(a + first * size, size, kind, e, sizeof e);
+    element_text(b + first * size, size, kind, g, sizeof g);
+    print_error("%s, element %zu of %zu: expected %s, got %s (%zu of %zu elements differ)\n",
+                what, first, n, e, g, differ, n);
+    _fail(file, line);
 }
 
 static int is_name_char(int c)
@@ -124,10 +169,12 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
         if (seen || !chapter_selected(topic)) continue;
         selected++;
         void *group_state = NULL;
+        exercise_stubs_ran = 0;
         int setup_failed = setup && setup(&group_state) != 0;
+        group_stubs = exercise_stubs_ran;
         for (size_t i = first; i < n; i++) {
             if (strcmp(tests[i].topic, topic) || !checks_selected(tests[i].checks)) continue;
-            records[count] = (Record){ &tests[i], group_state, 0, 0 };
+            records[count] = (Record){ &tests[i], group_state, 0, 0, 0 };
             snprintf(names[count], sizeof names[count], "%s", tests[i].test.name);
             group[count] = (struct CMUnitTest){ names[count], wrapped, NULL, NULL, &records[count] };
             count++;
@@ -144,6 +191,7 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
         if (!setup_failed) {
             printf("[ %s ]\n", title);   /* cmocka's own lines do not name the group */
             _cmocka_run_group_tests(title, group, count, NULL, NULL);
+            settle();
             failed = 0;
             for (size_t i = 0; i < count; i++) {
                 failed += !records[i].passed && !records[i].skipped;
@@ -155,10 +203,16 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
             teardown(&group_state);
         for (size_t i = 0; i < count; i++)
             if (setup_failed || (!records[i].passed && !records[i].skipped)) {
-                char where[1200];
+                char where[1200], needs[128] = "";
+                unsigned stubs = setup_failed ? group_stubs : records[i].stubs;
+                size_t used = 0;
                 where_defined(records[i].test->checks, where, sizeof where);
-                printf("chapter-failure\t%s\t%s\t%s\t%s\n", topic, suite,
-                       records[i].test->test.name, where);
+                for (int e = 1; e < 32 && used < sizeof needs; e++)
+                    if (stubs >> e & 1)
+                        used += (size_t)snprintf(needs + used, sizeof needs - used,
+                                                 "%s%d", used ? " " : "", e);
+                printf("chapter-failure\t%s\t%s\t%s\t%s\t%s\n", topic, suite,
+                       records[i].test->test.name, where, needs);
             }
         printf("chapter-result\t%s\t%s\t%zu\t%d\t%d\n", topic, suite, count, failed, skipped);
         failed_total += failed;

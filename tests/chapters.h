@@ -32,6 +32,30 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
                       const ChapterTest *tests, size_t n,
                       CMFixtureFunction setup, CMFixtureFunction teardown);
 
+/* n elements the same, bit for bit?  If not, the test fails naming what
+   was compared, the first element that differs, the value expected and
+   the one got, and how many differ (where cmocka's assert_memory_equal
+   prints bytes).  kind: 'r' real (float or double, by its size), 'i'
+   int, 'b' byte.  chapter_first_difference: the first index that
+   differs, or n. */
+size_t chapter_first_difference(const void *expected, const void *got,
+                                size_t n, size_t size);
+void chapter_expect_same(const char *what, const void *expected, const void *got,
+                         size_t n, size_t size, char kind, const char *file, int line);
+#define expect_same_reals(what, expected, got, n) chapter_expect_same((what), (expected), \
+    (got), (size_t)(n), sizeof *(expected), 'r', __FILE__, __LINE__)
+#define expect_same_ints(what, expected, got, n) chapter_expect_same((what), (expected), \
+    (got), (size_t)(n), sizeof *(expected), 'i', __FILE__, __LINE__)
+#define expect_same_bytes(what, expected, got, n) chapter_expect_same((what), (expected), \
+    (got), (size_t)(n), 1, 'b', __FILE__, __LINE__)
+
+/* core.c's (test_build.c's, which links no core): bit e is set when the
+   stub of exercise e runs, in the student edition.  A failing test after
+   which a bit is set, or in whose group's setup one was, needs that
+   exercise: its chapter-failure line says which (tests/check.sh counts
+   these apart from the tests that fail on their own). */
+extern unsigned exercise_stubs_ran;
+
 /* a skipped test is not a failed one: call chapter_skip(), not skip() */
 void chapter_mark_skipped(void);
 #define chapter_skip() do { chapter_mark_skipped(); skip(); } while (0)

@@ -20,17 +20,25 @@
 # run: those of its chapter that check its functions (course/student.awk
 # lists the exercises, their chapters and functions); the binaries get the
 # functions in CHECKS (tests/chapters.c).
+#
+# With CHECK_SUMMARY=FILE in the environment the summary (from "by
+# chapter" to the end) goes to FILE instead: make check prints the two
+# builds' summaries together (tests/check_both.sh).
 set -u
 NW=attention.nw
+# (file descriptor 3: the summary's way out)
+if [ -n "${CHECK_SUMMARY:-}" ]; then exec 3> "$CHECK_SUMMARY"; else exec 3>&1; fi
+unset CHECK_SUMMARY     # not for the tests' own runs of this script
 groups="build whole course"
 summary=$(mktemp "${TMPDIR:-/tmp}/attention-check.XXXXXX") || exit 1
-trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out" "$summary.ex"' EXIT
+trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out" "$summary.ex" "$summary.fail"' EXIT
 
 # the chapters: number TAB topic TAB title
 awk -f tests/chapters.awk $NW > "$summary.map" || exit 1
 topics=$(cut -f2 "$summary.map")
 : > "$summary.list"
 for t in "$@"; do
+    [ -x "$t" ] || { echo "$t is not built"; exit 1; }
     "$t" --list | sed "s|^|$t	|" >> "$summary.list" || { echo "$t --list failed"; exit 1; }
 done
 unknown=$(awk -F'\t' -v known="$(echo $topics $groups)" '
@@ -87,6 +95,21 @@ summarise() {   # chapter, verdict, notes: the summary's line, within 100 column
     printf '%-10s %-13s %-*.*s %s%s\n' "$(label "$1")" "$1" $w $w "$(title "$1")" "$2" "${3:-}" >> "$summary"
 }
 
+# In the student edition a failing test after which an exercise's stub ran
+# (its chapter-failure line lists them) needs that exercise, and is counted
+# apart from the tests that fail on their own; so is a failing test of the
+# group whole while the program refuses to run (it names its stubs): the
+# group tests the trained model and the program, which need every exercise.
+program=${B:-build}/attention
+refused=""
+[ -x "$program" ] &&
+    refused=$("$program" ask 1*1= 2>&1 >/dev/null | sed -n 's/^  make check EXERCISE=\([0-9]*\)$/\1/p' | tr '\n' ' ')
+# the exercises as words: "exercise 6", "exercises 6 and 7", "4 exercises"
+exercises_words() {
+    echo "$1" | awk '{ if (NF > 3) { printf "%d exercises", NF; exit }
+                       printf "exercise%s", (NF > 1 ? "s" : "")
+                       for (i = 1; i <= NF; i++) printf "%s%s", (i == 1 ? " " : i == NF ? " and " : ", "), $i }'
+}
 status=0
 : > "$summary"
 times=${CHECK_TIMES:-${B:-build}/check-times.txt}
@@ -97,7 +120,7 @@ tests_of() {
         "$summary.list"
 }
 for chapter in $chapters; do
-    total=0 failed=0 skipped=0 notes=""
+    total=0 failed=0 skipped=0 notes="" needs=0 needed=""
     if [ -z "$(tests_of "$chapter")" ]; then
         summarise "$chapter" "no tests of its own"
         continue
@@ -122,18 +145,31 @@ for chapter in $chapters; do
         total=$((total + $(echo "$line" | cut -f4)))
         failed=$((failed + $(echo "$line" | cut -f5)))
         skipped=$((skipped + $(echo "$line" | awk -F'\t' '{ print $6 + 0 }')))
-        notes="$notes$(grep '^chapter-failure' "$summary.out" |
-            awk -F'\t' '{ printf "\n      %s (%s): checks %s", $4, $3, $5 }')"
+        whole=""; [ "$chapter" = whole ] && whole=$refused
+        grep '^chapter-failure' "$summary.out" | awk -F'\t' -v whole="$whole" '
+            { needs = $6 == "" ? whole : $6; sub(/ +$/, "", needs) }
+            needs == "" { printf "%s\n", $4 " (" $3 "): checks " $5; next }
+            { n = split(needs, e, " "); words = n > 1 ? "exercises " : "exercise "
+              for (i = 1; i <= n; i++) words = words (i == 1 ? "" : i == n ? " and " : ", ") e[i]
+              printf "%s\t%s\n", $4 " (" $3 "): needs " words "; checks " $5, needs }' > "$summary.fail"
+        notes="$notes$(cut -f1 "$summary.fail" | awk '{ printf "\n      %s", $0 }')"
+        needs=$((needs + $(awk -F'\t' 'NF > 1' "$summary.fail" | wc -l)))
+        needed="$needed $(awk -F'\t' 'NF > 1 { print $2 }' "$summary.fail" | tr '\n' ' ')"
     done
-    # skipped tests are counted apart: "passed (17 tests), skipped (3)"
+    # skipped tests are counted apart: "passed (17 tests), skipped (3)";
+    # tests that need an exercise apart from those that fail on their own
     ran=$((total - skipped))
     noun=tests; [ $ran = 1 ] && noun=test
-    if [ $failed != 0 ]; then verdict="FAILED ($failed of $ran $noun)"; status=1
+    needed=$(echo $needed | tr ' ' '\n' | sort -n -u | tr '\n' ' ')
+    if [ $((failed - needs)) -gt 0 ]; then verdict="FAILED ($((failed - needs)) of $ran $noun)"; status=1
+        [ $needs = 0 ] || verdict="$verdict, $needs need $(exercises_words "$needed")"
+    elif [ $needs != 0 ]; then verdict="needs $(exercises_words "$needed") ($needs of $ran $noun)"; status=1
     elif [ $ran = 0 ]; then verdict="skipped"
     else verdict="passed ($ran $noun)"; fi
     [ $skipped = 0 ] || { [ $ran = 0 ] && verdict="skipped ($skipped)" || verdict="$verdict, skipped ($skipped)"; }
     summarise "$chapter" "$verdict" "$notes"
 done
+{
 echo
 if [ -n "$exercise" ]; then
     echo "=================================================================== the exercise"
@@ -157,4 +193,5 @@ if [ -z "$exercise" ] && [ "${EDITION:-teacher}" = student ] && [ -x "$program" 
         done
     fi
 fi
+} >&3
 exit $status

@@ -4,6 +4,28 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "chapters.h"
+
+void expect_same_params_at(const char *what, const Gpt *g, const real *expected,
+                           const real *got, const char *file, int line)
+{
+    size_t n = g->model.p.n_params, start = 0;
+    size_t at = chapter_first_difference(expected, got, n, sizeof *got);
+    if (at == n) return;
+    for (int t = 0; t < N_GPT_TABLES; t++) {
+        size_t size = (size_t)g->tables[t].rows * (size_t)g->tables[t].cols;
+        if (at < start + size) {
+            char label[256];
+            snprintf(label, sizeof label, "%s: table %s (%d rows of %d)", what,
+                     g->tables[t].name, g->tables[t].rows, g->tables[t].cols);
+            chapter_expect_same(label, expected + start, got + start, size,
+                                sizeof *got, 'r', file, line);
+            return;
+        }
+        start += size;
+    }
+    chapter_expect_same(what, expected, got, n, sizeof *got, 'r', file, line);
+}
 
 /* ------------------------------------------------------------------ */
 /* gradient check                                                      */

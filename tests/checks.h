@@ -32,4 +32,12 @@ int write_reference_input(const char *path, uint64_t seed);
 int compare_with_reference(const char *input_path, const char *ref_path,
                            FILE *report);
 
+/* all the parameters of g the same as in expected, bit for bit; if not,
+   the test fails naming the first table that differs, its element,
+   expected and got (tests/chapters.h, expect_same_reals) */
+void expect_same_params_at(const char *what, const Gpt *g, const real *expected,
+                           const real *got, const char *file, int line);
+#define expect_same_params(what, g, expected, got) \
+    expect_same_params_at((what), (g), (expected), (got), __FILE__, __LINE__)
+
 #endif

@@ -128,7 +128,7 @@ static void batch(Gpt *g, int backward)
     g->model.batch_loss(&g->model, problems, N_PROBLEMS, 0);
 }
 
-#define SAME(x, y, n) assert_memory_equal((x), (y), (size_t)(n) * sizeof(real))
+#define SAME(x, y, n) expect_same_reals(#x " against " #y, (x), (y), (n))
 #define ROWS ((size_t)N_PROBLEMS * SEQ_LEN)
 
 /* Each switch, set and cleared again, leaves the outputs and gradients

@@ -33,12 +33,11 @@ static void test_four_heads_is_the_specimen(void **state)
     assert_int_equal(N_HEADS, 4);
     assert_int_equal(gpt_create(&book, 1, N_HEADS, N_PROBLEMS), 0);
     assert_int_equal(gpt_create(&four, 1, 4, N_PROBLEMS), 0);
-    assert_memory_equal(book.model.p.params, four.model.p.params,
-                        book.model.p.n_params * sizeof(real));
+    expect_same_params("the parameters", &book, book.model.p.params, four.model.p.params);
     book.model.batch_loss(&book.model, all, N_PROBLEMS, 0);
     memcpy(logits, book.act.logits, sizeof logits);
     four.model.batch_loss(&four.model, all, N_PROBLEMS, 0);
-    assert_memory_equal(logits, four.act.logits, sizeof logits);
+    expect_same_reals("the logits", logits, four.act.logits, sizeof logits / sizeof *logits);
     gpt_destroy(&book);
     gpt_destroy(&four);
 }
@@ -59,9 +58,9 @@ static void test_other_head_counts(void **state)
         assert_int_equal(g.n_heads, n);
         assert_int_equal((WIDTH / n) * n, WIDTH);
         assert_int_equal(g.model.p.n_params, 9440);
-        assert_memory_equal(g.model.p.params, four.model.p.params, 9440 * sizeof(real));
+        expect_same_params("the parameters", &g, g.model.p.params, four.model.p.params);
         g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
-        assert_memory_equal(g.act.v, four.act.v, N_PROBLEMS * SEQ_LEN * WIDTH * sizeof(real));
+        expect_same_reals("the values v", g.act.v, four.act.v, N_PROBLEMS * SEQ_LEN * WIDTH);
         assert_memory_not_equal(g.act.heads, four.act.heads,
                                 N_PROBLEMS * SEQ_LEN * WIDTH * sizeof(real));
         for (int row = 0; row < N_PROBLEMS * n * SEQ_LEN; row++) {
@@ -121,13 +120,13 @@ static void test_no_gelu_switch(void **state)
     memcpy(before, plain.act.logits, sizeof before);
     g.ablate = NO_GELU;
     g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
-    assert_memory_equal(g.act.hidden, g.act.pre_gelu,
-                        N_PROBLEMS * SEQ_LEN * HIDDEN * sizeof(real));
+    expect_same_reals("the hidden layer against its input", g.act.pre_gelu, g.act.hidden,
+                      N_PROBLEMS * SEQ_LEN * HIDDEN);
     assert_memory_not_equal(before, g.act.logits, sizeof before);
     for (int p = 0; p < N_PROBLEMS; p++) assert_true(gpt_forms_agree(&g, p));
     g.ablate = 0;
     g.model.batch_loss(&g.model, all, N_PROBLEMS, 0);
-    assert_memory_equal(before, g.act.logits, sizeof before);
+    expect_same_reals("the logits", before, g.act.logits, sizeof before / sizeof *before);
     gpt_destroy(&g);
     gpt_destroy(&plain);
 }

@@ -63,8 +63,9 @@ static void test_batch_equals_single(void **state)
     for (int p = 0; p < N_PROBLEMS; p++) {
         int tokens[SEQ_LEN], T = problem_tokens(p, tokens);
         gpt_forward(g, tokens, 1, T);
-        assert_memory_equal(batch_logits + p * SEQ_LEN * VOCAB, g->act.logits,
-                            (size_t)T * VOCAB * sizeof(real));
+        expect_same_reals("the logits, one problem against the batch",
+                          batch_logits + p * SEQ_LEN * VOCAB, g->act.logits,
+                          (size_t)T * VOCAB);
     }
 }
 
@@ -82,8 +83,8 @@ static void test_causal_mask(void **state)
             memcpy(changed, tokens, sizeof changed);
             changed[u] = (tokens[u] + 1) % VOCAB;
             gpt_forward(g, changed, 1, T);
-            assert_memory_equal(before, g->act.logits,
-                                (size_t)u * VOCAB * sizeof(real));
+            expect_same_reals("the logits before the changed position",
+                              before, g->act.logits, (size_t)u * VOCAB);
             assert_memory_not_equal(before + u * VOCAB, g->act.logits + u * VOCAB,
                                     (size_t)(T - u) * VOCAB * sizeof(real));
         }
@@ -124,8 +125,7 @@ static void test_deterministic_init(void **state)
 {
     Gpt *g = *state, other;
     assert_int_equal(gpt_create(&other, 1, N_HEADS, 4), 0);
-    assert_memory_equal(g->model.p.params, other.model.p.params,
-                        g->model.p.n_params * sizeof(real));
+    expect_same_params("the parameters", g, g->model.p.params, other.model.p.params);
     gpt_destroy(&other);
 }
 
@@ -162,7 +162,7 @@ static void test_checkpoint_round_trip(void **state)
     g->model.batch_loss(&g->model, problems, N_PROBLEMS, 0);
     memcpy(before, g->act.logits, sizeof before);
     other.model.batch_loss(&other.model, problems, N_PROBLEMS, 0);
-    assert_memory_equal(before, other.act.logits, sizeof before);
+    expect_same_reals("the logits", before, other.act.logits, sizeof before / sizeof *before);
     gpt_destroy(&other);
     free(bytes);
 }
@@ -251,8 +251,8 @@ static void test_checkpoint_version_1(void **state)
                      CHECKPOINT_OK);
     assert_int_equal(checkpoint_decode(&from_old, old, size - 4, why, sizeof why),
                      CHECKPOINT_OK);
-    assert_memory_equal(from_new.model.p.params, from_old.model.p.params,
-                        g->model.p.n_params * sizeof(real));
+    expect_same_params("the parameters", &from_new, from_new.model.p.params,
+                       from_old.model.p.params);
     expect_refusal(g, old, size - 5, CHECKPOINT_SIZE, "truncated");
     gpt_destroy(&from_new);
     gpt_destroy(&from_old);
@@ -340,7 +340,7 @@ static void compare_grades(const TrainRecord *record, void *context)
     int correct = score(&w->g->model, slow);
     w->g->model.grade = grade;
     assert_int_equal(correct, record->correct);
-    assert_memory_equal(slow, record->solved, N_PROBLEMS);
+    expect_same_bytes("the problems solved", slow, record->solved, N_PROBLEMS);
     w->compared++;
     w->mixed += correct > 0 && correct < N_PROBLEMS;
 }

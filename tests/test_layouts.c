@@ -46,7 +46,7 @@ static void test_layout_tokens(void **state)
                 assert_int_equal(tokens[n + i], token_of_char(answer[i]));
             if (which == 0) {           /* the book's own layout */
                 assert_int_equal(problem_tokens(p, plain), T);
-                assert_memory_equal(plain, tokens, (size_t)T * sizeof(int));
+                expect_same_ints("the tokens", plain, tokens, T);
             }
             longest = T > longest ? T : longest;
         }
@@ -119,8 +119,7 @@ static void test_longer_table_computes_the_same(void **state)
         gpt_forward(&book, tokens, 1, T);
         memcpy(logits, book.act.logits, (size_t)T * VOCAB * sizeof(real));
         gpt_forward(&longer, tokens, 1, T);
-        assert_memory_equal(logits, longer.act.logits,
-                            (size_t)T * VOCAB * sizeof(real));
+        expect_same_reals("the logits", logits, longer.act.logits, (size_t)T * VOCAB);
     }
     gpt_destroy(&book);
     gpt_destroy(&longer);
