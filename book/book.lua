@@ -27,7 +27,9 @@
 --    SVG (html_figure_width), so that its labels are never shown smaller
 --    than the page's small print: a phone scrolls the figure rather than
 --    shrink them; the page ends with a link back to the contents (weave.css
---    keeps it along the foot of the window).
+--    keeps it along the foot of the window); each chapter and section is
+--    a <div class="part">, which the browser may leave undrawn while it is
+--    far from the window.
 --  * A table's columns of numbers are set flush right (both formats).
 --  * LaTeX: a formula in bold text is set in bold (\boldmath).
 --  * HTML: a formula is left as its TeX in <span class="math inline"> or
@@ -616,6 +618,32 @@ local function html_math(el)
   return pandoc.RawInline("html", '<span class="math ' .. kind .. '">' .. escaped .. "</span>")
 end
 
+-- HTML: each chapter, and each section within it, is wrapped in a
+-- <div class="part">, which the browser may leave undrawn while it is far
+-- from the window (weave.css, page.html).
+local function html_parts(blocks)
+  local out, open = pandoc.List(), {}    -- open[level]: the part's blocks
+  local function close(level)
+    for _ = #open, level, -1 do
+      local part = table.remove(open)
+      local into = open[#open] or out
+      into:insert(pandoc.RawBlock("html", '<div class="part">'))
+      into:extend(part)
+      into:insert(pandoc.RawBlock("html", "</div>"))
+    end
+  end
+  for _, b in ipairs(blocks) do
+    if b.t == "Header" and b.level <= 2 and (b.level == 1 or #open > 0) then
+      close(b.level)
+      open[b.level] = pandoc.List()
+    end
+    local into = open[#open] or out
+    into:insert(b)
+  end
+  close(1)
+  return out
+end
+
 local function check_missing()
   if #missing > 0 then
     local where = numbers_path and ("numbers file " .. numbers_path)
@@ -706,6 +734,7 @@ return {
       check_missing()
       number_figures(doc.blocks)
       if not is_latex then
+        doc.blocks = html_parts(doc.blocks)
         doc.blocks:insert(pandoc.RawBlock("html",
           '<a class="to-contents" href="#TOC">Contents</a>'))
       end

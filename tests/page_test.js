@@ -20,7 +20,9 @@
 //   table cells flush right; every colour of text in code, line numbers,
 //   chunk labels, captions and contents at 4.5:1 or more against its
 //   background; the Contents
-//   control clear of the text at 1280, 1000, 700 and 400 px; with
+//   control clear of the text at 1280, 1000, 700 and 400 px; each chapter
+//   and section a part; with JavaScript, the parts drawn only near the
+//   window, each where it is in the page drawn whole, clipping nothing; with
 //   JavaScript, the section being read marked in the side contents;
 //   axe-core's WCAG 2.1 A and AA rules find no violation; and for a reader
 //   who asks for a dark page (prefers-color-scheme), a dark ground whose
@@ -76,6 +78,7 @@ async function main() {
       await figures(page, width);
       await frames(page, width);
       await table_cells(page, width);
+      await parts(page, width);
       for (const [name, id] of Object.entries(displays)) {
         const display = await page.evaluateHandle(first_display, id);
         const file = path.join(shots, 'math-' + name + '-' + width + '.png');
@@ -109,6 +112,7 @@ async function main() {
     await live.setViewport({ width: 1280, height: 900 });
     await live.goto('file://' + path.resolve(page_path), { waitUntil: 'load' });
     await current_section(live);
+    await parted(live);
     await accessibility(live);
     await live.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
     await accessibility(live, 'on the dark page', ['color-contrast']);
@@ -190,7 +194,7 @@ async function fonts(page) {
       const e = document.querySelector(sel);
       return e ? unquote(getComputedStyle(e).fontFamily.split(',')[0]) : 'none';
     };
-    return { embedded: [...embedded], faces, text: first('body > p'), code: first('pre code') };
+    return { embedded: [...embedded], faces, text: first(':is(body, div.part) > p'), code: first('pre code') };
   }, BOOK_FACE, CODE_FACE);
   const loaded = (family, weight, style) => f.faces.includes(family + ' ' + weight + ' ' + style + ' loaded');
   check(f.embedded.includes(BOOK_FACE) && f.text === BOOK_FACE &&
@@ -207,7 +211,7 @@ async function fonts(page) {
 async function measure(page) {
   await page.setViewport({ width: 1280, height: 900 });
   const m = await page.evaluate(() => {
-    const paras = [...document.querySelectorAll('body > p')]
+    const paras = [...document.querySelectorAll(':is(body, div.part) > p')]
       .filter((p) => !p.querySelector('.katex, img') && p.textContent.length > 400).slice(0, 40);
     const lines = [];
     for (const p of paras) {
@@ -298,7 +302,7 @@ async function contrast(page, scheme) {
     for (const e of [...document.querySelectorAll('pre.numberSource code > span > a:first-child')].slice(0, 500))
       note('line numbers', e, '::before');
     const kinds_of = { '.chunknum': 'chunk numbers', '.chunklabel': 'chunk labels', '.chunkuses': 'Used in lines',
-                       'figcaption': 'captions', 'nav#TOC a': 'contents', 'body > p': 'text', 'a': 'links' };
+                       'figcaption': 'captions', 'nav#TOC a': 'contents', ':is(body, div.part) > p': 'text', 'a': 'links' };
     for (const [sel, kind] of Object.entries(kinds_of))
       for (const e of [...document.querySelectorAll(sel)].slice(0, 300)) note(kind, e);
     return kinds;
@@ -354,7 +358,9 @@ async function figures(page, width) {
         new TextDecoder().decode(Uint8Array.from(atob(src.slice(26)), (c) => c.charCodeAt(0))) : '';
       const sizes = [...svg.matchAll(/font-size[=:]\s*"?([\d.]+)/g)].map((m) => parseFloat(m[1]));
       const scale = img.getBoundingClientRect().width / img.naturalWidth;
-      return { text: sizes.length ? Math.min(...sizes) * scale : NaN, scale };
+      return { text: sizes.length ? Math.min(...sizes) * scale : NaN, scale,
+               name: (img.closest('figure').id || img.getAttribute('alt') || '?').slice(0, 30) +
+                 ' (' + img.getBoundingClientRect().width + '/' + img.naturalWidth + ')' };
     });
     return { small, figs };
   });
@@ -363,7 +369,8 @@ async function figures(page, width) {
   check(f.figs.length > 0 && low.length === 0,
         'at ' + width + ' px every figure label is at least the small print (' + f.small.toFixed(1) +
         ' px): ' + f.figs.length + ' figures, smallest label ' + Math.min(...shown).toFixed(1) + ' px' +
-        (low.length ? ', ' + low.length + ' below' : ''));
+        (low.length ? ', ' + low.length + ' below: ' + f.figs.filter((x) => !(x.text >= f.small - 0.05))
+          .map((x) => x.name).join(', ') : ''));
 }
 
 // frames: an element whose content is wider than its box (a display,
@@ -391,6 +398,67 @@ async function frames(page, width) {
   check(bad.length === 0,
         'at ' + width + ' px every frame that cuts its content scrolls with a cue at its edge: ' + f.length +
         ' cut' + (f.length ? ' (' + kinds(f) + ')' : '') + (bad.length ? '; ' + bad.length + ' without a cue (' + kinds(bad) + ')' : ''));
+}
+
+// with JavaScript, page.html marks the page parted once it has been drawn
+// whole: the parts are then drawn only near the window, at the height
+// they were drawn at, so that nothing moves; a new width draws it whole
+// again and marks it again
+async function parted(page) {
+  const state = () => page.evaluate(() => {
+    const parts = [...document.querySelectorAll('div.part')];
+    return { parted: document.documentElement.classList.contains('parted'),
+             auto: parts.filter((p) => getComputedStyle(p).contentVisibility === 'auto').length, parts: parts.length };
+  });
+  const tops = () => page.evaluate(() => [...document.querySelectorAll('h1[id], h2[id]')].map((h) =>
+    Math.round(h.getBoundingClientRect().top + scrollY)));
+  await page.waitForFunction(() => document.documentElement.classList.contains('parted'), { timeout: 30000 }).catch(() => {});
+  const a = await state();
+  check(a.parted && a.parts > 0 && a.auto === a.parts,
+        'with JavaScript the page is marked parted and its ' + a.parts + ' parts are drawn only near the window (' +
+        a.auto + ' are)');
+  const before = await tops();
+  await page.evaluate(() => document.documentElement.classList.remove('parted'));
+  const whole = await tops();
+  await page.evaluate(() => document.documentElement.classList.add('parted'));
+  const moved = whole.filter((t, i) => t !== before[i]).length;
+  check(whole.length > 0 && moved === 0, 'the parted page puts each of its ' + whole.length +
+        ' headings where the page drawn whole does (' + moved + ' moved)');
+  await page.setViewport({ width: 700, height: 900 });
+  await page.waitForFunction(() => !document.documentElement.classList.contains('parted'), { timeout: 5000 }).catch(() => {});
+  await page.waitForFunction(() => document.documentElement.classList.contains('parted'), { timeout: 30000 }).catch(() => {});
+  const b = await state();
+  check(b.parted, 'after the window narrows the page is drawn whole and marked parted again');
+  await page.setViewport({ width: 1280, height: 900 });
+}
+
+// parts: every chapter and section is a div.part, which the browser draws
+// only near the window once page.html has marked the page parted
+// (content-visibility: auto, weave.css); a part then clips what it holds,
+// so each block in one, with 3 px for its focus ring, lies within it from
+// side to side
+async function parts(page, width) {
+  const p = await page.evaluate(() => {
+    const heads = [...document.querySelectorAll('h1, h2')].filter((h) => !h.closest('header, nav'));
+    const outside = heads.filter((h) => {
+      const part = h.parentElement;
+      return !part.matches('div.part') || part.firstElementChild !== h;
+    });
+    const cut = [];
+    for (const e of document.querySelectorAll('div.part figure, div.part table, div.part div.sourceCode, ' +
+                                              'div.part .katex-display, div.part div.live')) {
+      const r = e.getBoundingClientRect(), q = e.closest('div.part').getBoundingClientRect();
+      if (r.width > 0 && (r.left - 3 < q.left || r.right + 3 > q.right))
+        cut.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' ' + Math.round(r.left) + '-' +
+                 Math.round(r.right) + ' in ' + Math.round(q.left) + '-' + Math.round(q.right));
+    }
+    return { heads: heads.length, outside: outside.map((h) => h.id), cut };
+  });
+  check(p.heads > 0 && p.outside.length === 0,
+        'at ' + width + ' px each of the ' + p.heads + ' chapters and sections starts a part' +
+        (p.outside.length ? ' (not: ' + p.outside.slice(0, 5).join(', ') + ')' : ''));
+  check(p.cut.length === 0, 'at ' + width + ' px no block reaches out of its part, which would clip it' +
+        (p.cut.length ? ' (' + p.cut.length + ': ' + p.cut.slice(0, 3).join('; ') + ')' : ''));
 }
 
 // table cells: no word or number broken across two lines (a break after
@@ -431,7 +499,7 @@ async function table_cells(page, width) {
 // opaque), which the end of the page clears; a control over the text fails
 async function contents_control(page, width) {
   const c = await page.evaluate(() => {
-    const blocks = 'body > p, body > h1, body > h2, body > h3, li, div.sourceCode, figure, table, .katex-display, div.nwchunk > p';
+    const blocks = ':is(body, div.part) > :is(p, h1, h2, h3), li, div.sourceCode, figure, table, .katex-display, div.nwchunk > p';
     const text = () => [...document.querySelectorAll(blocks)].filter((e) => !e.closest('nav#TOC, a.to-contents'))
       .map((e) => e.getBoundingClientRect()).filter((r) => r.bottom > 0 && r.top < innerHeight && r.width > 0);
     const shown = (e) => e && getComputedStyle(e).display !== 'none' && getComputedStyle(e).position === 'fixed' &&
@@ -446,15 +514,28 @@ async function contents_control(page, width) {
     const s = getComputedStyle(control);
     const opaque = /^rgb\(/.test(s.backgroundColor) && parseFloat(s.opacity) === 1;
     const bar = r.left <= 0 && r.right >= document.documentElement.clientWidth && r.bottom >= innerHeight - 1 && opaque;
-    let cleared = true;
-    if (bar) {
-      window.scrollTo(0, document.documentElement.scrollHeight);
-      const last = text().reduce((m, t) => Math.max(m, t.bottom), 0);
-      cleared = last <= control.getBoundingClientRect().top + 0.5;
-    }
     return { what: control === toc ? 'the side contents' : bar ? 'a bar at the foot' : 'a button',
-             over: over.length, bar, cleared };
+             over: over.length, bar };
   });
+  // the end of the page: the parts near it are drawn, and the page's height
+  // settles, a frame or two after a reader gets there
+  if (c.bar) {
+    for (let tries = 0, height = -1; tries < 10; tries++) {
+      const now = await page.evaluate(() => {
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        return document.documentElement.scrollHeight;
+      });
+      if (now === height) break;
+      height = now;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    c.cleared = await page.evaluate(() => {
+      const blocks = ':is(body, div.part) > :is(p, h1, h2, h3), li, div.sourceCode, figure, table, .katex-display, div.nwchunk > p';
+      const last = [...document.querySelectorAll(blocks)].filter((e) => !e.closest('nav#TOC, a.to-contents'))
+        .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0).reduce((m, r) => Math.max(m, r.bottom), 0);
+      return last <= document.querySelector('a.to-contents').getBoundingClientRect().top + 0.5;
+    });
+  }
   check(c.what !== 'none' && (c.over === 0 || (c.bar && c.cleared)),
         'at ' + width + ' px the Contents control is clear of the text: ' + c.what +
         (c.what === 'none' ? '' : c.bar ? (c.cleared ? ', which the end of the page clears' : ', over the end of the page') :
