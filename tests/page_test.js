@@ -402,21 +402,25 @@ async function frames(page, width) {
 
 // with JavaScript, page.html marks the page parted once it has been drawn
 // whole: the parts are then drawn only near the window, at the height
-// they were drawn at, so that nothing moves; a new width draws it whole
+// they were drawn at, so that nothing moves (but for a part that holds a
+// live widget, and its chapter, always drawn); a new width draws it whole
 // again and marks it again
 async function parted(page) {
   const state = () => page.evaluate(() => {
+    // a part that holds a live widget, and its chapter, are always drawn
+    const live = (p) => p.querySelector(':scope > div.live, :scope > div.part > div.live') !== null;
     const parts = [...document.querySelectorAll('div.part')];
-    return { parted: document.documentElement.classList.contains('parted'),
-             auto: parts.filter((p) => getComputedStyle(p).contentVisibility === 'auto').length, parts: parts.length };
+    const wrong = parts.filter((p) => getComputedStyle(p).contentVisibility !== (live(p) ? 'visible' : 'auto'));
+    return { parted: document.documentElement.classList.contains('parted'), wrong: wrong.length,
+             live: parts.filter(live).length, parts: parts.length };
   });
   const tops = () => page.evaluate(() => [...document.querySelectorAll('h1[id], h2[id]')].map((h) =>
     Math.round(h.getBoundingClientRect().top + scrollY)));
   await page.waitForFunction(() => document.documentElement.classList.contains('parted'), { timeout: 30000 }).catch(() => {});
   const a = await state();
-  check(a.parted && a.parts > 0 && a.auto === a.parts,
-        'with JavaScript the page is marked parted and its ' + a.parts + ' parts are drawn only near the window (' +
-        a.auto + ' are)');
+  check(a.parted && a.parts > 0 && a.wrong === 0,
+        'with JavaScript the page is marked parted and its ' + a.parts + ' parts are drawn only near the window, but for ' +
+        a.live + ' that hold a live widget or its section (' + a.wrong + ' are not)');
   const before = await tops();
   await page.evaluate(() => document.documentElement.classList.remove('parted'));
   const whole = await tops();
