@@ -1109,7 +1109,7 @@ course_mode() {
     verdicts=$(sed -n '/^=* by chapter$/,$p' $work/check | grep -E '^(chapter|group) ')
     wrong=$(echo "$verdicts" | awk -v want="$want" '
         BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) fails[w[i]] = 1; fails["whole"] = 1 }
-        { topic = $1 == "group" ? $2 : $3; failed = / needs (exercises? [0-9]|[0-9]+ exercises) /
+        { topic = $1 == "group" ? $2 : $3; failed = / needs (exercises? [0-9]+|[0-9]+ exercises)[ ,]/
           if (failed != (topic in fails) + 0 || / FAILED \(/) print }')
     chapters_seen=$(echo "$verdicts" | grep -c '^chapter ')
     if [ "$chapters_seen" != "$(wc -l < $work/chapters)" ] || [ -n "$wrong" ]; then
