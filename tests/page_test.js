@@ -501,9 +501,11 @@ async function table_cells(page, width) {
 // the Contents control, deep in the page: the side contents left of every
 // block of text, or a bar along the foot of the window (as wide as it,
 // opaque), which the end of the page clears; a control over the text fails
+// the blocks of text the Contents control must not cover
+const text_blocks = ':is(body, div.part) > :is(p, h1, h2, h3), li, div.sourceCode, figure, table, .katex-display, div.nwchunk > p';
+
 async function contents_control(page, width) {
-  const c = await page.evaluate(() => {
-    const blocks = ':is(body, div.part) > :is(p, h1, h2, h3), li, div.sourceCode, figure, table, .katex-display, div.nwchunk > p';
+  const c = await page.evaluate((blocks) => {
     const text = () => [...document.querySelectorAll(blocks)].filter((e) => !e.closest('nav#TOC, a.to-contents'))
       .map((e) => e.getBoundingClientRect()).filter((r) => r.bottom > 0 && r.top < innerHeight && r.width > 0);
     const shown = (e) => e && getComputedStyle(e).display !== 'none' && getComputedStyle(e).position === 'fixed' &&
@@ -520,7 +522,7 @@ async function contents_control(page, width) {
     const bar = r.left <= 0 && r.right >= document.documentElement.clientWidth && r.bottom >= innerHeight - 1 && opaque;
     return { what: control === toc ? 'the side contents' : bar ? 'a bar at the foot' : 'a button',
              over: over.length, bar };
-  });
+  }, text_blocks);
   // the end of the page: the parts near it are drawn, and the page's height
   // settles, a frame or two after a reader gets there
   if (c.bar) {
@@ -533,12 +535,11 @@ async function contents_control(page, width) {
       height = now;
       await new Promise((r) => setTimeout(r, 100));
     }
-    c.cleared = await page.evaluate(() => {
-      const blocks = ':is(body, div.part) > :is(p, h1, h2, h3), li, div.sourceCode, figure, table, .katex-display, div.nwchunk > p';
+    c.cleared = await page.evaluate((blocks) => {
       const last = [...document.querySelectorAll(blocks)].filter((e) => !e.closest('nav#TOC, a.to-contents'))
         .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0).reduce((m, r) => Math.max(m, r.bottom), 0);
       return last <= document.querySelector('a.to-contents').getBoundingClientRect().top + 0.5;
-    });
+    }, text_blocks);
   }
   check(c.what !== 'none' && (c.over === 0 || (c.bar && c.cleared)),
         'at ' + width + ' px the Contents control is clear of the text: ' + c.what +
