@@ -409,15 +409,14 @@ real exp_lanes(real x)
     return e_r * two_to_n * edge;
 }
 
-static const real erfc_fit[10] = {  /* P(u) = sum of erfc_fit[i] u^(i+1) */
-    -1.25675905f, -0.303209275f, 0.161061093f, 0.195191294f,
-    0.0553130358f, -0.0996364132f, 0.106486104f, -0.433224231f,
-    0.452957302f, -0.143760189f,
-};
-
-real normal_cdf(real z)
+inline real normal_cdf(real z)
 {
-    real a = fabs(z) * (real)M_SQRT1_2;
+    const real erfc_fit[10] = {  /* P(u) = sum of erfc_fit[i] u^(i+1) */
+        -1.25675905f, -0.303209275f, 0.161061093f, 0.195191294f,
+        0.0553130358f, -0.0996364132f, 0.106486104f, -0.433224231f,
+        0.452957302f, -0.143760189f,
+    };
+    real a = fabsf(z) * (real)M_SQRT1_2;
     a = a < 10 ? a : 10;              /* past 9.5 the answer is 0 or 1 */
     real u = a / (2 + a), p = 0;
     for (int i = 9; i >= 0; i--)
