@@ -163,7 +163,8 @@ $(PROGRAM): $(OBJECTS)
 # ---------------------------------------------------------------- experiments
 # The book's model is trained once, by the program, and saved; the figures
 # and numbers are computed from it, one topic of the book at a time.
-# Figures are converted to PDF for LaTeX.
+# Figures are converted to PDF for LaTeX, dated 1 January 1970 so that
+# the same figure gives the same bytes.
 MODEL   := $(B)/model.ckpt
 # The model depends on the plain tangled code outside the experiments; a
 # topic's results on that code and the topic's own file.  An edit that
@@ -200,7 +201,7 @@ $(B)/results.stamp: $(B)/topic-claims.stamp
 endif
 	@mkdir -p $(B)/fig
 	@for f in $(RESULTS)/fig/*.svg; do \
-	   rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
+	   SOURCE_DATE_EPOCH=0 rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
 	@touch $@
 # A claim of the book that does not hold stops the build (--book); the
 # pseudo-topic claims joins the topics' claim checks into one table.
