@@ -869,6 +869,14 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
         d_in[i] += d_out[i];
 }
 
+int ablated_part(int k)
+{
+    for (int i = 0; i < N_PARTS; i++)
+        if (ABLATED >> i & 1 && k-- == 0)
+            return i;
+    return -1;
+}
+
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},

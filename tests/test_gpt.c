@@ -287,6 +287,18 @@ static void test_checkpoint_parts(void **state)
         assert_true(same.model.p.params[i]
                     == (real)(float)without.model.p.params[i]);
     free(bytes);
+    /* a model without every part: the refusal names each in full (the
+       buffers hold every name joined; each name has 15 characters at most) */
+    without.ablate = (1u << N_PARTS) - 1;
+    bytes = encoded(&without, &size);
+    assert_int_equal(checkpoint_decode(&book, bytes, size, why, sizeof why),
+                     CHECKPOINT_OTHER_MODEL);
+    for (int i = 0; i < N_PARTS; i++) {
+        assert_true(strlen(part_table[i].name) <= 15);
+        assert_non_null(strstr(why, part_table[i].name));
+    }
+    assert_non_null(strstr(why, ", expected one without any part"));
+    free(bytes);
     gpt_destroy(&without);
     gpt_destroy(&book);
     gpt_destroy(&same);
