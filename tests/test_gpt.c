@@ -212,8 +212,10 @@ static void test_checkpoint_defects(void **state)
     memcpy(bad, good, size); bad[16] = 2; reseal(bad, size);   /* no mask */
     expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL,
                    "a model without mask, expected one without any part");
-    memcpy(bad, good, size); bad[16] = 0x20; reseal(bad, size);
-    expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, "does not know (bits 0x20)");
+    char unknown[64];                   /* the first bit past the table */
+    snprintf(unknown, sizeof unknown, "does not know (bits %#x)", 1u << N_PARTS);
+    memcpy(bad, good, size); bad[16] = (unsigned char)(1u << N_PARTS); reseal(bad, size);
+    expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, unknown);
     memcpy(bad, good, size); bad[24 + 8 * 3] = 31; reseal(bad, size);
     expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, "Wq");
     memcpy(bad, good, size); bad[size / 2] ^= 1;
