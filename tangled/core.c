@@ -1373,13 +1373,13 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     unsigned char verdicts[N_PROBLEMS];
-    int correct = m->grade ? m->grade(m, verdicts) : -1;
-    if (correct >= 0) {
+    int graded = m->grade ? m->grade(m, verdicts) : -1;
+    if (graded >= 0) {
         if (solved)
             memcpy(solved, verdicts, sizeof verdicts);
-        return correct;
+        return graded;
     }
-    correct = 0;
+    int correct = 0;
     for (int p = 0; p < N_PROBLEMS; p++) {
         char expected[8], got[8];
         problem_answer(p, expected);

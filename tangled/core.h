@@ -28,10 +28,11 @@ size_t char_named(char name[32], const char *text, size_t n, size_t at);
 int  question_of_tokens(const int *tokens, int length);
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
 enum { TOK_TIMES = 10, TOK_EQUALS = 11, TOK_END = 12 };
-int  problem_tokens(int p, int tokens[SEQ_LEN]);
 int  problem_answer(int p, char answer[8]);
 int  token_of_char(int c);
 char char_of_token(int token);
+
+int  problem_tokens(int p, int tokens[SEQ_LEN]);
 
 enum { N_LAYOUTS = 6, MAX_T = 16 };     /* MAX_T: any model's longest */
 extern const char *const layouts[N_LAYOUTS];
