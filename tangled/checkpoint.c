@@ -119,7 +119,9 @@ CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
         REFUSE(CHECKPOINT_OTHER_MODEL, "parts switched off that this program "
                "does not know (bits %#lx)", (unsigned long)parts);
     if (parts != wanted) {
-        char off[64], expect[64];
+        /* every name joined by " and ", each of 15 characters at most
+           (a test checks) */
+        char off[N_PARTS * 20], expect[N_PARTS * 20];
         REFUSE(CHECKPOINT_OTHER_MODEL,
                "a model without %s, expected one without %s",
                names_of_parts(off, sizeof off, parts),

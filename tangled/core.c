@@ -868,6 +868,14 @@ static void bend_backward(const Ablation *off, real *d_in, const real *in,
         d_in[i] += d_out[i];
 }
 
+int ablated_part(int k)
+{
+    for (int i = 0; i < N_PARTS; i++)
+        if (ABLATED >> i & 1 && k-- == 0)
+            return i;
+    return -1;
+}
+
 const TableSpec gpt_tables[N_GPT_TABLES] = {
     {"tok_emb", VOCAB, WIDTH},  {"pos_emb", SEQ_LEN, WIDTH},
     {"ln1_gain", 1, WIDTH},     {"Wq", WIDTH, WIDTH},
@@ -1364,13 +1372,13 @@ void adam_step(Params *p, int t, const TrainConfig *cfg)
 int score(Model *m, unsigned char solved[N_PROBLEMS])
 {
     unsigned char verdicts[N_PROBLEMS];
-    int correct = m->grade ? m->grade(m, verdicts) : -1;
-    if (correct >= 0) {
+    int graded = m->grade ? m->grade(m, verdicts) : -1;
+    if (graded >= 0) {
         if (solved)
             memcpy(solved, verdicts, sizeof verdicts);
-        return correct;
+        return graded;
     }
-    correct = 0;
+    int correct = 0;
     for (int p = 0; p < N_PROBLEMS; p++) {
         char expected[8], got[8];
         problem_answer(p, expected);

@@ -28,10 +28,11 @@ size_t char_named(char name[32], const char *text, size_t n, size_t at);
 int  question_of_tokens(const int *tokens, int length);
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
 enum { TOK_TIMES = 10, TOK_EQUALS = 11, TOK_END = 12 };
-int  problem_tokens(int p, int tokens[SEQ_LEN]);
 int  problem_answer(int p, char answer[8]);
 int  token_of_char(int c);
 char char_of_token(int token);
+
+int  problem_tokens(int p, int tokens[SEQ_LEN]);
 
 enum { N_LAYOUTS = 6, MAX_T = 16 };     /* MAX_T: any model's longest */
 extern const char *const layouts[N_LAYOUTS];
@@ -183,7 +184,8 @@ enum {                      /* the parts a model can be without */
     NO_RESIDUAL = 1 << 2,   /* a sublayer's output replaces the stream */
     NO_LAYERNORM = 1 << 3,  /* the three LayerNorms pass rows through */
     NO_GELU = 1 << 4,       /* the FFN's bend is the identity */
-    N_PARTS = 5, N_ABLATED = 4
+    N_PARTS = 5,            /* and the parts chapter 7 switches off: */
+    ABLATED = NO_POSITION | NO_MASK | NO_RESIDUAL | NO_LAYERNORM
 };
 typedef uint32_t Ablation;  /* the parts switched off, one bit each */
 typedef struct {
@@ -219,6 +221,8 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
 int  gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8]);
+
+int ablated_part(int k);
 
 typedef struct {
     int T, n_heads, tokens[MAX_T];

@@ -19,14 +19,30 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
                                                 Claims *claims,
                                                 Trials *trials, Gpt *g);
 
-enum { N_VARIANTS = 1 + N_ABLATED };
+enum { MAX_VARIANTS = 1 + N_PARTS };
 typedef struct { const char *name, *label; Ablation off; } Variant;
+static int variants(void)          /* the book's model, ABLATED's parts */
+{
+    int n = 1;
+    while (ablated_part(n - 1) >= 0)
+        n++;
+    return n;
+}
+
 static Variant variant(int v)      /* 0: the book's model */
 {
-    if (v == 0)
+    int i = ablated_part(v - 1);
+    if (v == 0 || i < 0)
         return (Variant){"full", "book's model", 0};
-    return (Variant){part_table[v - 1].tag, part_table[v - 1].label,
-                     1u << (v - 1)};
+    return (Variant){part_table[i].tag, part_table[i].label, 1u << i};
+}
+
+static int variant_without(Ablation off)    /* the variant of one part */
+{
+    int v = 1;
+    while (v < variants() && variant(v).off != off)
+        v++;
+    return v;
 }
 
 struct Trials {
@@ -51,14 +67,14 @@ static int train_variant(Trials *trials, int s, Ablation off,
     return 0;
 }
 
-static int run_trials(Trials trials[N_VARIANTS], const char *model,
+static int run_trials(Trials trials[MAX_VARIANTS], const char *model,
                       Gpt *book)
 {
     if (load_training_log(model, &trials[0].run[0]) != 0)
         return -1;
     trials[0].loss[0] = (double)loss_on_all_problems(&book->model);
     uint64_t seed = trials[0].run[0].cfg.seed;
-    for (int v = 0; v < N_VARIANTS; v++)
+    for (int v = 0; v < variants(); v++)
         for (int s = v == 0; s < N_SEEDS; s++)
             if (train_variant(&trials[v], s, variant(v).off,
                               &trials[0].run[0].cfg, seed + (uint64_t)s)
@@ -88,14 +104,14 @@ static void first_steps(const Trials *trials, int first[N_SEEDS])
     }
 }
 
-static int table_of_trials(const char *dir, const Trials trials[N_VARIANTS])
+static int table_of_trials(const char *dir, const Trials *trials)
 {
     Text md = {0};
     char buf[16];
     text_printf(&md, "| model | seed | first 100/100 at step "
                      "| final score | final loss |\n"
                      "|:--|--:|--:|--:|--:|\n");
-    for (int v = 0; v < N_VARIANTS; v++)
+    for (int v = 0; v < variants(); v++)
         for (int s = 0; s < N_SEEDS; s++) {
             const Run *run = &trials[v].run[s];
             text_printf(&md, "| %s | %llu | %s | %d | %.4f |\n",
@@ -150,7 +166,7 @@ static void summary_row(Text *md, const Trials *trials, const Trials *book,
 }
 
 static int short_table_of_trials(const char *dir,
-                                 const Trials trials[N_VARIANTS])
+                                 const Trials *trials)
 {
     Text md = {0};
     /* the dashes set the columns' widths in print */
@@ -160,7 +176,7 @@ static int short_table_of_trials(const char *dir,
                      "| final loss |\n|:-------------|----------:"
                      "|-----------:|-----------:|----------:|--------:"
                      "|-----------:|\n");
-    for (int v = 0; v < N_VARIANTS; v++)
+    for (int v = 0; v < variants(); v++)
         summary_row(&md, &trials[v], &trials[0], variant(v).label);
     return save_table(dir, "ablation_summary.md", &md);
 }
@@ -258,13 +274,13 @@ static int figure_trials(const char *fig, const char *file,
     return save_text(fig, file, &svg);
 }
 
-static int figure_spread(const char *fig, const Trials trials[N_VARIANTS])
+static int figure_spread(const char *fig, const Trials *trials)
 {
-    static float first[N_VARIANTS * N_SEEDS];
-    const char *rows[N_VARIANTS], *colours[N_VARIANTS];
+    static float first[MAX_VARIANTS * N_SEEDS];
+    const char *rows[MAX_VARIANTS], *colours[MAX_VARIANTS];
     int steps[N_SEEDS];
     Text svg = {0};
-    for (int v = 0; v < N_VARIANTS; v++) {
+    for (int v = 0; v < variants(); v++) {
         rows[v] = variant(v).label;
         colours[v] = svg_palette(v > 0);
         first_steps(&trials[v], steps);
@@ -273,11 +289,11 @@ static int figure_spread(const char *fig, const Trials trials[N_VARIANTS])
                                                        : (float)steps[s];
     }
     SvgDotChart chart = {.x_label = "step of the first 100/100",
-                         .n_rows = N_VARIANTS, .n_dots = N_SEEDS,
+                         .n_rows = variants(), .n_dots = N_SEEDS,
                          .rows = rows, .values = first,
                          .none = "never 100/100", .colours = colours,
                          .ringed = 0};
-    svg_dot_chart(&svg, &chart, 760, 70 + 60 * N_VARIANTS);
+    svg_dot_chart(&svg, &chart, 760, 70 + 60 * variants());
     return save_text(fig, "ablations_spread.svg", &svg);
 }
 
@@ -485,7 +501,7 @@ int ablation_experiments(const char *model, const char *dir,
                          const char *fig, Text *numbers, Claims *claims)
 {
     Gpt *g = load_transformer(model);
-    Trials *trials = calloc(N_VARIANTS, sizeof *trials);
+    Trials *trials = calloc(MAX_VARIANTS, sizeof *trials);
     int status = g == NULL         ? -1
                  : trials == NULL ? fail("out of memory")
                                   : run_trials(trials, model, g);
@@ -494,7 +510,7 @@ int ablation_experiments(const char *model, const char *dir,
         status = numbers_and_figures_of_the_ablations(dir, fig, numbers,
                                                       claims, trials, g);
     }
-    for (int v = 0; trials != NULL && v < N_VARIANTS; v++)
+    for (int v = 0; trials != NULL && v < variants(); v++)
         delete_transformer(trials[v].first);
     free(trials);
     delete_transformer(g);
@@ -508,15 +524,18 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
                                                 Trials *trials, Gpt *g)
 {
     number(numbers, "ablation_seeds", "%d", N_SEEDS);
-    number(numbers, "ablation_runs", "%d", N_VARIANTS * N_SEEDS - 1);
+    number(numbers, "ablation_runs", "%d", variants() * N_SEEDS - 1);
     number(numbers, "ablation_seeds_drawn", "%d", N_SEEDS_DRAWN);
-    for (int v = 0; v < N_VARIANTS; v++)
+    for (int v = 0; v < variants(); v++)
         numbers_of_trials(numbers, &trials[v], &trials[0],
                           variant(v).name);
     numbers_of_swaps(numbers, g, "full");
-    numbers_of_swaps(numbers, trials[1].first, "no_position");
+    numbers_of_swaps(numbers, trials[variant_without(NO_POSITION)].first,
+                     "no_position");
     numbers_of_saturation(numbers, g, "full");
-    numbers_of_saturation(numbers, trials[4].first, "no_layernorm");
+    numbers_of_saturation(numbers,
+                          trials[variant_without(NO_LAYERNORM)].first,
+                          "no_layernorm");
     int status = table_of_trials(dir, trials);
     if (status == 0)
         status = short_table_of_trials(dir, trials);
@@ -527,11 +546,11 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
                                trials[0].run[0].cfg.seed);
     if (status == 0)
         status = figure_softmax_scale(fig, numbers, g);
-    for (int v = 1; status == 0 && v < N_VARIANTS; v++) {
+    for (int v = 1; status == 0 && v < variants(); v++) {
         char file[64];
         snprintf(file, sizeof file, "%s.svg", variant(v).name);
         status = figure_trials(fig, file, &trials[0], &trials[v],
-                               variant(v).label, v == 2);
+                               variant(v).label, variant(v).off == NO_MASK);
     }
     return status;
 }
@@ -571,10 +590,15 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     int book_lo, book_hi, lo, hi, same;
     double gap_book, gap_blind, wide_book, wide_off;
     char book[160], off[160];   /* first 100/100, seed by seed */
+    const Trials *no_position = &trials[variant_without(NO_POSITION)],
+                 *no_mask = &trials[variant_without(NO_MASK)],
+                 *no_residual = &trials[variant_without(NO_RESIDUAL)],
+                 *no_layernorm = &trials[variant_without(NO_LAYERNORM)];
     first_perfect_range(&trials[0], &book_lo, &book_hi);
     first_perfect_list(&trials[0], book, sizeof book);
     int alike_book = count_swapped_alike(g, &gap_book, &same);
-    int alike_blind = count_swapped_alike(trials[1].first, &gap_blind, &same);
+    int alike_blind = count_swapped_alike(no_position->first, &gap_blind,
+                                          &same);
     claim(claims, alike_blind == 45 && alike_book == 0 && gap_blind <= 1e-4
           && gap_book >= 0.1, "Four parts, each for a reason",
           "without position vectors the scores of a*b= and b*a= are the same "
@@ -586,7 +610,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     int lowest_book = N_PROBLEMS, lowest_blind = N_PROBLEMS;
     for (int s = 0; s < N_SEEDS; s++) {
         low_book[s] = lowest_after_perfect(&trials[0].run[s]);
-        low_blind[s] = lowest_after_perfect(&trials[1].run[s]);
+        low_blind[s] = lowest_after_perfect(&no_position->run[s]);
         lowest_book = fmin(lowest_book, low_book[s]);
         lowest_blind = fmin(lowest_blind, low_blind[s]);
         fell_book += low_book[s] < N_PROBLEMS;
@@ -603,21 +627,21 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           "without %s; with %s", lows_blind, lows_book);
     int mine[N_SEEDS], theirs[N_SEEDS], count[3];
     first_steps(&trials[0], theirs);
-    first_steps(&trials[1], mine);
+    first_steps(no_position, mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
-    claim(claims, all_perfect_once(&trials[1]) && count[0] > 0 && count[2] > 0,
+    claim(claims, all_perfect_once(no_position) && count[0] > 0 && count[2] > 0,
           "Four parts, each for a reason",
           "every seed of the model without position vectors reaches 100/100, "
           "sooner than the book's model from the same seed on some seeds and "
           "later on others",
           "first 100/100 without: %s; with: %s",
-          first_perfect_list(&trials[1], off, sizeof off), book);
+          first_perfect_list(no_position, off, sizeof off), book);
     double per_sequence, floor = loss_floor(&per_sequence), worst_loss = 0;
     int best_score = 0, perfect = 0;
     for (int s = 0; s < N_SEEDS; s++) {
-        worst_loss = fmax(worst_loss, trials[2].loss[s]);
-        best_score = fmax(best_score, final_score(&trials[2].run[s]));
-        perfect += trials[2].run[s].result.first_perfect >= 0;
+        worst_loss = fmax(worst_loss, no_mask->loss[s]);
+        best_score = fmax(best_score, final_score(&no_mask->run[s]));
+        perfect += no_mask->run[s].result.first_perfect >= 0;
     }
     claim(claims, worst_loss < floor / 10 && best_score < 10 && perfect == 0,
           "Four parts, each for a reason",
@@ -625,19 +649,19 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           "while fewer than 10 problems are answered, on every seed",
           "highest loss %.1e against a floor of %.3f; best score %d; "
           "seeds ever at 100/100: %d", worst_loss, floor, best_score, perfect);
-    first_steps(&trials[3], mine);
+    first_steps(no_residual, mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
-    claim(claims, all_perfect_once(&trials[3]) && count[0] > 0 && count[2] > 0,
+    claim(claims, all_perfect_once(no_residual) && count[0] > 0 && count[2] > 0,
           "Four parts, each for a reason",
           "every seed of the model without the residual reaches 100/100, "
           "sooner than the book's model from the same seed on some seeds and "
           "later on others",
           "first 100/100 without: %s; with: %s",
-          first_perfect_list(&trials[3], off, sizeof off), book);
-    first_perfect_range(&trials[4], &lo, &hi);
+          first_perfect_list(no_residual, off, sizeof off), book);
+    first_perfect_range(no_layernorm, &lo, &hi);
     double rare = fmax(saturation(g, &wide_book),
-                       saturation(trials[4].first, &wide_off));
-    claim(claims, all_perfect_once(&trials[4]) && lo > book_hi
+                       saturation(no_layernorm->first, &wide_off));
+    claim(claims, all_perfect_once(no_layernorm) && lo > book_hi
           && wide_off > wide_book && rare <= 20,
           "Four parts, each for a reason",
           "every seed of the model without LayerNorm reaches 100/100 later "
@@ -645,7 +669,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           "rows staying rare (under 20 %)",
           "first 100/100 without: %s; with: %s; score spread %.1f against "
           "%.1f; saturated rows %.0f %%",
-          first_perfect_list(&trials[4], off, sizeof off), book, wide_off,
+          first_perfect_list(no_layernorm, off, sizeof off), book, wide_off,
           wide_book, rare);
 }
 

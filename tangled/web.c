@@ -107,7 +107,7 @@ WEB_EXPORT(about) int web_about(void)
             field("heads[]", "%d", n);
             field("heads_name[]", "%s head%s", words[n], n > 1 ? "s" : "");
         }
-    for (int i = 0; i < N_ABLATED; i++) {
+    for (int k = 0, i; (i = ablated_part(k)) >= 0; k++) {
         field("part[]", "%s", part_table[i].what);
         field("part_label[]", "%s", part_table[i].label);
     }
@@ -324,12 +324,13 @@ static void experiment_chart(Text *svg)
 static void name_trial(WebTrial *run, int n_heads, int part, int book)
 {
     run->n_heads = n_heads;
-    run->off = part == 0 ? 0 : 1u << (part - 1);
+    int row = part == 0 ? -1 : ablated_part(part - 1);
+    run->off = row < 0 ? 0 : 1u << row;
     run->n_records = 0;
     run->cfg = train_defaults();
     if (part != 0 || book)
         snprintf(run->label, sizeof run->label, "%s",
-                 part == 0 ? "book's model" : part_table[part - 1].label);
+                 row < 0 ? "book's model" : part_table[row].label);
     else
         snprintf(run->label, sizeof run->label, "%d head%s", n_heads,
                  n_heads > 1 ? "s" : "");
@@ -340,7 +341,7 @@ int web_experiment(uint64_t seed, int n_heads, int part)
 {
     char why[128];
     clear_output();
-    if (part < 0 || part > N_ABLATED || n_heads < 1
+    if (part < 0 || (part > 0 && ablated_part(part - 1) < 0) || n_heads < 1
         || n_heads > MAX_HEADS || WIDTH % n_heads != 0)
         return web_fail(2, "no such experiment: %d heads, part %d",
                         n_heads, part);

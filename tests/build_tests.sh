@@ -1299,6 +1299,8 @@ chunk_names_at_most_12_parts() {
 # heading without "-", as tests/chapters.awk reads them); each chapter's
 # code and prose lines are printed.
 story_code_at_most_1250_lines() {
+    # chapters 1-10 hold at most 1,250 code lines, and none more code lines
+    # than prose lines (non-blank lines; code is the lines inside chunks)
     # the count is the teacher's book's: an edition's stubs are other lines
     [ "${EDITION:-teacher}" = student ] &&
         { echo "skipped: the student edition's stubs are not the book's code (make check counts the book)"; return 77; }
@@ -1319,9 +1321,11 @@ story_code_at_most_1250_lines() {
             for (i = 1; i <= n; i++) {
                 printf "chapter %d: %d code lines, %d prose lines (%s)\n", i, lines[i], prose[i], title[i]
                 total += lines[i]
+                if (lines[i] > prose[i]) { more = more " " i }
             }
             printf "chapters 1-%d: %d code lines (at most 1250)\n", n, total
-            exit total > 1250
+            if (more != "") printf "more code lines than prose lines (each chapter at most as many): chapter%s\n", more
+            exit total > 1250 || more != ""
         }' $NW
 }
 

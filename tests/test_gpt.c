@@ -212,8 +212,10 @@ static void test_checkpoint_defects(void **state)
     memcpy(bad, good, size); bad[16] = 2; reseal(bad, size);   /* no mask */
     expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL,
                    "a model without mask, expected one without any part");
-    memcpy(bad, good, size); bad[16] = 0x20; reseal(bad, size);
-    expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, "does not know (bits 0x20)");
+    char unknown[64];                   /* the first bit past the table */
+    snprintf(unknown, sizeof unknown, "does not know (bits %#x)", 1u << N_PARTS);
+    memcpy(bad, good, size); bad[16] = (unsigned char)(1u << N_PARTS); reseal(bad, size);
+    expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, unknown);
     memcpy(bad, good, size); bad[24 + 8 * 3] = 31; reseal(bad, size);
     expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, "Wq");
     memcpy(bad, good, size); bad[size / 2] ^= 1;
@@ -286,6 +288,18 @@ static void test_checkpoint_parts(void **state)
     for (size_t i = 0; i < without.model.p.n_params; i++)   /* as float32 */
         assert_true(same.model.p.params[i]
                     == (real)(float)without.model.p.params[i]);
+    free(bytes);
+    /* a model without every part: the refusal names each in full (the
+       buffers hold every name joined; each name has 15 characters at most) */
+    without.ablate = (1u << N_PARTS) - 1;
+    bytes = encoded(&without, &size);
+    assert_int_equal(checkpoint_decode(&book, bytes, size, why, sizeof why),
+                     CHECKPOINT_OTHER_MODEL);
+    for (int i = 0; i < N_PARTS; i++) {
+        assert_true(strlen(part_table[i].name) <= 15);
+        assert_non_null(strstr(why, part_table[i].name));
+    }
+    assert_non_null(strstr(why, ", expected one without any part"));
     free(bytes);
     gpt_destroy(&without);
     gpt_destroy(&book);
