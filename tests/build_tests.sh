@@ -765,15 +765,17 @@ $got"
 # The same seed gives the same bytes: checkpoints, logs, figures, numbers.
 # The first run's training is the one make ran for the book's model (the
 # same command, train -o, seed 1), when there is one: it is not run again.
-# Under the sanitizers (make check SANITIZE=1) the runs are short, 100
-# steps, through the same code (the topics' own runs are as long as the
-# model's): they look for memory errors and undefined behaviour, and the
-# plain build compares the full-length runs bit for bit.
+# Under the sanitizers (make check SANITIZE=1) there is one run, short,
+# 100 steps, through the same code (the topics' own runs are as long as the
+# model's): it looks for memory errors and undefined behaviour; the plain
+# build makes the two full-length runs and compares them bit for bit.  (A
+# second sanitized run, compared, took 2.2 minutes and checked again what
+# the plain build checks.)
 deterministic_outputs() {
     B=${B:-build}
-    steps=""; [ "$B" = build-san ] && steps="--steps 100"
+    steps="" runs="1 2"; [ "$B" = build-san ] && steps="--steps 100" runs=1
     work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
-    for run in 1 2; do
+    for run in $runs; do
         mkdir $work/$run
         if [ $run = 1 ] && [ -z "$steps" ] && [ -f $B/model.ckpt ] && [ -f $B/model.ckpt.log ]; then
             cp $B/model.ckpt $work/1/m.ckpt && cp $B/model.ckpt.log $work/1/m.ckpt.log
@@ -786,9 +788,11 @@ deterministic_outputs() {
             || { echo "run $run failed"; rm -rf $work; return 1; }
     done
     n=$(find $work/1 -type f | wc -l)
+    if [ "$runs" = 1 ]; then
+        rm -rf $work; echo "one run from seed 1, $steps, under the sanitizers: $n files, exit 0"; return 0; fi
     if ! diff -r $work/1 $work/2; then rm -rf $work; return 1; fi
     rm -rf $work
-    echo "two runs from seed 1${steps:+, $steps}: $n files, byte-identical"
+    echo "two runs from seed 1: $n files, byte-identical"
 }
 
 # The compiler's optimisations and the machine's vector width change the
