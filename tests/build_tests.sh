@@ -53,7 +53,7 @@ tangle_is_fresh() {
 # experiments' results and figures, and the woven Markdown.  It does not
 # weave the books again (the LaTeX document, the HTML and the PDF are made
 # from the Markdown by make's plain dependencies, as make itself and the
-# tests of the books do): that took 2.5 of this test's 2.6 minutes and
+# tests of the books do): that took 2.4 of this test's 2.6 minutes and
 # tested nothing of the claim, which is that nothing before the weave
 # reruns.
 prose_edit_recompiles_nothing() {
