@@ -53,9 +53,9 @@ tangle_is_fresh() {
 # experiments' results and figures, and the woven Markdown.  It does not
 # weave the books again (the LaTeX document, the HTML and the PDF are made
 # from the Markdown by make's plain dependencies, as make itself and the
-# tests of the books do): that took 2.4 of this test's 2.6 minutes and
-# tested nothing of the claim, which is that nothing before the weave
-# reruns.
+# tests of the books do): that took 2.4 of this test's 2.6 minutes, to
+# show what the Makefile's dependencies say.  The claim tested is that
+# nothing before the weave reruns.
 prose_edit_recompiles_nothing() {
     B=${B:-build}; san=0; [ "$B" = build-san ] && san=1
     # the student edition's Makefile has the teacher's rules for the tangle,
