@@ -54,7 +54,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // A screenshot of an element: with captureBeyondViewport off when the
 // element fits in the window (it is scrolled into view first), since
 // Chromium otherwise draws the whole page, all 220,000 elements, for each
-// shot (15 s each, most of the screenshots' time).
+// shot (14-17 s a shot on a loaded machine; on a quiet one the test's time
+// barely moves).
 async function shot(page, el, file) {
   const box = await el.boundingBox();
   await el.screenshot({ path: file, captureBeyondViewport: !(box && box.height <= page.viewport().height) });
