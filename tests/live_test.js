@@ -11,6 +11,7 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync, spawnSync } = require('child_process');
 const puppeteer = require('puppeteer-core');
+const { shot } = require('./screenshot.js');
 
 const [page_path, program, model, work] = process.argv.slice(2);
 const results = path.join(path.dirname(model), 'results');
@@ -50,16 +51,6 @@ function live_workers(page) {
   return page.workers().length;
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// A screenshot of an element: with captureBeyondViewport off when the
-// element fits in the window (it is scrolled into view first), since
-// Chromium otherwise draws the whole page, all 220,000 elements, for each
-// shot (14-17 s a shot on a loaded machine; on a quiet one the test's time
-// barely moves).
-async function shot(page, el, file) {
-  const box = await el.boundingBox();
-  await el.screenshot({ path: file, captureBeyondViewport: !(box && box.height <= page.viewport().height) });
-}
 
 async function main() {
   fs.mkdirSync(work, { recursive: true });

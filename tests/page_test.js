@@ -34,6 +34,7 @@
 const fs = require('fs');
 const path = require('path');
 const puppeteer = require('puppeteer-core');
+const { shot } = require('./screenshot.js');
 
 const [page_path, shots] = process.argv.slice(2);
 const problems = [];
@@ -50,16 +51,6 @@ function first_display(id) {
   const at = document.querySelector(id);
   return at && [...document.querySelectorAll('.katex-display')]
     .find((d) => at.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING);
-}
-
-// A screenshot of an element: with captureBeyondViewport off when the
-// element fits in the window (it is scrolled into view first), since
-// Chromium otherwise draws the whole page, all 220,000 elements, for each
-// shot (14-17 s a shot on a loaded machine; on a quiet one the test's time
-// barely moves).
-async function shot(page, el, file) {
-  const box = await el.boundingBox();
-  await el.screenshot({ path: file, captureBeyondViewport: !(box && box.height <= page.viewport().height) });
 }
 
 async function main() {
