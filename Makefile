@@ -44,7 +44,14 @@ CC      ?= cc
 # of attention must agree bit for bit.
 NATIVE  := $(shell $(CC) -march=native -x c -c -o /dev/null /dev/null 2>/dev/null && echo -march=native)
 CFLAGS  ?= -O3 -fno-math-errno -fno-trapping-math $(NATIVE)
-WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
+# Warnings: make shows them and goes on, since a newer compiler than ours
+# may warn about code that ours passed; make check, and so CI, makes every
+# one an error: it compiles the tests with -Werror, and every C file of the
+# program in the compile matrix below.  make WERROR=1 makes them errors in
+# make's own build too.
+WARNINGS := -std=c11 -Wall -Wextra -Wpedantic
+WERROR  ?= 0
+WARN    := $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror)
 # ISO C forbids contracting a*b+c into one rounding; say so for every compiler,
 # so that results do not depend on whether the machine has FMA.
 STRICT  := -ffp-contract=off
@@ -90,6 +97,9 @@ all: program book/attention.html
 	@echo "Next: read chapter 1, then run: make check EXERCISE=1"
 else
 all: program book
+	@echo "The books are book/attention.html (open it in a browser; the live book) and book/attention.pdf;"
+	@echo "the program is build/attention, the book's model build/model.ckpt."
+	@echo "Next: build/attention ask '7*8='   (then make check: the tests)"
 endif
 
 # ---------------------------------------------------------------- dependencies
@@ -347,11 +357,32 @@ node_modules/.package-lock.json: package.json package-lock.json | deps
 check: node_modules/.package-lock.json
 endif
 
+# ---------------------------------------------------------------- the compile matrix
+# make check (the test compile_matrix) compiles every C file of the program,
+# without linking, with warnings as errors, under each command line that
+# $(B)/matrix lists, one a line ("COMMAND : FILES"): gcc and clang at each
+# level of x86-64 (v4 is AVX-512) at -O2 and -O3, gcc for 64-bit ARM at
+# -O2 and -O3, the live book's module, and make's own command line.  The
+# same C must compile clean, and train the same bytes (the test
+# arm_trains_the_same_bytes), wherever a reader builds it.
+MATRIX_FLAGS  := $(WARNINGS) -Werror $(STRICT) -fno-math-errno -fno-trapping-math
+MATRIX_LEVELS := x86-64 x86-64-v2 x86-64-v3 x86-64-v4
+ARM_CC        := aarch64-linux-gnu-gcc
+NEEDS += $(ARM_CC):gcc-aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/libc.a:libc6-dev-arm64-cross \
+  qemu-aarch64:qemu-user
+$(B)/matrix: FORCE | deps
+	@mkdir -p $(B)
+	@{ for cc in gcc clang; do for level in $(MATRIX_LEVELS); do for o in -O2 -O3; do \
+	     echo "$$cc -march=$$level $$o $(MATRIX_FLAGS) : $(C_ROOTS) $(WEB_ROOTS)"; done; done; done; \
+	   for o in -O2 -O3; do echo "$(ARM_CC) $$o $(MATRIX_FLAGS) : $(C_ROOTS) $(WEB_ROOTS)"; done; \
+	   echo "$(WASM_CC) $(WASM_FLAGS) -Werror : $(WASM_ROOTS)"; \
+	   echo "$(COMPILE) -Werror : $(C_ROOTS)"; } > $@.$$$$.tmp && mv $@.$$$$.tmp $@
+
 # ---------------------------------------------------------------- tests
 # Every test binary runs its tests chapter by chapter (tests/chapters.c).
 # The tests compile the core from build/src/, as the program does, so that
 # their diagnostics name lines of attention.nw too.
-TEST_CFLAGS := $(WARN) $(STRICT) -O1 -g -I$(SRC) -Itests $(SAN)
+TEST_CFLAGS := $(WARNINGS) -Werror $(STRICT) -O1 -g -I$(SRC) -Itests $(SAN)
 CORE_SRC := $(CORE:%=$(SRC)/%)
 CORE_H   := $(addprefix $(SRC)/,core.h checkpoint.h dissect.h)
 TEST_DEPS := tests/checks.c tests/checks.h tests/chapters.c tests/chapters.h $(CORE_SRC) $(CORE_H)
@@ -412,7 +443,7 @@ else
 # tests; it weaves no book: the tests of the books and the browser run no
 # sanitized code, and skip themselves under the sanitizers (make check
 # runs them)
-check: $(TESTS) $(if $(filter 1,$(SANITIZE)),program $(MODEL) $(B)/results.stamp,all)
+check: $(TESTS) $(B)/matrix $(if $(filter 1,$(SANITIZE)),program $(MODEL) $(B)/results.stamp,all)
 ifeq ($(EDITION),student)
 	@case "$(CHAPTER)" in ""|whole) $(MAKE) -s $(MODEL) > /dev/null 2>&1 || \
 	  echo "make check: the program did not train a model; the group 'whole' will fail";; esac

@@ -439,7 +439,8 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
     for (int k = 0; k < N_SCALES; k++) {
         double max = -INFINITY, sum = 0, top = 0;
         for (int u = 0; u <= t; u++)
-            max = fmax(max, scales[k] * (double)tr->scores[head][t][u]);
+            if (scales[k] * (double)tr->scores[head][t][u] > max)
+                max = scales[k] * (double)tr->scores[head][t][u];
         for (int u = 0; u <= t; u++)
             sum += exp(scales[k] * (double)tr->scores[head][t][u] - max);
         for (int u = 0; u <= t; u++) {
@@ -476,9 +477,12 @@ static double saturation(Gpt *g, double *widest_score)
                 int cell = ((b * g->n_heads + head) * T + t) * T;
                 double top = 0;
                 for (int u = 0; u <= t; u++) {
-                    widest = fmax(widest,
-                                  fabs((double)g->act.scores[cell + u]));
-                    top = fmax(top, (double)g->act.weights[cell + u]);
+                    double score = fabs((double)g->act.scores[cell + u]);
+                    double weight = g->act.weights[cell + u];
+                    if (score > widest)
+                        widest = score;
+                    if (weight > top)
+                        top = weight;
                 }
                 rows++;
                 saturated += top > 0.99;

@@ -99,8 +99,11 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
             matmul_forward(one, g->act.ln2 + (p * SEQ_LEN + t) * WIDTH, map,
                            shift, 1, WIDTH, WIDTH);
             for (int i = 0; i < WIDTH; i++) {
-                worst = fmax(worst, fabs((double)one[i] - (double)ffn[i]));
-                largest = fmax(largest, fabs((double)ffn[i]));
+                double gap = fabs((double)one[i] - (double)ffn[i]);
+                if (gap > worst)
+                    worst = gap;
+                if (fabs((double)ffn[i]) > largest)
+                    largest = fabs((double)ffn[i]);
             }
         }
     }
@@ -358,8 +361,10 @@ static void claims_over_the_models(Text *numbers, Claims *claims,
     for (int s = 0; s < N_SEEDS; s++)
         for (int k = 0; k < 2; k++) {
             counts[k][s] = (int)count[k][s];
-            range[k][0] = fmin(range[k][0], least[k][s]);
-            range[k][1] = fmax(range[k][1], least[k][s]);
+            if (least[k][s] < range[k][0])
+                range[k][0] = least[k][s];
+            if (least[k][s] > range[k][1])
+                range[k][1] = least[k][s];
         }
     for (int k = 0; k < 2; k++)
         list_values(lists[k], sizeof lists[k], counts[k], N_SEEDS);

@@ -515,10 +515,12 @@ static FigureReading read_the_figure(const LayoutRuns *e)
 
 static void write_7_times_8(char written[MAX_T + 1], int which)
 {
-    int n = (int)strlen(layouts[which]);
-    for (int t = 0; t <= n; t++)
-        written[t] = layouts[which][t] == 'a' ? '7'
-                   : layouts[which][t] == 'b' ? '8' : layouts[which][t];
+    const char *layout = layouts[which];
+    int t = 0;
+    for (; t < MAX_T && layout[t] != '\0'; t++)
+        written[t] = layout[t] == 'a' ? '7'
+                   : layout[t] == 'b' ? '8' : layout[t];
+    written[t] = '\0';
 }
 
 static void numbers_of_the_figure(Text *out, const LayoutRuns *e)

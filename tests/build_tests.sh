@@ -354,19 +354,28 @@ print("%d chunk heads each labelled with the page it is on; %d references, each 
 }
 
 # A type error put into a chunk makes the compiler name attention.nw and the
-# line of the error.
+# line of the error; a warning put there instead is named the same way, and
+# make program goes on to build the program.
 compiler_error_names_nw_line() {
     dir=$(scratch_copy)
     line=$(grep -n 'x\[p / 10\] = 1;' "$dir/$NW" | head -1 | cut -d: -f1)
     [ -n "$line" ] || { echo "marker line not found"; rm -rf "$dir"; return 1; }
-    sed "${line}s/x\[p \/ 10\] = 1;/x[p \/ 10] = \"one\";/" "$dir/$NW" > "$dir/nw.tmp" \
-        && mv "$dir/nw.tmp" "$dir/$NW"
+    cp "$dir/$NW" "$dir/nw.orig"
+    sed "${line}s/x\[p \/ 10\] = 1;/x[p \/ 10] = \"one\";/" "$dir/nw.orig" > "$dir/$NW"
+    log=$(cd "$dir" && make program 2>&1)
+    status=$?
+    [ $status != 0 ] || { echo "the broken chunk compiled"; rm -rf "$dir"; return 1; }
+    echo "$log" | grep -q "$NW:$line:" || { echo "no error at $NW:$line in:"; echo "$log"; rm -rf "$dir"; return 1; }
+    echo "compiler reported: $(echo "$log" | grep "$NW:$line:" | head -1)"
+    # a warning is shown at its line, and the build goes on (make check's
+    # compile matrix and tests are where warnings are errors)
+    sed "${line}s/x\[p \/ 10\] = 1;/{ int unused; x[p \/ 10] = 1; }/" "$dir/nw.orig" > "$dir/$NW"
     log=$(cd "$dir" && make program 2>&1)
     status=$?
     rm -rf "$dir"
-    [ $status != 0 ] || { echo "the broken chunk compiled"; return 1; }
-    echo "$log" | grep -q "$NW:$line:" || { echo "no error at $NW:$line in:"; echo "$log"; return 1; }
-    echo "compiler reported: $(echo "$log" | grep "$NW:$line:" | head -1)"
+    [ $status = 0 ] || { echo "a warning stopped make program:"; echo "$log"; return 1; }
+    echo "$log" | grep -q "$NW:$line:.*warning" || { echo "no warning at $NW:$line in:"; echo "$log"; return 1; }
+    echo "and a warning, make going on: $(echo "$log" | grep "$NW:$line:" | head -1)"
 }
 
 # On a machine without the tools, the dependency step comes first: no rule
@@ -910,6 +919,79 @@ libc_changes_no_bit() {
     echo "seeds 1, 7, 13: the same checkpoints from $B/attention (made by $(cut -d' ' -f1 $B/cflags), glibc), $other (glibc), gcc with musl$wasm"
 }
 
+# Every C file of the program compiles without a warning (warnings are
+# errors here) under each command line of the compile matrix, which the
+# Makefile writes to $B/matrix, one a line: "COMMAND : FILES".  Compiled
+# only, from $B/src/, so that a diagnostic names a line of attention.nw;
+# a cell fails on any output at all, warning, note or compiler crash.
+compile_matrix() {
+    B=${B:-build}
+    [ "$B" = build-san ] && { echo "skipped: the plain half of make check compiles the matrix"; return 77; }
+    [ "${EDITION:-teacher}" = student ] &&
+        { echo "skipped: the teacher's make check compiles the matrix"; return 77; }
+    [ -s $B/matrix ] || { echo "$B/matrix not made (run make check)"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    n=0
+    while IFS= read -r cell; do
+        n=$((n + 1)); mkdir $work/$n
+        echo "${cell% : *}" > $work/$n/command
+        for f in ${cell#* : }; do echo "$n $f"; done
+    done < $B/matrix > $work/jobs
+    start=$(date +%s)
+    # one compile a job, as many at once as there are cores
+    xargs -n 2 -P "$(nproc 2>/dev/null || echo 1)" sh -c '
+        work=$1 src=$2 n=$3 f=$4
+        $(cat $work/$n/command) -c $src/$f -o $work/$n/${f%.c}.o > $work/$n/$f.out 2>&1
+        status=$?
+        [ $status = 0 ] && [ ! -s $work/$n/$f.out ] || echo "$n $f $status" >> $work/failed
+    ' sh $work $B/src < $work/jobs
+    status=0
+    if [ -s $work/failed ]; then
+        sort -n $work/failed | while read -r n f got; do
+            echo "FAIL (exit status $got): $(cat $work/$n/command) -c $B/src/$f"
+            head -n 12 $work/$n/$f.out | sed 's/^/    /'
+        done
+        status=1
+    fi
+    cells=$(wc -l < $B/matrix) compiles=$(wc -l < $work/jobs)
+    rm -rf $work
+    [ $status = 0 ] || return 1
+    echo "$cells command lines, $compiles compiles, no warning ($(($(date +%s) - start)) s):"
+    sed 's/ -std=c11 -Wall -Wextra -Wpedantic//; s/ : .*//; s/^/  /' $B/matrix
+}
+
+# The same bytes on 64-bit ARM: the program cross-compiled by gcc for
+# aarch64 (static, with the matrix's -O3 command line: what make would use
+# there, less -march=native) and run under qemu-user trains seeds 1, 7 and
+# 13 for 200 steps to the checkpoints and logs of $B/attention.
+arm_trains_the_same_bytes() {
+    B=${B:-build}
+    [ "$B" = build-san ] && { echo "skipped: the plain half of make check runs it"; return 77; }
+    program_refuses && return 1
+    [ -s $B/matrix ] || { echo "$B/matrix not made (run make check)"; return 1; }
+    arm=$(grep '^aarch64-linux-gnu-gcc -O3 ' $B/matrix)
+    [ -n "$arm" ] || { echo "no aarch64 -O3 line in $B/matrix"; return 1; }
+    command -v qemu-aarch64 > /dev/null || { echo "qemu-aarch64 is not installed (qemu-user)"; return 1; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    sources=""
+    for f in ${arm#* : }; do [ "$f" = web.c ] || sources="$sources tangled/$f"; done
+    ${arm% : *} -static -o $work/attention-arm64 $sources -lm 2> $work/err \
+        || { cat $work/err; echo "aarch64 build failed"; rm -rf $work; return 1; }
+    status=0
+    for seed in 1 7 13; do
+        $B/attention train --seed $seed --steps 200 -o $work/native-$seed.ckpt > /dev/null \
+            || { echo "$B/attention: training seed $seed failed"; status=1; continue; }
+        qemu-aarch64 $work/attention-arm64 train --seed $seed --steps 200 \
+            -o $work/arm-$seed.ckpt > /dev/null \
+            || { echo "aarch64 under qemu: training seed $seed failed"; status=1; continue; }
+        cmp $work/native-$seed.ckpt $work/arm-$seed.ckpt || status=1
+        cmp $work/native-$seed.ckpt.log $work/arm-$seed.ckpt.log || status=1
+    done
+    rm -rf $work
+    [ $status = 0 ] || return 1
+    echo "seeds 1, 7, 13, 200 steps: aarch64 (gcc $(aarch64-linux-gnu-gcc -dumpversion), glibc, static, under qemu-aarch64) writes the checkpoints and logs of $B/attention ($(cut -d' ' -f1 $B/cflags), $(uname -m))"
+}
+
 # A short training run under valgrind's memcheck: no errors, no leaks.
 valgrind_clean() {
     B=${B:-build}
@@ -1217,7 +1299,7 @@ course_mode() {
     # a type error in a stub names the student's attention.nw and its line
     line=$(grep -n '^    /\* TODO, exercise 1 ' $edition/$NW | head -1 | cut -d: -f1)
     [ -n "$line" ] || { echo "no TODO line in the student's $NW"; return 1; }
-    sed "${line}s|^|    int broken = \"one\"; |" $edition/$NW > $edition/nw.tmp && mv $edition/nw.tmp $edition/$NW
+    sed "${line}s|^|    int broken = \"one\" * 2; |" $edition/$NW > $edition/nw.tmp && mv $edition/nw.tmp $edition/$NW
     log=$(cd $edition && make program 2>&1) && { echo "the broken stub compiled"; return 1; }
     echo "$log" | grep -q "$NW:$line:" || { echo "no error at $NW:$line in:"; echo "$log"; return 1; }
     echo "student's compiler error: $(echo "$log" | grep "$NW:$line:" | head -1)"

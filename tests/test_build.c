@@ -76,6 +76,8 @@ static void test_figures_on_a_readers_model(void **s) { (void)s; run("figures_on
 static void test_libc_changes_no_bit(void **s) { (void)s; run("libc_changes_no_bit"); }
 static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
+static void test_compile_matrix(void **s) { (void)s; run("compile_matrix"); }
+static void test_arm_trains_the_same_bytes(void **s) { (void)s; run("arm_trains_the_same_bytes"); }
 static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
 static void test_course_mode(void **s) { (void)s; run("course_mode"); }
 static void test_exercise_guard(void **s) { (void)s; run("exercise_guard"); }
@@ -117,6 +119,8 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "main", test_valgrind_clean),
     CHAPTER_TEST("whole", "Makefile", test_optimisation_changes_no_bit),  /* it trains */
     CHAPTER_TEST("whole", "rng_normal", test_libc_changes_no_bit),        /* it trains */
+    CHAPTER_TEST("whole", "rng_normal", test_arm_trains_the_same_bytes),  /* it trains */
+    CHAPTER_TEST("build", "Makefile", test_compile_matrix),
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
     CHAPTER_TEST("course", "stubbed_exercises", test_exercise_guard),
