@@ -554,11 +554,17 @@ fuzz: $(B)/fuzz_tokens $(B)/fuzz_checkpoint
 # The PyTorch reference (tests/reference.py) is independent of the C code;
 # its input and output are committed, so the tests need no PyTorch.  To
 # regenerate them (Debian's python3-torch, with the system Python):
-reference: tests/reference_input.c $(TEST_DEPS)
+# The interventions' reference (tests/patch_reference.py) runs on the
+# book's model as it is when its input is written.
+reference: tests/reference_input.c tests/patch_input.c $(TEST_DEPS) $(MODEL)
 	$(CC) $(TEST_CFLAGS) -o $(B)/reference_input tests/reference_input.c \
 	  tests/checks.c tests/chapters.c $(CORE_SRC) -lcmocka $(LDLIBS)
 	$(B)/reference_input tests/ref_input.bin
 	/usr/bin/python3 tests/reference.py tests/ref_input.bin tests/reference.bin
+	$(CC) $(TEST_CFLAGS) -o $(B)/patch_input tests/patch_input.c \
+	  tests/checks.c tests/chapters.c $(CORE_SRC) -lcmocka $(LDLIBS)
+	$(B)/patch_input $(MODEL) tests/patch_input.bin
+	cd tests && /usr/bin/python3 patch_reference.py patch_input.bin patch_reference.bin
 
 clean:
 	rm -rf build build-san book/attention.html book/attention.pdf

@@ -688,8 +688,8 @@ static void attention_softmax(real *weight, const real *score, int t, int T)
 
 /* weight (T), one row; v (T, C), the head's columns from its first;
    o_t (d_head) */
-static void attention_mix(real *restrict o_t, const real *restrict weight,
-                          const real *restrict v, int t, int C, int d_head)
+void attention_mix(real *restrict o_t, const real *restrict weight,
+                   const real *restrict v, int t, int C, int d_head)
 {
     for (int i = 0; i < d_head; i++)
         o_t[i] = 0;
@@ -1006,6 +1006,12 @@ void gpt_destroy(Gpt *g)
 
 void gpt_forward(Gpt *g, const int *tokens, int B, int T)
 {
+    gpt_forward_to_heads(g, tokens, B, T);
+    gpt_forward_from_heads(g);
+}
+
+void gpt_forward_to_heads(Gpt *g, const int *tokens, int B, int T)
+{
     Activations *a = &g->act;
     real **w = g->model.p.table;
     int N = B * T, C = WIDTH;
@@ -1019,6 +1025,13 @@ void gpt_forward(Gpt *g, const int *tokens, int B, int T)
     matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
     attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
                       B, T, C, g->n_heads, !(g->ablate & NO_MASK));
+}
+
+void gpt_forward_from_heads(Gpt *g)
+{
+    Activations *a = &g->act;
+    real **w = g->model.p.table;
+    int N = g->B * g->T, C = WIDTH;
     matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
     block_residual(g, a->x2, a->x, a->attn, N * C);
     block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);

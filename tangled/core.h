@@ -170,6 +170,11 @@ void attention_backward(real *d_q, real *d_k, real *d_v, real *d_scores,
                         const real *k, const real *v, const real *weights,
                         int B, int T, int C, int n_heads, int causal);
 
+/* weight (t + 1), one row; v (T, C), the head's columns from its
+   first; o_t (d_head) */
+void attention_mix(real *restrict o_t, const real *restrict weight,
+                   const real *restrict v, int t, int C, int d_head);
+
 typedef struct {
     real *x, *ln1, *ln1_mean, *ln1_rstd;            /* embedding, LN 1 */
     real *q, *k, *v, *scores, *weights, *heads, *attn, *x2;  /* attention */
@@ -214,6 +219,8 @@ int  gpt_create_with_positions(Gpt *g, uint64_t seed, int n_heads,
 void gpt_destroy(Gpt *g);
 void gpt_init_params(Gpt *g, uint64_t seed);
 void gpt_forward(Gpt *g, const int *tokens, int B, int T);
+void gpt_forward_to_heads(Gpt *g, const int *tokens, int B, int T);
+void gpt_forward_from_heads(Gpt *g);
 real gpt_loss(Gpt *g, const int *targets, int B, int T);
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
                   int T);

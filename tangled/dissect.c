@@ -264,3 +264,125 @@ int directions_with_variance(const double *share, int n)
     return count;
 }
 
+static int patch_width(const Gpt *g, const Patch *patch)
+{
+    if (patch->site != PATCH_WEIGHTS)
+        return WIDTH / g->n_heads;
+    return g->ablate & NO_MASK ? g->T : patch->row + 1;
+}
+
+static real *patch_site(Gpt *g, const Patch *patch, int b, int head)
+{
+    Activations *a = &g->act;
+    int T = g->T, column = head * (WIDTH / g->n_heads);
+    switch (patch->site) {
+    case PATCH_OUTPUT:
+        return a->heads + (b * T + patch->row) * WIDTH + column;
+    case PATCH_WEIGHTS:
+        return a->weights + ((b * g->n_heads + head) * T + patch->row) * T;
+    case PATCH_KEY:
+        return a->k + (b * T + patch->pos) * WIDTH + column;
+    case PATCH_VALUE:
+        return a->v + (b * T + patch->pos) * WIDTH + column;
+    }
+    return NULL;
+}
+
+static int mean_over_problems(Gpt *g, const Patch *patch,
+                              const int *tokens, int T, PatchNumbers *out)
+{
+    int batch[N_PROBLEMS * MAX_T], at[2], found = 0;
+    for (int t = 0; t < T; t++)
+        if (tokens[t] < N_DIGITS) {
+            if (found == 2)
+                return -1;
+            at[found++] = t;
+        }
+    if (found != 2 || g->max_batch < N_PROBLEMS)
+        return -1;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        memcpy(batch + p * T, tokens, (size_t)T * sizeof *tokens);
+        batch[p * T + at[0]] = p / 10;
+        batch[p * T + at[1]] = p % 10;
+    }
+    gpt_forward(g, batch, N_PROBLEMS, T);
+    for (int head = 0; head < g->n_heads; head++)
+        for (int i = 0; i < patch_width(g, patch); i++) {
+            double sum = 0;
+            for (int p = 0; p < N_PROBLEMS; p++)
+                sum += patch_site(g, patch, p, head)[i];
+            out->at[head][i] = (real)(sum / N_PROBLEMS);
+        }
+    return 0;
+}
+
+int patch_numbers(Gpt *g, const Patch *patch, const int *tokens, int T,
+                  const int *other, PatchNumbers *out)
+{
+    memset(out, 0, sizeof *out);
+    if (T < 1 || T > g->n_positions || patch->row < 0 || patch->row >= T
+        || patch->pos < 0 || patch->pos >= T)
+        return -1;
+    if (patch->source == PATCH_MEAN)
+        return mean_over_problems(g, patch, tokens, T, out);
+    if (patch->source == PATCH_OTHER) {
+        if (other == NULL)
+            return -1;
+        gpt_forward(g, other, 1, T);
+        for (int head = 0; head < g->n_heads; head++)
+            memcpy(out->at[head], patch_site(g, patch, 0, head),
+                   (size_t)patch_width(g, patch) * sizeof(real));
+    }
+    return 0;
+}
+
+void gpt_forward_patched(Gpt *g, const Patch *patch,
+                         const PatchNumbers *with, const int *tokens, int T)
+{
+    Activations *a = &g->act;
+    int d_head = WIDTH / g->n_heads, causal = !(g->ablate & NO_MASK);
+    gpt_forward_to_heads(g, tokens, 1, T);
+    for (int head = 0; head < g->n_heads; head++)
+        if (patch->heads >> head & 1)
+            memcpy(patch_site(g, patch, 0, head), with->at[head],
+                   (size_t)patch_width(g, patch) * sizeof(real));
+    if (patch->site == PATCH_KEY || patch->site == PATCH_VALUE)
+        attention_forward(a->heads, a->scores, a->weights, a->q, a->k, a->v,
+                          1, T, WIDTH, g->n_heads, causal);
+    if (patch->site == PATCH_WEIGHTS)
+        for (int head = 0; head < g->n_heads; head++)
+            if (patch->heads >> head & 1)
+                attention_mix(a->heads + patch->row * WIDTH + head * d_head,
+                              patch_site(g, patch, 0, head),
+                              a->v + head * d_head,
+                              patch_width(g, patch) - 1, WIDTH, d_head);
+    gpt_forward_from_heads(g);
+}
+
+int gpt_continue_patched(Gpt *g, const Patch *patch,
+                         const PatchNumbers *with, int tokens[MAX_T], int T,
+                         char out[8])
+{
+    int length = 0;
+    while (T > patch->row && T < g->n_positions && length < 7) {
+        gpt_forward_patched(g, patch, with, tokens, T);
+        int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
+        tokens[T++] = next;
+        out[length++] = char_of_token(next);
+        if (next == TOK_END)
+            break;
+    }
+    out[length] = '\0';
+    return length;
+}
+
+double logit_difference(const Gpt *g, int row, int right)
+{
+    const real *logit = g->act.logits + row * VOCAB;
+    double rival = -INFINITY;
+    for (int token = 0; token < VOCAB; token++)
+        if (token != right && logit[token] > rival)
+            rival = logit[token];
+    return logit[right] - rival;
+}
+

@@ -38,5 +38,37 @@ NeuronFound search_neuron(const real h[N_PROBLEMS * HIDDEN],
 int directions_for_90(const real *x, int d, double *share);
 #define ROUNDING_SHARE 0x1p-40  /* (16 * 2^-24)^2: below it, rounding */
 int directions_with_variance(const double *share, int n);
+typedef enum {          /* what is changed */
+    PATCH_OUTPUT,       /* at the row: a head's output, before W_o */
+    PATCH_WEIGHTS,      /* at the row: a head's weights */
+    PATCH_KEY,          /* at position pos: a head's key */
+    PATCH_VALUE         /* at position pos: a head's value */
+} PatchSite;
+typedef enum {          /* what it is replaced by */
+    PATCH_ZERO,         /* zeros */
+    PATCH_MEAN,         /* its mean over the 100 problems, same layout */
+    PATCH_OTHER         /* its value in another prompt, as long */
+} PatchSource;
+typedef struct {
+    PatchSite site;
+    PatchSource source;
+    unsigned heads;     /* bit h: head h is changed */
+    int row, pos;
+} Patch;
+typedef struct {        /* the numbers put in: head h's in at[h] */
+    real at[MAX_HEADS][WIDTH];
+} PatchNumbers;
+
+int  patch_numbers(Gpt *g, const Patch *patch, const int *tokens, int T,
+                   const int *other, PatchNumbers *out);
+
+void gpt_forward_patched(Gpt *g, const Patch *patch,
+                         const PatchNumbers *with, const int *tokens,
+                         int T);
+
+int    gpt_continue_patched(Gpt *g, const Patch *patch,
+                            const PatchNumbers *with, int tokens[MAX_T],
+                            int T, char out[8]);
+double logit_difference(const Gpt *g, int row, int right);
 
 #endif

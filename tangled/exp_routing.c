@@ -1,5 +1,5 @@
-/* exp_routing.c: the three proofs that routing is computed live
-   (tangled; edit attention.nw) */
+/* exp_routing.c: the three proofs that routing is computed live, and
+   the reading changed by hand (tangled; edit attention.nw) */
 #include "experiments.h"
 #include "files.h"
 
@@ -10,6 +10,200 @@
 #include <string.h>
 
 static int table_of_own_output(const char *dir, const Trace *tr, int t);
+
+typedef struct {
+    int clean;                  /* problems right with no patch */
+    int mean[MAX_HEADS], zero[MAX_HEADS], partner[MAX_HEADS];
+    int alone[MAX_HEADS];       /* the other heads at their mean */
+    int frozen, commuted, n_commuted;
+    double by_value, by_key;    /* percent of the a' patches moved */
+} Interventions;
+static void claims_about_the_book_model(Claims *claims,
+                                        const Interventions *iv,
+                                        int n_heads);
+
+static int partner_of(int p)
+{
+    return (p / 10 + 5) % 10 * 10 + (p % 10 + 5) % 10;
+}
+
+static int commuted_of(int p) { return p % 10 * 10 + p / 10; }
+
+static int answered_under(Gpt *g, Patch patch, int (*other)(int p),
+                          int *counted)
+{
+    int right = 0, tokens[MAX_T], from[MAX_T];
+    PatchNumbers with;
+    problem_tokens(0, tokens);
+    if (patch.source != PATCH_OTHER)
+        patch_numbers(g, &patch, tokens, 4, NULL, &with);
+    *counted = 0;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        char got[8], want[8];
+        if (patch.source == PATCH_OTHER && other(p) == p)
+            continue;
+        problem_tokens(p, tokens);
+        if (patch.source == PATCH_OTHER) {
+            problem_tokens(other(p), from);
+            patch_numbers(g, &patch, tokens, 4, from, &with);
+        }
+        gpt_continue_patched(g, &patch, &with, tokens, 4, got);
+        problem_answer(p, want);
+        right += strcmp(got, want) == 0;
+        (*counted)++;
+    }
+    return right;
+}
+
+static double moved_by(Gpt *g, PatchSite site)
+{
+    int moved = 0, cases = 0, tokens[MAX_T], from[MAX_T];
+    Patch patch = {site, PATCH_OTHER, (1u << g->n_heads) - 1, 3, 0};
+    PatchNumbers with;
+    for (int p = 0; p < N_PROBLEMS; p++)
+        for (int a = 0; a < N_DIGITS; a++) {
+            int q = a * 10 + p % 10;
+            char got[8], want[8], theirs[8];
+            problem_answer(p, want);
+            problem_answer(q, theirs);
+            if (strcmp(want, theirs) == 0)
+                continue;
+            problem_tokens(p, tokens);
+            problem_tokens(q, from);
+            patch_numbers(g, &patch, tokens, 4, from, &with);
+            gpt_continue_patched(g, &patch, &with, tokens, 4, got);
+            moved += strcmp(got, theirs) == 0;
+            cases++;
+        }
+    return 100.0 * moved / cases;
+}
+
+static void interventions_on(Gpt *g, Interventions *iv)
+{
+    unsigned every = (1u << g->n_heads) - 1;
+    int n = 0;
+    Patch none = {PATCH_OUTPUT, PATCH_ZERO, 0, 3, 0};
+    iv->clean = answered_under(g, none, NULL, &n);
+    for (int h = 0; h < g->n_heads; h++) {
+        Patch one = {PATCH_OUTPUT, PATCH_MEAN, 1u << h, 3, 0};
+        iv->mean[h] = answered_under(g, one, NULL, &n);
+        one.source = PATCH_ZERO;
+        iv->zero[h] = answered_under(g, one, NULL, &n);
+        one.source = PATCH_OTHER;
+        iv->partner[h] = answered_under(g, one, partner_of, &n);
+        Patch rest = {PATCH_OUTPUT, PATCH_MEAN, every & ~(1u << h), 3, 0};
+        iv->alone[h] = answered_under(g, rest, NULL, &n);
+    }
+    Patch weights = {PATCH_WEIGHTS, PATCH_MEAN, every, 3, 0};
+    iv->frozen = answered_under(g, weights, NULL, &n);
+    weights.source = PATCH_OTHER;
+    iv->commuted = answered_under(g, weights, commuted_of, &iv->n_commuted);
+    iv->by_value = moved_by(g, PATCH_VALUE);
+    iv->by_key = moved_by(g, PATCH_KEY);
+}
+
+static void numbers_of_the_book_model(Text *numbers,
+                                      const Interventions *iv, int n_heads)
+{
+    static const char *const kinds[] = {"mean", "zero", "partner", "alone"};
+    const int *kind[] = {iv->mean, iv->zero, iv->partner, iv->alone};
+    char name[64];
+    for (int k = 0; k < 4; k++)
+        for (int h = 0; h < n_heads; h++) {
+            snprintf(name, sizeof name, "patch_book_%s_h%d", kinds[k], h);
+            number(numbers, name, "%d", kind[k][h]);
+        }
+    number(numbers, "patch_book_clean", "%d", iv->clean);
+    number(numbers, "patch_book_frozen", "%d", iv->frozen);
+    number(numbers, "patch_book_commuted", "%d", iv->commuted);
+    number(numbers, "patch_n_commuted", "%d", iv->n_commuted);
+    number(numbers, "patch_book_by_value", "%.0f", iv->by_value);
+    number(numbers, "patch_book_by_key", "%.0f", iv->by_key);
+}
+
+static void numbers_of_interventions(Text *numbers, Claims *claims,
+                                     const Interventions *iv, int n_heads)
+{
+    double least[N_SEEDS], best[N_SEEDS], frozen[N_SEEDS];
+    double commuted[N_SEEDS], value[N_SEEDS], key[N_SEEDS];
+    int short_alone = 0, short_frozen = 0, value_more = 0, all_matter = 0;
+    int clean_lo = N_PROBLEMS, best_lo = N_PROBLEMS, best_hi = 0;
+    int commuted_hi = 0;
+    numbers_of_the_book_model(numbers, &iv[0], n_heads);
+    for (int s = 0; s < N_SEEDS; s++) {
+        int lo = N_PROBLEMS, hi = 0, matter = 1;
+        for (int h = 0; h < n_heads; h++) {
+            lo = iv[s].mean[h] < lo ? iv[s].mean[h] : lo;
+            hi = iv[s].alone[h] > hi ? iv[s].alone[h] : hi;
+            matter &= iv[s].mean[h] < iv[s].clean;
+        }
+        least[s] = lo, best[s] = hi, frozen[s] = iv[s].frozen;
+        commuted[s] = iv[s].commuted;
+        value[s] = iv[s].by_value, key[s] = iv[s].by_key;
+        short_alone += hi < iv[s].clean;
+        short_frozen += iv[s].frozen < iv[s].clean;
+        value_more += iv[s].by_value > iv[s].by_key;
+        all_matter += matter;
+        clean_lo = iv[s].clean < clean_lo ? iv[s].clean : clean_lo;
+        best_lo = hi < best_lo ? hi : best_lo;
+        best_hi = hi > best_hi ? hi : best_hi;
+        commuted_hi = iv[s].commuted > commuted_hi ? iv[s].commuted
+                                                   : commuted_hi;
+    }
+    number(numbers, "patch_clean_lo", "%d", clean_lo);
+    numbers_of_spread(numbers, "patch_least_mean", "%.0f", least, N_SEEDS);
+    numbers_of_spread(numbers, "patch_best_alone", "%.0f", best, N_SEEDS);
+    numbers_of_spread(numbers, "patch_frozen", "%.0f", frozen, N_SEEDS);
+    numbers_of_spread(numbers, "patch_commuted", "%.0f", commuted, N_SEEDS);
+    numbers_of_spread(numbers, "patch_by_value", "%.0f", value, N_SEEDS);
+    numbers_of_spread(numbers, "patch_by_key", "%.0f", key, N_SEEDS);
+    number(numbers, "patch_short_alone", "%d", short_alone);
+    number(numbers, "patch_short_frozen", "%d", short_frozen);
+    number(numbers, "patch_value_more", "%d", value_more);
+    number(numbers, "patch_all_matter", "%d", all_matter);
+    claim(claims, clean_lo == N_PROBLEMS, "Routing is computed live",
+          "every model of the seeds answers all the problems unpatched",
+          "the fewest: %d", clean_lo);
+    claim(claims, short_alone == N_SEEDS, "Routing is computed live",
+          "on every seed no head alone, the others at their mean, keeps every "
+          "problem right", "on %d of %d seeds; the best head alone keeps "
+          "%d to %d", short_alone, N_SEEDS, best_lo, best_hi);
+    claim(claims, all_matter > 0 && all_matter < N_SEEDS,
+          "Routing is computed live",
+          "every head's mean costs problems on some seeds, not on all",
+          "on %d of %d seeds", all_matter, N_SEEDS);
+    claim(claims, short_frozen == N_SEEDS, "Routing is computed live",
+          "on every seed, the weights frozen at their mean lose problems",
+          "on %d of %d seeds", short_frozen, N_SEEDS);
+    claim(claims, 2 * commuted_hi < iv[0].n_commuted,
+          "Routing is computed live",
+          "on every seed, the commuted problem's weights leave fewer than half "
+          "of the problems with a != b right", "at most %d of %d",
+          commuted_hi, iv[0].n_commuted);
+    claim(claims, value_more == N_SEEDS, "Routing is computed live",
+          "on every seed, another first operand's value moves the answer more "
+          "often than its key", "on %d of %d seeds", value_more, N_SEEDS);
+    claims_about_the_book_model(claims, &iv[0], n_heads);
+}
+
+static void claims_about_the_book_model(Claims *claims,
+                                        const Interventions *iv,
+                                        int n_heads)
+{
+    int ordered = 0, needed = 0;
+    for (int h = 0; h < n_heads; h++) {
+        ordered += iv->partner[h] <= iv->zero[h]
+                   && iv->zero[h] <= iv->mean[h];
+        needed += iv->mean[h] < iv->clean;
+    }
+    claim(claims, needed == n_heads, "Routing is computed live",
+          "in the book's model each head's mean costs problems",
+          "for %d of %d heads", needed, n_heads);
+    claim(claims, ordered == n_heads, "Routing is computed live",
+          "for every head of the book's model, the partner's output costs "
+          "at least as many problems as zeros, and zeros as the mean",
+          "for %d of %d heads", ordered, n_heads);
+}
 
 enum { GROW_STEPS = 6 };    /* "7*8=56": the ';' is never asked for */
 
@@ -225,9 +419,10 @@ static int proofs_over_the_seeds(const char *model, Text *numbers,
 {
     Run *run = malloc(sizeof *run);
     Trace *tr = malloc(sizeof *tr);
+    Interventions *iv = malloc(N_SEEDS * sizeof *iv);
     int follows = 0, spread = 0, own = 0, status = 0;
     double mean[N_SEEDS];
-    if (run == NULL || tr == NULL)
+    if (run == NULL || tr == NULL || iv == NULL)
         status = fail("out of memory");
     if (status == 0)
         status = load_training_log(model, run);
@@ -244,6 +439,7 @@ static int proofs_over_the_seeds(const char *model, Text *numbers,
         ProofsHold h = proofs_on(g, tr);
         follows += h.follows, spread += h.spread, own += h.own;
         mean[s] = h.mean;
+        interventions_on(g, &iv[s]);
         if (g != book)
             delete_transformer(g);
     }
@@ -263,7 +459,9 @@ static int proofs_over_the_seeds(const char *model, Text *numbers,
               "the head that weighs the model's own digit most reads it more "
               "than any other position on some seeds, not on all",
               "on %d of %d seeds", own, N_SEEDS);
+        numbers_of_interventions(numbers, claims, iv, book->n_heads);
     }
+    free(iv);
     free(tr);
     free(run);
     return status;

@@ -76,14 +76,44 @@ typedef struct {
     int heads;                      /* train: attention heads */
     uint32_t without;               /* train: parts switched off */
     int book;                       /* figures: the book's own build */
+    Patch patch;                    /* patch: site, source and heads */
+    int sites, sources;             /* patch: how many of each given */
+    const char *from;               /* patch: --from's prompt */
 } Arguments;
+
+static int patch_option(Arguments *a, const char *arg, const char *value)
+{
+    unsigned long long number = 0;
+    if (strcmp(arg, "--head") == 0) {
+        if (strcmp(value, "all") == 0)
+            a->patch.heads = ~0u;
+        else if (whole_number(value, &number) && number < MAX_HEADS)
+            a->patch.heads |= 1u << number;
+        else
+            return usage_error("--head: %s is not a head: give 0 to %d, "
+                               "or all", quoted(value), MAX_HEADS - 1);
+    } else if (strcmp(arg, "--key") == 0 || strcmp(arg, "--value") == 0) {
+        int status = parse_whole(arg, value, 0, MAX_T - 1, &number);
+        if (status != 0)
+            return status;
+        a->patch.site = arg[2] == 'k' ? PATCH_KEY : PATCH_VALUE;
+        a->patch.pos = (int)number;
+        a->sites++;
+    } else if (strcmp(arg, "--from") == 0) {
+        a->from = value;
+        a->patch.source = PATCH_OTHER;
+        a->sources++;
+    }
+    return 0;
+}
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
-    *a = (Arguments){train_defaults().seed, train_defaults().steps, -1, 5,
-                     NULL, NULL, NULL, {NULL}, 0, "", 0, 0,
-                     N_HEADS, 0, 0};
+    *a = (Arguments){.seed = train_defaults().seed,
+                     .steps = train_defaults().steps, .pos = -1,
+                     .repeat = 5, .heads = N_HEADS,
+                     .patch = {PATCH_OUTPUT, PATCH_ZERO, 0, 0, 0}};
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
@@ -108,6 +138,17 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
         }
         if (strcmp(arg, "--book") == 0) {
             a->book = 1;
+            continue;
+        }
+        if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--zero") == 0
+            || strcmp(arg, "--mean") == 0) {
+            if (strcmp(arg, "--weights") == 0) {
+                a->patch.site = PATCH_WEIGHTS;
+                a->sites++;
+            } else {
+                a->patch.source = strcmp(arg, "--zero") == 0 ? PATCH_ZERO : PATCH_MEAN;
+                a->sources++;
+            }
             continue;
         }
         if (i + 1 >= argc)
@@ -152,6 +193,8 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             a->output = value;
         else if (strcmp(arg, "--part") == 0)
             a->part = value;
+        else if (status == 0)
+            status = patch_option(a, arg, value);
         if (status != 0)
             return status;
         if (value[0] == '\0')
@@ -501,6 +544,144 @@ static void print_trace(const Trace *tr, Ablation off, int t,
            char_of_token(argmax(tr->logits[t], VOCAB)));
 }
 
+static int patch_usage(const Arguments *a)
+{
+    if (a->n_words != 1)
+        return usage_error("patch: give exactly one problem, such as 7*8=");
+    if (a->sources != 1)
+        return usage_error("patch: give one of --zero, --mean or --from "
+                           "PROMPT: what the numbers are replaced by");
+    if (a->sites > 1)
+        return usage_error("patch: give at most one of --weights, --key "
+                           "POS and --value POS (the heads' output is the "
+                           "default)");
+    if (a->patch.heads == 0)
+        return usage_error("patch: name the heads to change: --head H, "
+                           "again for another, or --head all");
+    return 0;
+}
+
+static int patch_fits(const Arguments *a, Gpt *g, Patch *patch,
+                      int which, int T, int T_other)
+{
+    unsigned every = (1u << g->n_heads) - 1;
+    if (which > 0 && g->n_positions == SEQ_LEN)
+        return usage_error("%s is in a layout of chapter 2; only a model "
+                           "trained with train --layouts reads it",
+                           quoted(a->words[0]));
+    if (patch->heads != ~0u && (patch->heads & ~every) != 0)
+        return usage_error("--head: this model has %d heads, 0 to %d",
+                           g->n_heads, g->n_heads - 1);
+    patch->heads &= every;
+    if (patch->pos >= T)
+        return usage_error("patch: position %d is past the end of %s "
+                           "(positions 0 to %d)", patch->pos,
+                           quoted(a->words[0]), T - 1);
+    if (a->from != NULL && T_other != T)
+        return usage_error("--from: %s has %d tokens and %s %d; a site "
+                           "is the same site only in prompts as long",
+                           quoted(a->from), T_other, a->words[0], T);
+    return 0;
+}
+
+static void print_patch(const Arguments *a, const Patch *patch, int T,
+                        char text[2][8], const double difference[2],
+                        real clean[MAX_HEADS][MAX_T],
+                        real patched[MAX_HEADS][MAX_T], int n_heads)
+{
+    static const char *const site[] = {"output", "weights", "key",
+                                       "value"};
+    const char *word = a->words[0];
+    printf("%s%s  as the model writes it\n", word, text[0]);
+    int count = 0, seen = 0;
+    for (int head = 0; head < n_heads; head++)
+        count += patch->heads >> head & 1;
+    printf("%s%s  with the %s of head%s", word, text[1], site[patch->site],
+           count > 1 ? "s" : "");
+    for (int head = 0; head < n_heads; head++)
+        if (patch->heads >> head & 1)
+            printf("%s%d", seen++ == 0 ? " " : seen == count ? " and "
+                                                             : ", ", head);
+    if (patch->site == PATCH_KEY || patch->site == PATCH_VALUE)
+        printf(" at position %d ('%c')", patch->pos, word[patch->pos]);
+    else
+        printf(" at row %d ('%c')", patch->row, word[patch->row]);
+    if (patch->source == PATCH_OTHER)
+        printf(" taken from %s\n", a->from);
+    else
+        printf(patch->source == PATCH_ZERO ? " set to zero\n"
+               : " replaced by its mean over the 100 problems\n");
+    printf("logit difference of the right first token: %.3f, patched "
+           "%.3f\n", difference[0], difference[1]);
+    printf("weights of row %d, as the model computes them and patched:\n",
+           T - 1);
+    for (int head = 0; head < n_heads; head++) {
+        printf("  head %d ", head);
+        for (int u = 0; u < T; u++)
+            printf(" %.3f", (double)clean[head][u]);
+        printf("\n         ");
+        for (int u = 0; u < T; u++)
+            printf(" %.3f", (double)patched[head][u]);
+        printf("\n");
+    }
+}
+
+static int command_patch(const Arguments *a)
+{
+    int problem = 0, which = 0, tokens[MAX_T], other[MAX_T], T = 0;
+    int T_other = 0;
+    int status = patch_usage(a);
+    if (status == 0)
+        which = layout_of_question(a->words[0], &problem);
+    if (status == 0 && which < 0)
+        status = parse_question(a->words[0], &problem);
+    if (status != 0)
+        return status;
+    Gpt *g = load_transformer(a->model);
+    if (g == NULL)
+        return 1;
+    Patch patch = a->patch;
+    status = parse_tokens(a->words[0], g->n_positions, tokens, &T);
+    if (status == 0 && a->from != NULL)
+        status = parse_tokens(a->from, g->n_positions, other, &T_other);
+    if (status == 0)
+        status = patch_fits(a, g, &patch, which, T, T_other);
+    if (status == 0) {
+        patch.row = T - 1;
+        PatchNumbers with;
+        real clean[MAX_HEADS][MAX_T], patched[MAX_HEADS][MAX_T];
+        char answer[8], right[8], text[2][8];
+        double difference[2];
+        problem_answer(problem, right);
+        if (patch_numbers(g, &patch, tokens, T, other, &with) != 0)
+            status = fail("patch: no numbers for this patch of %s",
+                          quoted(a->words[0]));
+        for (int run = 0; run < 2 && status == 0; run++) {
+            int growing[MAX_T];
+            if (run == 0)
+                gpt_forward(g, tokens, 1, T);
+            else
+                gpt_forward_patched(g, &patch, &with, tokens, T);
+            difference[run] = logit_difference(g, T - 1, token_of_char(right[0]));
+            for (int head = 0; head < g->n_heads; head++)
+                memcpy(run == 0 ? clean[head] : patched[head],
+                       g->act.weights + (head * T + T - 1) * T,
+                       (size_t)T * sizeof(real));
+            memcpy(growing, tokens, sizeof growing);
+            if (run == 0)
+                gpt_continue(g, growing, T, answer);
+            else
+                gpt_continue_patched(g, &patch, &with, growing, T, answer);
+            snprintf(text[run], sizeof text[run], "%s", answer);
+        }
+        if (status == 0)
+            print_patch(a, &patch, T, text, difference, clean, patched,
+                        g->n_heads);
+    }
+    delete_transformer(g);
+    return status;
+}
+
 static const struct {
     const char *name;
     Topic *run;
@@ -732,6 +913,14 @@ static const char usage[] =
     "        7*8=) at position N (default: the last); with --exact, every\n"
     "        number to the last bit (%.9g), and the running sums of the\n"
     "        loops of attention step by step\n"
+    "  patch [-m FILE] PROBLEM --head H... [--weights | --key POS |\n"
+    "        --value POS] (--zero | --mean | --from PROMPT)\n"
+    "        run PROBLEM (such as 7*8=) with the output of heads H (or\n"
+    "        their weights at the last row, or their key or value at\n"
+    "        POS) set to zero, to the mean over the 100 problems, or to\n"
+    "        those of PROMPT; print both answers, the logit difference\n"
+    "        of the right first token and the last row's weights;\n"
+    "        --head all changes every head\n"
     "  figures [-m FILE] -o DIR [--part TOPIC] [--book]\n"
     "        run the book's experiments with the model in FILE"
     " (all topics, or\n"
@@ -814,6 +1003,8 @@ static const struct {
      command_train},
     {"ask", "-m", command_ask},
     {"trace", "-m --pos --exact", command_trace},
+    {"patch", "-m --head --weights --key --value --zero --mean --from",
+     command_patch},
     {"figures", "-m -o --part --book", command_figures},
     {"bench", "--steps --repeat", command_bench},
 };

@@ -655,6 +655,24 @@ cli_errors() {
     check 0 "keys of every row (no mask)" $A trace -m $work/nomask.ckpt 7*8= --pos 1
     check 0 "head 3 mix u=3" $A trace -m $work/nomask.ckpt 7*8= --pos 1 --exact
     check 0 "7\*8=" $A ask -m tests/corpus/checkpoint/version-1.ckpt 7*8=
+    check 2 "patch: give exactly one problem" $A patch -m $M --head 0 --zero
+    check 2 "patch: give one of --zero, --mean or --from PROMPT" $A patch -m $M 7*8= --head 0
+    check 2 "patch: give one of --zero, --mean or --from PROMPT" $A patch -m $M 7*8= --head 0 --zero --mean
+    check 2 "patch: give at most one of --weights, --key POS and --value POS" $A patch -m $M 7*8= --head 0 --zero --weights --key 1
+    check 2 "patch: name the heads to change" $A patch -m $M 7*8= --zero
+    check 2 "--head: 'x' is not a head: give 0 to 7, or all" $A patch -m $M 7*8= --head x --zero
+    check 2 "--head: '8' is not a head" $A patch -m $M 7*8= --head 8 --zero
+    check 2 "--head: this model has 4 heads, 0 to 3" $A patch -m $M 7*8= --head 5 --zero
+    check 2 "--key: '16' is not a whole number from 0 to 15" $A patch -m $M 7*8= --head 0 --zero --key 16
+    check 2 "patch: position 4 is past the end of '7\*8=' (positions 0 to 3)" $A patch -m $M 7*8= --head 0 --zero --value 4
+    check 2 "--from: '3\*18=' has 5 tokens and 7\*8= 4" $A patch -m $M 7*8= --head 1 --from 3*18=
+    check 2 "'3x8=': the character 'x' at position 1 is not a token" $A patch -m $M 7*8= --head 1 --from 3x8=
+    check 2 "'7\*8' is not a problem" $A patch -m $M 7*8 --head 1 --zero
+    check 2 "';;7\*8=' is in a layout of chapter 2; only a model trained with train --layouts" $A patch -m $M ';;7*8=' --head 1 --zero
+    check 2 "patch: unknown option '--pos'" $A patch -m $M 7*8= --head 1 --zero --pos 2
+    check 0 "7\*8=56;  as the model writes it" $A patch -m $M 7*8= --head all --weights --mean
+    check 0 "with the value of heads 0 and 2 at position 0 ('7') taken from 3\*8=" $A patch -m $M 7*8= --head 0 --head 2 --value 0 --from 3*8=
+    check 0 "with the key of head 3 at position 2 ('7') taken from ;;3\*9=" $A patch -m $work/layouts.ckpt ';;7*8=' --head 3 --key 2 --from ';;3*9='
     check 2 "missing -o DIR" $A figures -m $M
     check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=

@@ -267,3 +267,88 @@ int compare_with_reference(const char *input_path, const char *ref_path,
     gpt_destroy(&g);
     return result;
 }
+
+/* ---------------------------------------------------------------- patches */
+
+/* problem, site, source, heads, pos, other problem: every site with
+   every source, one head, two or all, over problems of both digits */
+static const int patch_cases[][6] = {
+    {78, PATCH_OUTPUT, PATCH_ZERO, 1 << 0, 0, 0},
+    {78, PATCH_OUTPUT, PATCH_MEAN, 1 << 3, 0, 0},
+    {78, PATCH_OUTPUT, PATCH_OTHER, 1 << 2, 0, 36},
+    {78, PATCH_OUTPUT, PATCH_MEAN, 0xF, 0, 0},
+    {45, PATCH_WEIGHTS, PATCH_ZERO, 1 << 1, 0, 0},
+    {45, PATCH_WEIGHTS, PATCH_MEAN, 1 << 0 | 1 << 2, 0, 0},
+    {45, PATCH_WEIGHTS, PATCH_OTHER, 0xF, 0, 54},
+    {92, PATCH_KEY, PATCH_ZERO, 1 << 1, 0, 0},
+    {92, PATCH_KEY, PATCH_MEAN, 1 << 2, 2, 0},
+    {92, PATCH_KEY, PATCH_OTHER, 0xF, 0, 32},
+    {9, PATCH_VALUE, PATCH_ZERO, 1 << 3, 2, 0},
+    {9, PATCH_VALUE, PATCH_MEAN, 0xF, 1, 0},
+    {9, PATCH_VALUE, PATCH_OTHER, 1 << 0, 0, 59},
+    {63, PATCH_VALUE, PATCH_OTHER, 1 << 1, 3, 18},
+};
+enum { N_PATCH_CASES = sizeof patch_cases / sizeof patch_cases[0] };
+
+int write_patch_input(const char *path, const Gpt *g)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    int ok = write_int32(f, PATCH_REF_MAGIC)
+          && write_int32(f, (int32_t)g->model.p.n_params)
+          && write_int32(f, N_PATCH_CASES);
+    for (size_t i = 0; i < g->model.p.n_params; i++) {
+        float value = (float)g->model.p.params[i];
+        ok &= fwrite(&value, sizeof value, 1, f) == 1;
+    }
+    for (int c = 0; c < N_PATCH_CASES; c++)
+        for (int i = 0; i < 6; i++)
+            ok &= write_int32(f, patch_cases[c][i]);
+    ok &= fclose(f) == 0;
+    return ok ? 0 : -1;
+}
+
+static const double TOL_PATCHED_LOGITS = 2e-5;
+
+int compare_patches_with_reference(const char *input_path,
+                                   const char *ref_path, FILE *report)
+{
+    static float params[1 << 14], ref[N_PATCH_CASES][VOCAB];
+    int32_t header[3], cases[N_PATCH_CASES][6];
+    Gpt g;
+    if (gpt_create(&g, 1, N_HEADS, N_PROBLEMS)) return -1;
+    size_t n = g.model.p.n_params;
+    FILE *in = fopen(input_path, "rb"), *out = fopen(ref_path, "rb");
+    int ok = in && out && n <= sizeof params / sizeof *params
+          && fread(header, sizeof header, 1, in) == 1
+          && header[0] == PATCH_REF_MAGIC && header[1] == (int32_t)n
+          && header[2] == N_PATCH_CASES
+          && fread(params, sizeof(float), n, in) == n
+          && fread(cases, sizeof cases, 1, in) == 1
+          && fread(ref, sizeof ref, 1, out) == 1;
+    if (in) fclose(in);
+    if (out) fclose(out);
+    if (!ok) { gpt_destroy(&g); return -1; }
+    for (size_t i = 0; i < n; i++) g.model.p.params[i] = (real)params[i];
+    int failures = 0;
+    for (int c = 0; c < N_PATCH_CASES; c++) {
+        int tokens[MAX_T], other[MAX_T];
+        Patch patch = {(PatchSite)cases[c][1], (PatchSource)cases[c][2],
+                       (unsigned)cases[c][3], 3, cases[c][4]};
+        PatchNumbers with;
+        problem_tokens(cases[c][0], tokens);
+        problem_tokens(cases[c][5], other);
+        if (patch_numbers(&g, &patch, tokens, 4, other, &with) != 0) {
+            failures++;
+            continue;
+        }
+        gpt_forward_patched(&g, &patch, &with, tokens, 4);
+        char what[64];
+        snprintf(what, sizeof what, "patch %d (problem %d, site %d, source %d)",
+                 c, cases[c][0], cases[c][1], cases[c][2]);
+        failures += compare(report, what, g.act.logits + 3 * VOCAB, ref[c],
+                            VOCAB, TOL_PATCHED_LOGITS);
+    }
+    gpt_destroy(&g);
+    return failures;
+}

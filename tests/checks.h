@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include "core.h"
+#include "dissect.h"
 
 /* finite differences against backward for one table */
 typedef struct { double worst_relative, worst_absolute; int checked; } GradcheckResult;
@@ -31,6 +32,20 @@ int write_reference_input(const char *path, uint64_t seed);
    tensors out of tolerance, or -1 if a file cannot be read */
 int compare_with_reference(const char *input_path, const char *ref_path,
                            FILE *report);
+
+/* the exchange with patch_reference.py, the same way:
+   input:  int32 magic, n_params, n_cases; float32 params[n_params] (a
+           trained model); int32 cases[n_cases][6]: problem, PatchSite,
+           PatchSource, heads (bits), pos, other problem
+   output: float32 logits[n_cases][VOCAB], of the patched row (the '=') */
+enum { PATCH_REF_MAGIC = 0x48435450 };
+int write_patch_input(const char *path, const Gpt *g);
+
+/* runs each patch with the C model and prints the largest difference of
+   its logits from the reference's; returns the number of cases out of
+   tolerance, or -1 if a file cannot be read */
+int compare_patches_with_reference(const char *input_path,
+                                   const char *ref_path, FILE *report);
 
 /* all the parameters of g the same as in expected, bit for bit; if not,
    the test fails naming the first table that differs, its element,

@@ -310,6 +310,65 @@ static void test_eigen_of_a_covariance(void **state)
     check_eigen(cov, HIDDEN, values, vectors, 1e-9);
 }
 
+/* ---------------------------------------------------------------- patches */
+
+/* Each intervention against PyTorch's (tests/patch_reference.py), on the
+   book's model as it was when make reference wrote the input. */
+static void test_patches_match_pytorch(void **state)
+{
+    (void)state;
+    int failures = compare_patches_with_reference("tests/patch_input.bin",
+                                                  "tests/patch_reference.bin", stdout);
+    assert_int_not_equal(failures, -1);   /* -1: the files are missing (make reference) */
+    assert_int_equal(failures, 0);
+}
+
+/* A patch that puts in the numbers that were there changes no bit, at
+   every site: the patched pass is the forward pass when nothing moves. */
+static void test_patch_with_own_numbers_changes_nothing(void **state)
+{
+    (void)state;
+    static Gpt g;
+    static real clean[SEQ_LEN * VOCAB];
+    int tokens[MAX_T];
+    assert_int_equal(gpt_create(&g, 3, N_HEADS, N_PROBLEMS), 0);
+    for (int p = 0; p < N_PROBLEMS; p += 7) {
+        problem_tokens(p, tokens);
+        gpt_forward(&g, tokens, 1, 4);
+        memcpy(clean, g.act.logits, 4 * VOCAB * sizeof(real));
+        for (int site = PATCH_OUTPUT; site <= PATCH_VALUE; site++)
+            for (int pos = 0; pos < 4; pos++) {
+                Patch patch = {(PatchSite)site, PATCH_OTHER, 0xF, 3, pos};
+                PatchNumbers with;
+                assert_int_equal(patch_numbers(&g, &patch, tokens, 4, tokens, &with), 0);
+                gpt_forward_patched(&g, &patch, &with, tokens, 4);
+                expect_same_reals("the logits", clean, g.act.logits, 4 * VOCAB);
+            }
+    }
+    gpt_destroy(&g);
+}
+
+/* Zero weights for every head leave nothing to mix: the same logits as
+   every head's output set to zero. */
+static void test_zero_weights_are_zero_output(void **state)
+{
+    (void)state;
+    static Gpt g;
+    static real zeroed[SEQ_LEN * VOCAB];
+    int tokens[MAX_T];
+    assert_int_equal(gpt_create(&g, 3, N_HEADS, N_PROBLEMS), 0);
+    problem_tokens(7 * 10 + 8, tokens);
+    Patch output = {PATCH_OUTPUT, PATCH_ZERO, 0xF, 3, 0};
+    Patch weights = {PATCH_WEIGHTS, PATCH_ZERO, 0xF, 3, 0};
+    PatchNumbers with;
+    assert_int_equal(patch_numbers(&g, &output, tokens, 4, NULL, &with), 0);
+    gpt_forward_patched(&g, &output, &with, tokens, 4);
+    memcpy(zeroed, g.act.logits, 4 * VOCAB * sizeof(real));
+    gpt_forward_patched(&g, &weights, &with, tokens, 4);
+    expect_same_reals("the logits", zeroed, g.act.logits, 4 * VOCAB);
+    gpt_destroy(&g);
+}
+
 /* the chapter of each test, by its topic (tests/chapters.awk), and the
    function or chunk it checks; tests that train or run the whole model
    need every exercise: group "whole" */
@@ -326,6 +385,9 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_rotated_diagonal),
     CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_repeated),
     CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_of_a_covariance),
+    CHAPTER_TEST("whole", "gpt_forward_patched", test_patches_match_pytorch),
+    CHAPTER_TEST("whole", "gpt_forward_patched", test_patch_with_own_numbers_changes_nothing),
+    CHAPTER_TEST("whole", "gpt_forward_patched", test_zero_weights_are_zero_output),
 };
 
 int main(int argc, char **argv)
