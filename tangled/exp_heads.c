@@ -21,6 +21,8 @@ static int experiments_of_heads(const char *dir, const char *fig,
                                 HeadRuns *e);
 static void claims_about_heads(Claims *claims, const HeadRuns *e,
                                const Quota *quota);
+static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c);
+static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e);
 
 int heads_experiments(const char *model, const char *dir, const char *fig,
                       Text *numbers, Claims *claims)
@@ -305,7 +307,23 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
         number(out, name, "%d", count[2]);
         snprintf(name, sizeof name, "heads_%d_later_seeds", head_choices[c]);
         number(out, name, "%s", later);
+        numbers_of_frozen_weights(out, e, c);
     }
+}
+
+static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c)
+{
+    double frozen[N_SEEDS];
+    char name[64];
+    for (int s = 0; s < N_SEEDS; s++)
+        frozen[s] = e->heads[c][s].frozen;
+    snprintf(name, sizeof name, "heads_%d_frozen", head_choices[c]);
+    numbers_of_spread(out, name, "%.0f", frozen, N_SEEDS);
+    int above = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        above += e->heads[c][s].frozen > e->heads[2][s].frozen;
+    snprintf(name, sizeof name, "heads_%d_frozen_above_4", head_choices[c]);
+    number(out, name, "%d", above);
 }
 
 static int figure_heads(const char *fig, const HeadRuns *e)
@@ -475,5 +493,29 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
           "the spread between one head's seeds is at least the gap between "
           "one head and eight", "spread %d steps, gap %.0f", most - fewest,
           gap);
+    claims_about_frozen_weights(claims, e);
+}
+
+static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e)
+{
+    double one[N_SEEDS], eight[N_SEEDS];
+    int least = N_PROBLEMS, above = 0;
+    for (int s = 0; s < N_SEEDS; s++) {
+        one[s] = e->heads[0][s].frozen;
+        eight[s] = e->heads[N_HEAD_CHOICES - 1][s].frozen;
+        if (e->heads[0][s].frozen < least)
+            least = e->heads[0][s].frozen;
+        above += e->heads[0][s].frozen > e->heads[2][s].frozen;
+    }
+    claim(claims, 2 * least > N_PROBLEMS, "Multi-head",
+          "on every seed, one head with its weights frozen at their mean "
+          "answers more than half the problems", "the fewest: %d", least);
+    claim(claims, 2 * above > N_SEEDS, "Multi-head",
+          "on most seeds, one head with frozen weights answers more "
+          "problems than four heads", "on %d of %d seeds", above, N_SEEDS);
+    claim(claims, median_of(one, N_SEEDS) > median_of(eight, N_SEEDS),
+          "Multi-head", "with frozen weights, one head's median is above "
+          "eight heads'", "%.0f against %.0f", median_of(one, N_SEEDS),
+          median_of(eight, N_SEEDS));
 }
 

@@ -23,6 +23,8 @@ typedef struct {
     int some_head[N_SEEDS];         /* strings on which some head does */
     int sum_on_operand[N_SEEDS];    /* strings: the heads' sum peaks */
     double moved[N_SEEDS];          /* the pair's weight that is on a */
+    int exchanged[N_SEEDS][2];      /* answered with the pair's weights */
+    int frozen[N_SEEDS][2];         /* with the layout's mean weights */
     float equals_row[N_LAYOUTS][MAX_HEADS][MAX_T];  /* 7*8=, seed 0 */
 } LayoutRuns;
 
@@ -170,6 +172,79 @@ static double share_that_moved(Gpt *g)
     return on_a / (on_a + on_filler);
 }
 
+static int answered_with_weights(Gpt *g, int which, int from)
+{
+    int right = 0, T = (int)strlen(layouts[which]);
+    Patch patch = {PATCH_WEIGHTS, from < 0 ? PATCH_MEAN : PATCH_OTHER,
+                   (1u << g->n_heads) - 1, T - 1, 0};
+    PatchNumbers with;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[MAX_T], other[MAX_T];
+        char want[8], got[8];
+        layout_tokens(p, which, tokens);
+        layout_tokens(p, from < 0 ? which : from, other);
+        if (p == 0 || from >= 0)
+            patch_numbers(g, &patch, tokens, T, other, &with);
+        gpt_continue_patched(g, &patch, &with, tokens, T, got);
+        problem_answer(p, want);
+        right += strcmp(want, got) == 0;
+    }
+    return right;
+}
+
+static void exchange_the_readings(LayoutRuns *e, int s, Gpt *g)
+{
+    int pair[2];
+    the_pair(&pair[0], &pair[1]);
+    for (int k = 0; k < 2 && pair[0] >= 0; k++) {
+        e->exchanged[s][k] = answered_with_weights(g, pair[k], pair[1 - k]);
+        e->frozen[s][k] = answered_with_weights(g, pair[k], -1);
+    }
+}
+
+static int exchange_below_frozen(const LayoutRuns *e, int s)
+{
+    return e->exchanged[s][0] < e->frozen[s][0]
+           && e->exchanged[s][1] < e->frozen[s][1];
+}
+
+static void numbers_of_the_exchange(Text *out, const LayoutRuns *e)
+{
+    int pair[2], below = 0;
+    double exchanged[2 * N_SEEDS], frozen[2 * N_SEEDS];
+    char name[64];
+    the_pair(&pair[0], &pair[1]);
+    for (int s = 0; s < N_SEEDS; s++) {
+        for (int k = 0; k < 2; k++) {
+            exchanged[2 * s + k] = e->exchanged[s][k];
+            frozen[2 * s + k] = e->frozen[s][k];
+        }
+        below += exchange_below_frozen(e, s);
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "exchange_layout_%d", k);
+        number(out, name, "%s", layouts[pair[k]]);
+        snprintf(name, sizeof name, "exchange_book_%d", k);
+        number(out, name, "%d", e->exchanged[0][k]);
+        snprintf(name, sizeof name, "exchange_book_frozen_%d", k);
+        number(out, name, "%d", e->frozen[0][k]);
+    }
+    numbers_of_spread(out, "exchange", "%.0f", exchanged, 2 * N_SEEDS);
+    numbers_of_spread(out, "exchange_frozen", "%.0f", frozen, 2 * N_SEEDS);
+    number(out, "exchange_below", "%d", below);
+}
+
+static void claims_about_the_exchange(Claims *claims, const LayoutRuns *e)
+{
+    int below = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        below += exchange_below_frozen(e, s);
+    claim(claims, below == N_SEEDS, "Train it first",
+          "on every seed, a problem given the weights it gets in the "
+          "paired layout answers worse than with its own layout's mean "
+          "weights, both ways", "on %d of %d seeds", below, N_SEEDS);
+}
+
 static int strings_parsed(void)
 {
     int parsed = 0;
@@ -223,6 +298,7 @@ static int run_layouts(LayoutRuns *e, int steps)
             return -1;
         measure_layouts(e, s, g);
         e->moved[s] = share_that_moved(g);
+        exchange_the_readings(e, s, g);
         if (s == 0)
             keep_the_figure_s_rows(e, g);
         delete_transformer(g);
@@ -276,6 +352,7 @@ int layouts_experiments(const char *model, const char *dir,
         status = run_layouts(e, e->run[0].cfg.steps);
     if (status == 0) {
         claims_about_layouts(claims, e);
+        claims_about_the_exchange(claims, e);
         status = numbers_of_layouts(numbers, e);
     }
     if (status == 0)
@@ -345,6 +422,7 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
     numbers_of_weights(out, e);
     numbers_of_the_split_seed(out, e);
     numbers_of_the_figure(out, e);
+    numbers_of_the_exchange(out, e);
     return 0;
 }
 

@@ -29,32 +29,6 @@ static int partner_of(int p)
 
 static int commuted_of(int p) { return p % 10 * 10 + p / 10; }
 
-static int answered_under(Gpt *g, Patch patch, int (*other)(int p),
-                          int *counted)
-{
-    int right = 0, tokens[MAX_T], from[MAX_T];
-    PatchNumbers with;
-    problem_tokens(0, tokens);
-    if (patch.source != PATCH_OTHER)
-        patch_numbers(g, &patch, tokens, 4, NULL, &with);
-    *counted = 0;
-    for (int p = 0; p < N_PROBLEMS; p++) {
-        char got[8], want[8];
-        if (patch.source == PATCH_OTHER && other(p) == p)
-            continue;
-        problem_tokens(p, tokens);
-        if (patch.source == PATCH_OTHER) {
-            problem_tokens(other(p), from);
-            patch_numbers(g, &patch, tokens, 4, from, &with);
-        }
-        gpt_continue_patched(g, &patch, &with, tokens, 4, got);
-        problem_answer(p, want);
-        right += strcmp(got, want) == 0;
-        (*counted)++;
-    }
-    return right;
-}
-
 static double moved_by(Gpt *g, PatchSite site)
 {
     int moved = 0, cases = 0, tokens[MAX_T], from[MAX_T];
@@ -114,11 +88,27 @@ static void numbers_of_the_book_model(Text *numbers,
             number(numbers, name, "%d", kind[k][h]);
         }
     number(numbers, "patch_book_clean", "%d", iv->clean);
+    int best = 0;
+    for (int h = 0; h < n_heads; h++)
+        best = iv->alone[h] > best ? iv->alone[h] : best;
+    number(numbers, "patch_book_alone_best", "%d", best);
     number(numbers, "patch_book_frozen", "%d", iv->frozen);
     number(numbers, "patch_book_commuted", "%d", iv->commuted);
     number(numbers, "patch_n_commuted", "%d", iv->n_commuted);
     number(numbers, "patch_book_by_value", "%.0f", iv->by_value);
     number(numbers, "patch_book_by_key", "%.0f", iv->by_key);
+}
+
+static int table_of_the_heads(const char *dir, const Interventions *iv,
+                              int n_heads)
+{
+    Text md = {0};
+    text_printf(&md, "| head | its mean | zeros | the partner's "
+                     "| the head alone |\n|--:|--:|--:|--:|--:|\n");
+    for (int h = 0; h < n_heads; h++)
+        text_printf(&md, "| %d | %d | %d | %d | %d |\n", h, iv->mean[h],
+                    iv->zero[h], iv->partner[h], iv->alone[h]);
+    return save_table(dir, "patch_heads.md", &md);
 }
 
 static void numbers_of_interventions(Text *numbers, Claims *claims,
@@ -414,8 +404,8 @@ static ProofsHold proofs_on(Gpt *g, Trace *tr)
     return h;
 }
 
-static int proofs_over_the_seeds(const char *model, Text *numbers,
-                                 Claims *claims, Gpt *book)
+static int proofs_over_the_seeds(const char *model, const char *dir,
+                                 Text *numbers, Claims *claims, Gpt *book)
 {
     Run *run = malloc(sizeof *run);
     Trace *tr = malloc(sizeof *tr);
@@ -460,6 +450,7 @@ static int proofs_over_the_seeds(const char *model, Text *numbers,
               "than any other position on some seeds, not on all",
               "on %d of %d seeds", own, N_SEEDS);
         numbers_of_interventions(numbers, claims, iv, book->n_heads);
+        status = table_of_the_heads(dir, &iv[0], book->n_heads);
     }
     free(iv);
     free(tr);
@@ -479,7 +470,7 @@ int routing_experiments(const char *model, const char *dir, const char *fig,
     if (status == 0)
         status = proof_own_output(dir, numbers, claims, g);
     if (status == 0)
-        status = proofs_over_the_seeds(model, numbers, claims, g);
+        status = proofs_over_the_seeds(model, dir, numbers, claims, g);
     delete_transformer(g);
     return status;
 }

@@ -302,6 +302,10 @@ double median_of_ints(const int *values, int n)
 
 void measure_trained(Trained *t, Gpt *g)
 {
+    unsigned every = (1u << g->n_heads) - 1;
+    Patch frozen = {PATCH_WEIGHTS, PATCH_MEAN, every, 3, 0};
+    int counted = 0;
+    t->frozen = answered_under(g, frozen, NULL, &counted);
     t->loss = (double)loss_on_all_problems(&g->model);
     t->correct = score(&g->model, NULL);
 }
@@ -354,6 +358,31 @@ int lowest_after_perfect(const Run *run)
             && run->log[r].correct < lowest)
             lowest = run->log[r].correct;
     return lowest;
+}
+
+int answered_under(Gpt *g, Patch patch, int (*other)(int p), int *counted)
+{
+    int right = 0, tokens[MAX_T], from[MAX_T];
+    PatchNumbers with;
+    problem_tokens(0, tokens);
+    if (patch.source != PATCH_OTHER)
+        patch_numbers(g, &patch, tokens, 4, NULL, &with);
+    *counted = 0;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        char got[8], want[8];
+        if (patch.source == PATCH_OTHER && other(p) == p)
+            continue;
+        problem_tokens(p, tokens);
+        if (patch.source == PATCH_OTHER) {
+            problem_tokens(other(p), from);
+            patch_numbers(g, &patch, tokens, 4, from, &with);
+        }
+        gpt_continue_patched(g, &patch, &with, tokens, 4, got);
+        problem_answer(p, want);
+        right += strcmp(got, want) == 0;
+        (*counted)++;
+    }
+    return right;
 }
 
 int save_training_log(const char *checkpoint, const Run *run)

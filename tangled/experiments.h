@@ -35,6 +35,7 @@ typedef struct {
     Run run;
     double loss;            /* on all 100 problems, after training */
     int correct;            /* score after training */
+    int frozen;             /* with the = row's weights at their mean */
 } Trained;
 
 void number(Text *numbers, const char *name, const char *format, ...)
@@ -79,6 +80,9 @@ void list_values(char *out, size_t size, const int *values, int n);
 double median_of(const double *values, int n);
 void numbers_of_spread(Text *numbers, const char *prefix,
                        const char *format, const double *values, int n);
+
+int  answered_under(Gpt *g, Patch patch, int (*other)(int p),
+                    int *counted);
 
 Topic layouts_experiments;
 Gpt *train_on_layouts(Run *run, const TrainConfig *cfg);
