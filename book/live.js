@@ -563,6 +563,65 @@
     run();
   }
 
+  // ---------------------------------------------------------------- change the reading by hand
+  // The module runs the question as the model computes it and with one
+  // patch at its =: the site, the source, the heads (bits) and the
+  // position are numbers of the C enums; for a patch from another problem
+  // that problem follows the question after a space.  Its fields are
+  // both answers, both logit differences and the right answer; it draws
+  // the weights of the row of =, each head computed and patched.
+  function patchWidget(box) {
+    const option = (value, text) => el('option', { value: String(value) }, text);
+    const text = el('input', { type: 'text', value: '7*8=', size: '6', 'aria-label': 'question', class: 'live-question' });
+    const head = el('select', { 'aria-label': 'head', class: 'live-head' },
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map((h) => option(1 << h, 'head ' + h)), option(255, 'every head'));
+    const site = el('select', { 'aria-label': 'what is changed', class: 'live-site' },
+      option(0, 'its output at the ='), option(1, 'its weights at the ='),
+      option(2, 'its key at a position'), option(3, 'its value at a position'));
+    const pos = el('select', { 'aria-label': 'position', class: 'live-patch-pos' },
+      ...[0, 1, 2, 3].map((u) => option(u, 'position ' + u)));
+    const source = el('select', { 'aria-label': 'replaced by', class: 'live-source' },
+      option(1, 'its mean over the problems'), option(0, 'zeros'), option(2, 'those of another problem'));
+    const other = el('input', { type: 'text', value: '3*6=', size: '6', 'aria-label': 'other problem', class: 'live-other' });
+    const go = el('button', { type: 'button', class: 'live-patch' }, 'Patch');
+    const where = el('div', { class: 'live-status', role: 'status' });
+    const chart = el('div', { class: 'live-chart' });
+    head.value = '4';
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), head, site, pos,
+                  el('label', {}, 'replaced by ', source), other, go), where, chart);
+    function shown() {
+      pos.hidden = Number(site.value) < 2;
+      other.hidden = source.value !== '2';
+    }
+    function run() {
+      shown();
+      const input = source.value === '2' ? text.value + ' ' + other.value : text.value;
+      const patched = book.call('patch', input, Number(site.value), Number(source.value),
+                                Number(head.value), Number(pos.value));
+      if (!patched.ok) {
+        where.textContent = patched.error;
+        where.classList.add('live-error');
+        chart.replaceChildren();
+        return;
+      }
+      where.classList.remove('live-error');
+      const f = patched.fields, q = text.value;
+      draw(chart, patched.svg, 'The weights of the row of = of every head, as the model computes them ' +
+           'and patched, with their numbers');
+      where.textContent = model.owner + ' writes ' + q + f.clean + ' as it computes it, ' + q + f.patched +
+        ' patched (the right answer is ' + f.right + '); the logit difference of the right first token is ' +
+        f.diff_clean + ' as computed, ' + f.diff_patched + ' patched.';
+      Object.assign(box.dataset, { clean: f.clean, patched: f.patched, diffClean: f.diff_clean,
+                                   diffPatched: f.diff_patched });
+    }
+    go.addEventListener('click', run);
+    text.addEventListener('keydown', (e) => { if (e.key === 'Enter') run(); });
+    other.addEventListener('keydown', (e) => { if (e.key === 'Enter') run(); });
+    for (const menu of [head, site, pos, source]) menu.addEventListener('change', run);
+    model.changed.push(run);
+    run();
+  }
+
   // ---------------------------------------------------------------- looking for a neuron
   // The concepts' names come from the module; for the one picked, the
   // module searches the neurons of the current model and draws the best
@@ -768,6 +827,7 @@
     grow: 'grow a sequence one character at a time and see every head\'s weights',
     swap: 'swap the two digits of a question of your own and see which head follows a digit',
     own: 'trace how the model reads the digit it wrote itself, on a question of your own',
+    patch: 'change what a head reads at the = of a question of your own, and see the answer change',
     neuron: 'search the model\'s neurons for a concept of your choice',
     scree: 'see the principal directions of a model you trained',
     ablations: 'train the model without one of its parts, from a seed of your own',
@@ -805,6 +865,7 @@
     widgets('grow').forEach(growWidget);
     widgets('swap').forEach(swapWidget);
     widgets('own').forEach(ownWidget);
+    widgets('patch').forEach(patchWidget);
     widgets('neuron').forEach(neuronWidget);
     widgets('scree').forEach(screeWidget);
     widgets('ablations').forEach(experimentWidget);

@@ -71,4 +71,12 @@ int    gpt_continue_patched(Gpt *g, const Patch *patch,
                             int T, char out[8]);
 double logit_difference(const Gpt *g, int row, int right);
 
+typedef struct {            /* [0]: as computed; [1]: patched */
+    char answer[2][8];
+    double difference[2];
+    real weights[2][MAX_HEADS][MAX_T];
+} PatchRun;
+int  patch_run(Gpt *g, const Patch *patch, const int *tokens, int T,
+               const int *other, int right, PatchRun *out);
+
 #endif

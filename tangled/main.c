@@ -585,19 +585,17 @@ static int patch_fits(const Arguments *a, Gpt *g, Patch *patch,
 }
 
 static void print_patch(const Arguments *a, const Patch *patch, int T,
-                        char text[2][8], const double difference[2],
-                        real clean[MAX_HEADS][MAX_T],
-                        real patched[MAX_HEADS][MAX_T], int n_heads)
+                        const PatchRun *run, int n_heads)
 {
     static const char *const site[] = {"output", "weights", "key",
                                        "value"};
     const char *word = a->words[0];
-    printf("%s%s  as the model writes it\n", word, text[0]);
+    printf("%s%s  as the model writes it\n", word, run->answer[0]);
     int count = 0, seen = 0;
     for (int head = 0; head < n_heads; head++)
         count += patch->heads >> head & 1;
-    printf("%s%s  with the %s of head%s", word, text[1], site[patch->site],
-           count > 1 ? "s" : "");
+    printf("%s%s  with the %s of head%s", word, run->answer[1],
+           site[patch->site], count > 1 ? "s" : "");
     for (int head = 0; head < n_heads; head++)
         if (patch->heads >> head & 1)
             printf("%s%d", seen++ == 0 ? " " : seen == count ? " and "
@@ -612,16 +610,16 @@ static void print_patch(const Arguments *a, const Patch *patch, int T,
         printf(patch->source == PATCH_ZERO ? " set to zero\n"
                : " replaced by its mean over the 100 problems\n");
     printf("logit difference of the right first token: %.3f, patched "
-           "%.3f\n", difference[0], difference[1]);
+           "%.3f\n", run->difference[0], run->difference[1]);
     printf("weights of row %d, as the model computes them and patched:\n",
            T - 1);
     for (int head = 0; head < n_heads; head++) {
         printf("  head %d ", head);
         for (int u = 0; u < T; u++)
-            printf(" %.3f", (double)clean[head][u]);
+            printf(" %.3f", (double)run->weights[0][head][u]);
         printf("\n         ");
         for (int u = 0; u < T; u++)
-            printf(" %.3f", (double)patched[head][u]);
+            printf(" %.3f", (double)run->weights[1][head][u]);
         printf("\n");
     }
 }
@@ -648,35 +646,15 @@ static int command_patch(const Arguments *a)
         status = patch_fits(a, g, &patch, which, T, T_other);
     if (status == 0) {
         patch.row = T - 1;
-        PatchNumbers with;
-        real clean[MAX_HEADS][MAX_T], patched[MAX_HEADS][MAX_T];
-        char answer[8], right[8], text[2][8];
-        double difference[2];
+        PatchRun run;
+        char right[8];
         problem_answer(problem, right);
-        if (patch_numbers(g, &patch, tokens, T, other, &with) != 0)
+        if (patch_run(g, &patch, tokens, T, other, token_of_char(right[0]), &run)
+            != 0)
             status = fail("patch: no numbers for this patch of %s",
                           quoted(a->words[0]));
-        for (int run = 0; run < 2 && status == 0; run++) {
-            int growing[MAX_T];
-            if (run == 0)
-                gpt_forward(g, tokens, 1, T);
-            else
-                gpt_forward_patched(g, &patch, &with, tokens, T);
-            difference[run] = logit_difference(g, T - 1, token_of_char(right[0]));
-            for (int head = 0; head < g->n_heads; head++)
-                memcpy(run == 0 ? clean[head] : patched[head],
-                       g->act.weights + (head * T + T - 1) * T,
-                       (size_t)T * sizeof(real));
-            memcpy(growing, tokens, sizeof growing);
-            if (run == 0)
-                gpt_continue(g, growing, T, answer);
-            else
-                gpt_continue_patched(g, &patch, &with, growing, T, answer);
-            snprintf(text[run], sizeof text[run], "%s", answer);
-        }
-        if (status == 0)
-            print_patch(a, &patch, T, text, difference, clean, patched,
-                        g->n_heads);
+        else
+            print_patch(a, &patch, T, &run, g->n_heads);
     }
     delete_transformer(g);
     return status;

@@ -510,6 +510,88 @@ static int read_question(int length, int *problem)
     return 0;
 }
 
+static int read_patch(int length, Patch *patch, int tokens[MAX_T],
+                      int other[MAX_T], int *problem)
+{
+    const char *text = (const char *)web.input;
+    int T = 0, T_other = 0;
+    if (length < 0 || length > WEB_INPUT)
+        length = 0;
+    const char *space = memchr(text, ' ', (size_t)length);
+    int first = space ? (int)(space - text) : length;
+    if (read_question(first, problem) != 0)
+        return 2;
+    problem_tokens(*problem, tokens);
+    T = EQUALS_AT + 1;
+    if (patch->source == PATCH_OTHER) {
+        size_t where = 0;
+        int from = space ? (int)(text + length - space - 1) : 0;
+        if (tokens_parse(space ? space + 1 : "", (size_t)from, SEQ_LEN,
+                         other, &T_other, &where) != TOKENS_OK
+            || T_other != T)
+            return web_fail(2, "the other problem must be as long as the "
+                            "question, as in 3*6=");
+    }
+    if (patch->heads == (1u << MAX_HEADS) - 1)      /* every head */
+        patch->heads = (1u << web.g.n_heads) - 1;
+    if (patch->heads >> web.g.n_heads != 0)
+        return web_fail(2, "this model has %d heads, 0 to %d",
+                        web.g.n_heads, web.g.n_heads - 1);
+    if (patch->site > PATCH_VALUE || patch->source > PATCH_OTHER
+        || patch->heads == 0 || patch->pos < 0 || patch->pos >= T)
+        return web_fail(2, "no such patch");
+    patch->row = T - 1;
+    return 0;
+}
+
+WEB_EXPORT(patch)
+int web_patch(int length, int site, int source, int heads, int pos)
+{
+    static float values[MAX_HEADS][2 * MAX_T];
+    static char titles[MAX_HEADS][16], labels[MAX_T][2];
+    static const char *names[MAX_T];
+    static const char *const runs[2] = {"computed", "patched"};
+    SvgHeatmap maps[MAX_HEADS];
+    Patch patch = {(PatchSite)site, (PatchSource)source, (unsigned)heads,
+                   0, pos};
+    int tokens[MAX_T], other[MAX_T], problem = 0;
+    PatchRun run;
+    char right[8];
+    clear_output();
+    if (site < 0 || source < 0 || heads < 0)
+        return web_fail(2, "no such patch");
+    if (read_patch(length, &patch, tokens, other, &problem) != 0)
+        return 2;
+    int T = patch.row + 1;
+    problem_answer(problem, right);
+    if (patch_run(&web.g, &patch, tokens, T, other, token_of_char(right[0]),
+                  &run) != 0)
+        return web_fail(2, "no numbers for this patch");
+    field("right", "%s", right);
+    field("clean", "%s", run.answer[0]);
+    field("patched", "%s", run.answer[1]);
+    field("diff_clean", "%.3f", run.difference[0]);
+    field("diff_patched", "%.3f", run.difference[1]);
+    for (int t = 0; t < T; t++) {
+        labels[t][0] = char_of_token(tokens[t]);
+        names[t] = labels[t];
+    }
+    for (int head = 0; head < web.g.n_heads; head++) {
+        for (int k = 0; k < 2; k++)
+            for (int u = 0; u < T; u++)
+                values[head][k * T + u] = (float)run.weights[k][head][u];
+        snprintf(titles[head], sizeof titles[head], "head %d", head);
+        maps[head] = (SvgHeatmap){titles[head], "u (read)", NULL, 2, T,
+                                  values[head], runs, names, "%.2f", 0};
+    }
+    drawing_follows();
+    for (int head = 0; head < web.g.n_heads; head++)
+        svg_heatmaps(&web.output, &maps[head], 1, 1, NULL,
+                     (SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"},
+                     WEB_PANEL, 190);
+    return 0;
+}
+
 WEB_EXPORT(swap) int web_swap(int length)
 {
     int problem = 0, pick_a = 0, pick_b = 0;

@@ -82,6 +82,7 @@ async function main() {
     await grow(page);
     await swap(page);
     await own(page);
+    await patched(page);
     await neurons(page);
     await screeplot(page);
     await experiments(page);
@@ -253,6 +254,26 @@ async function keyboard_only(page) {
       await page.$eval('div.live[data-widget="own"] .live-status', (e) => { e.textContent = ''; });
       await page.keyboard.press('Space');
       check(/6\*7=/.test(await status('own')), 'keyboard: Space on Trace row 4 traces again');
+    }
+  }
+
+  // patch: a question and Enter, a head chosen with the arrows, Patch with Space
+  await start_at('patch');
+  if (await tab_to('patch', 'input.live-question', 'the question field')) {
+    await retype('6*7=');
+    await page.keyboard.press('Enter');
+    check(/6\*7=/.test(await status('patch')), 'keyboard: Enter in the patch widget patches 6*7= (' +
+          await status('patch') + ')');
+    if (await tab_to('patch', 'select.live-head', 'the head menu', 2)) {
+      const before = await page.$eval('div.live[data-widget="patch"] select.live-head', (e) => e.value);
+      await page.keyboard.press('ArrowDown');
+      const after = await page.$eval('div.live[data-widget="patch"] select.live-head', (e) => e.value);
+      check(after !== before, 'keyboard: ArrowDown on the head menu chooses another head (' + before + ' to ' + after + ')');
+    }
+    if (await tab_to('patch', 'button.live-patch', 'the button Patch', 6)) {
+      await page.$eval('div.live[data-widget="patch"] .live-status', (e) => { e.textContent = ''; });
+      await page.keyboard.press('Space');
+      check(/6\*7=/.test(await status('patch')), 'keyboard: Space on Patch patches again');
     }
   }
 
@@ -566,6 +587,42 @@ async function grow(page) {
   const long = await page.$eval(box + ' .live-status', (e) => e.textContent);
   check(long === cli_message(['trace', '7*8=;;;;']), 'a sequence of 8 is refused with attention trace\'s message');
   await page.$eval(box + ' input.live-sequence', (e) => { e.value = '7*8=5'; e.dispatchEvent(new Event('input')); });
+}
+
+// ------------------------------------------------------------------ change the reading by hand
+// Each patch of the widget against attention patch on the book's model:
+// both answers and both logit differences; a bad other problem refused.
+async function patched(page) {
+  const box = 'div.live[data-widget="patch"]';
+  const cases = [
+    { site: '0', source: '2', head: '4', pos: '0', other: '3*6=', args: ['--head', '2', '--from', '3*6='] },
+    { site: '1', source: '1', head: '255', pos: '0', other: '', args: ['--head', 'all', '--weights', '--mean'] },
+    { site: '3', source: '2', head: '1', pos: '0', other: '3*8=', args: ['--head', '0', '--value', '0', '--from', '3*8='] },
+    { site: '2', source: '0', head: '2', pos: '2', other: '', args: ['--head', '1', '--key', '2', '--zero'] },
+  ];
+  for (const c of cases) {
+    await page.$eval(box + ' input.live-other', (e, x) => { e.value = x || '3*6='; }, c.other);
+    for (const [menu, value] of [['select.live-site', c.site], ['select.live-patch-pos', c.pos],
+                                 ['select.live-source', c.source], ['select.live-head', c.head]])
+      await page.select(box + ' ' + menu, value);
+    await page.click(box + ' button.live-patch');
+    const got = await page.$eval(box, (b) => ({ ...b.dataset, status: b.querySelector('.live-status').textContent }));
+    const lines = execFileSync(program, ['patch', '-m', model, '7*8=', ...c.args], { encoding: 'utf8' }).split('\n');
+    const written = (line) => line.split('  ')[0].slice('7*8='.length);
+    const diffs = lines[2].match(/-?\d+\.\d+/g) || [];
+    check(got.status.startsWith('the book\'s model') && got.clean === written(lines[0]) &&
+          got.patched === written(lines[1]) && got.diffClean === diffs[0] && got.diffPatched === diffs[1],
+          'patch ' + c.args.join(' ') + ': the page writes ' + got.clean + ' and ' + got.patched + ' (' +
+          got.diffClean + ', ' + got.diffPatched + '), attention patch ' + written(lines[0]) + ' and ' +
+          written(lines[1]) + ' (' + diffs.join(', ') + ')');
+  }
+  await page.select(box + ' select.live-source', '2');
+  await page.$eval(box + ' input.live-other', (e) => { e.value = '3*18='; });
+  await page.click(box + ' button.live-patch');
+  const refused = await page.$eval(box + ' .live-status', (e) => e.textContent);
+  check(/as long as the question/.test(refused), 'a longer other problem is refused: ' + refused);
+  await page.$eval(box + ' input.live-other', (e) => { e.value = '3*6='; });
+  await page.click(box + ' button.live-patch');
 }
 
 // ------------------------------------------------------------------ swap the multiplicands
@@ -971,7 +1028,9 @@ async function without_webassembly(page) {
   const boxes = await bare.$$eval('div.live', (all) =>
     all.map((d) => [d.dataset.widget, d.getBoundingClientRect().height, d.textContent]));
   const said = boxes.filter(([, h, t]) => h > 0 && /WebAssembly/.test(t) && /figures/.test(t));
-  check(boxes.length === 9 && said.length === boxes.length,
+  // the widgets of the book: one div of class live each in attention.nw
+  const placed = (fs.readFileSync('attention.nw', 'utf8').match(/^::: \{\.live widget="/gm) || []).length;
+  check(boxes.length === placed && said.length === boxes.length,
         'without WebAssembly each of the ' + boxes.length + ' widgets says so in its place (' + said.length +
         ' do): ' + (boxes[0] ? boxes[0][2] : ''));
   await bare.close();
