@@ -62,7 +62,7 @@ LDLIBS  := -lm
 # figures (svg; views, those the live book draws too, also no I/O), files,
 # the experiments (one file per topic of the book, exp_TOPIC.c, and what
 # they share) and the command line (main).
-TOPICS  := perceptron specimen routing ablations heads ffn speed layouts
+TOPICS  := perceptron specimen routing ablations heads ffn speed layouts heldout
 CORE    := core.c checkpoint.c dissect.c
 C_ROOTS := $(CORE) svg.c views.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
 H_ROOTS := core.h checkpoint.h dissect.h svg.h views.h files.h experiments.h

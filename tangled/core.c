@@ -107,8 +107,9 @@ int problem_tokens(int p, int tokens[SEQ_LEN])
     return n;
 }
 
-const char *const layouts[N_LAYOUTS] = {
+const char *const layouts[N_ALL_LAYOUTS] = {
     "a*b=", ";;a*b=", "a;*b=", "a*;;b=", ";a;;*b=", ";;;a*;b=",
+    "a*b;;;;=", "a;*b;;;=", ";a*b;;;=", ";;a*b;;=", ";;a;*b;=", ";;;a*b;=",
 };
 
 int layout_tokens(int p, int which, int tokens[MAX_T])
@@ -439,8 +440,9 @@ static const TableSpec mlp_tables[MLP_TABLES] = {
     {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
 };
 
-static void mlp_input(real *x, int p)
+static void mlp_input(Mlp *mlp, int row, int p)
 {
+    real *x = mlp->x + row * MLP_IN;
     memset(x, 0, MLP_IN * sizeof *x);
     x[p / 10] = 1;                  /* the slot of a */
     x[N_DIGITS + p % 10] = 1;       /* the slot of b */
@@ -450,8 +452,8 @@ static void mlp_forward(Mlp *mlp, const int *problems, int n)
 {
     real *const *t = mlp->model.p.table;
     for (int row = 0; row < n; row++)
-        mlp_input(mlp->x + row * MLP_IN, problems[row]);
-    matmul_forward(mlp->z, mlp->x, t[MLP_W1], t[MLP_B1], n, MLP_IN,
+        mlp->input(mlp, row, problems[row]);
+    matmul_forward(mlp->z, mlp->x, t[MLP_W1], t[MLP_B1], n, mlp->n_in,
                    MLP_HIDDEN);
     gelu_forward(mlp->h, mlp->z, n * MLP_HIDDEN);
     matmul_forward(mlp->logits, mlp->h, t[MLP_W2], t[MLP_B2], n,
@@ -516,7 +518,7 @@ static void mlp_backward(Mlp *mlp, int n, real scale)
                     t[MLP_W2], n, MLP_HIDDEN, MLP_OUT);
     gelu_backward(mlp->d_z, mlp->z, mlp->h, mlp->d_h, n * MLP_HIDDEN);
     matmul_backward(NULL, g[MLP_W1], g[MLP_B1], mlp->d_z, mlp->x,
-                    t[MLP_W1], n, MLP_IN, MLP_HIDDEN);
+                    t[MLP_W1], n, mlp->n_in, MLP_HIDDEN);
 }
 
 static void init_matrix(real *w, int rows, int cols, Rng *rng)
@@ -526,18 +528,27 @@ static void init_matrix(real *w, int rows, int cols, Rng *rng)
         w[i] = std * rng_normal(rng);
 }
 
-int mlp_init(Mlp *mlp, uint64_t seed)
+static int mlp_wire(Mlp *mlp, uint64_t seed,
+                    const TableSpec tables[MLP_TABLES],
+                    void (*input)(Mlp *mlp, int row, int p))
 {
     Rng rng;
     memset(mlp, 0, sizeof *mlp);
-    if (params_alloc(&mlp->model.p, mlp_tables, MLP_TABLES) != 0)
+    if (params_alloc(&mlp->model.p, tables, MLP_TABLES) != 0)
         return -1;
+    mlp->n_in = tables[MLP_W1].rows;
+    mlp->input = input;
     rng_seed(&rng, seed);
-    init_matrix(mlp->model.p.table[MLP_W1], MLP_IN, MLP_HIDDEN, &rng);
+    init_matrix(mlp->model.p.table[MLP_W1], mlp->n_in, MLP_HIDDEN, &rng);
     init_matrix(mlp->model.p.table[MLP_W2], MLP_HIDDEN, MLP_OUT, &rng);
     mlp->model.batch_loss = mlp_batch_loss;
     mlp->model.answer = mlp_answer;
     return 0;
+}
+
+int mlp_init(Mlp *mlp, uint64_t seed)
+{
+    return mlp_wire(mlp, seed, mlp_tables, mlp_input);
 }
 
 void mlp_free(Mlp *mlp) { params_free(&mlp->model.p); }
@@ -1126,15 +1137,21 @@ real gpt_batch_loss(Model *m, const int *problems, int n, int backward)
     return loss;
 }
 
+int gpt_write_next(const Gpt *g, int tokens[MAX_T], int T, char out[8],
+                   int length)
+{
+    int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
+    tokens[T] = next;
+    out[length] = char_of_token(next);
+    return next;
+}
+
 int gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8])
 {
     int length = 0;
     while (T >= 1 && T < g->n_positions && length < 7) {
         gpt_forward(g, tokens, 1, T);
-        int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
-        tokens[T++] = next;
-        out[length++] = char_of_token(next);
-        if (next == TOK_END)
+        if (gpt_write_next(g, tokens, T++, out, length++) == TOK_END)
             break;
     }
     out[length] = '\0';
@@ -1476,7 +1493,7 @@ int first_nonfinite_table(const Params *p)
 int layouts_longest(void)
 {
     int longest = 0, tokens[MAX_T];
-    for (int which = 0; which < N_LAYOUTS; which++)
+    for (int which = 0; which < N_ALL_LAYOUTS; which++)
         for (int p = 0; p < N_PROBLEMS; p++) {
             int n = layout_tokens(p, which, tokens);
             longest = n > longest ? n : longest;
@@ -1508,7 +1525,7 @@ static real layout_batch_loss(Model *m, const int *problems, int n,
     if (n < 1 || n > g->max_batch || n > MAX_BATCH)
         return NAN;
     for (int b = 0; b < n; b++)
-        which[b] = rng_below(&l->rng, l->drawn);
+        which[b] = l->from[rng_below(&l->rng, l->drawn)];
     fill_layout_batch(g, problems, which, n, T);
     gpt_forward(g, g->tokens, n, T);
     real loss = gpt_loss(g, g->targets, n, T);
@@ -1545,11 +1562,12 @@ int layout_grade(LayoutGpt *l, int which,
 
 static int layout_grade_all(Model *m, unsigned char solved[N_PROBLEMS])
 {
+    LayoutGpt *l = (LayoutGpt *)m;
     unsigned char here[N_PROBLEMS];
     int correct = 0;
     memset(solved, 1, N_PROBLEMS);
-    for (int which = 0; which < ((LayoutGpt *)m)->drawn; which++) {
-        layout_grade((LayoutGpt *)m, which, here);
+    for (int i = 0; i < l->drawn; i++) {
+        layout_grade(l, l->from[i], here);
         for (int p = 0; p < N_PROBLEMS; p++)
             solved[p] &= here[p];
     }
@@ -1578,8 +1596,86 @@ int layout_gpt_create(LayoutGpt *l, uint64_t seed)
     l->gpt.model.batch_loss = layout_batch_loss;
     l->gpt.model.grade = layout_grade_all;
     l->gpt.model.answer = layout_answer_book;
+    for (int which = 0; which < N_LAYOUTS; which++)
+        l->from[which] = which;
     l->drawn = N_LAYOUTS;
     rng_seed(&l->rng, seed ^ LAYOUT_STREAM);
+    return 0;
+}
+
+static const TableSpec window_tables[MLP_TABLES] = {
+    {"W1", WINDOW_IN, MLP_HIDDEN}, {"b1", 1, MLP_HIDDEN},
+    {"W2", MLP_HIDDEN, MLP_OUT}, {"b2", 1, MLP_OUT},
+};
+
+static void window_input(Mlp *mlp, int row, int p)
+{
+    const WindowMlp *w = (const WindowMlp *)mlp;
+    real *x = mlp->x + row * WINDOW_IN;
+    int tokens[MAX_T], which = w->which[row];
+    int question = (int)strlen(layouts[which]);     /* up to the = */
+    layout_tokens(p, which, tokens);
+    memset(x, 0, WINDOW_IN * sizeof *x);
+    for (int slot = 0; slot < WINDOW; slot++) {
+        int t = question - WINDOW + slot;
+        if (t >= 0)
+            x[slot * VOCAB + tokens[t]] = 1;
+    }
+}
+
+static real window_batch_loss(Model *m, const int *problems, int n,
+                              int backward)
+{
+    WindowMlp *w = (WindowMlp *)m;
+    if (n < 1 || n > MAX_BATCH)
+        return NAN;
+    for (int b = 0; b < n; b++)
+        w->which[b] = w->from[rng_below(&w->rng, w->drawn)];
+    return mlp_batch_loss(m, problems, n, backward);
+}
+
+int window_answer(WindowMlp *w, int p, int which, char out[8])
+{
+    w->which[0] = which;
+    return mlp_answer(&w->mlp.model, p, out);
+}
+
+static int window_answer_first(Model *m, int p, char out[8])
+{
+    WindowMlp *w = (WindowMlp *)m;
+    return window_answer(w, p, w->from[0], out);
+}
+
+static int window_grade(Model *m, unsigned char solved[N_PROBLEMS])
+{
+    WindowMlp *w = (WindowMlp *)m;
+    int correct = 0;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        char want[8], got[8];
+        int right = 1;
+        problem_answer(p, want);
+        for (int i = 0; i < w->drawn && right; i++) {
+            window_answer(w, p, w->from[i], got);
+            right = strcmp(got, want) == 0;
+        }
+        solved[p] = (unsigned char)right;
+        correct += right;
+    }
+    return correct;
+}
+
+int window_mlp_init(WindowMlp *w, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    if (mlp_wire(&w->mlp, seed, window_tables, window_input) != 0)
+        return -1;
+    w->mlp.model.batch_loss = window_batch_loss;
+    w->mlp.model.answer = window_answer_first;
+    w->mlp.model.grade = window_grade;
+    for (int which = 0; which < N_LAYOUTS; which++)
+        w->from[which] = which;
+    w->drawn = N_LAYOUTS;
+    rng_seed(&w->rng, seed ^ LAYOUT_STREAM);
     return 0;
 }
 

@@ -34,8 +34,9 @@ char char_of_token(int token);
 
 int  problem_tokens(int p, int tokens[SEQ_LEN]);
 
-enum { N_LAYOUTS = 6, MAX_T = 16 };     /* MAX_T: any model's longest */
-extern const char *const layouts[N_LAYOUTS];
+enum { N_LAYOUTS = 6, N_CROSSED = 6, N_ALL_LAYOUTS = 12,
+       MAX_T = 16 };                    /* MAX_T: any model's longest */
+extern const char *const layouts[N_ALL_LAYOUTS];
 int  layout_tokens(int p, int which, int tokens[MAX_T]);
 
 int  operands_of_tokens(const int *tokens, int T, int *a, int *b);
@@ -118,9 +119,13 @@ TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
 enum { MLP_IN = 2 * N_DIGITS, MLP_HIDDEN = 64, MLP_SLOTS = 3,
        MLP_OUT = MLP_SLOTS * VOCAB };
 
-typedef struct {
+enum { WINDOW = 8, WINDOW_IN = WINDOW * VOCAB };    /* chapter 4 */
+typedef struct Mlp Mlp;
+struct Mlp {
     Model model;
-    real x[MAX_BATCH * MLP_IN];          /* onehot(a) ++ onehot(b) */
+    int n_in;                            /* MLP_IN numbers of input */
+    void (*input)(Mlp *mlp, int row, int p);    /* fills row of x */
+    real x[MAX_BATCH * WINDOW_IN];       /* onehot(a) ++ onehot(b) */
     real z[MAX_BATCH * MLP_HIDDEN];      /* x W1 + b1 */
     real h[MAX_BATCH * MLP_HIDDEN];      /* GELU(z) */
     real logits[MAX_BATCH * MLP_OUT];
@@ -129,7 +134,7 @@ typedef struct {
     int targets[MAX_BATCH * MLP_SLOTS];    /* token of each slot, or -1 */
     real d_h[MAX_BATCH * MLP_HIDDEN], d_z[MAX_BATCH * MLP_HIDDEN];
     real d_logits[MAX_BATCH * MLP_OUT];
-} Mlp;
+};
 int  mlp_init(Mlp *mlp, uint64_t seed);
 void mlp_free(Mlp *mlp);
 
@@ -228,6 +233,8 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
 real gpt_batch_loss(Model *m, const int *problems, int n, int backward);
 int  gpt_answer(Model *m, int p, char out[8]);
 int  gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8]);
+int  gpt_write_next(const Gpt *g, int tokens[MAX_T], int T, char out[8],
+                    int length);
 
 int ablated_part(int k);
 
@@ -256,7 +263,8 @@ double gpt_train_flops(int B, int T);
 typedef struct {
     Gpt gpt;                /* first member: a LayoutGpt * is a Model * */
     Rng rng;                /* draws the layout of each problem drawn */
-    int drawn;              /* from the first drawn layouts of the list */
+    int from[N_ALL_LAYOUTS];    /* the layouts it draws from, */
+    int drawn;                  /* this many of them */
 } LayoutGpt;
 int  layouts_longest(void);
 int  layout_gpt_create(LayoutGpt *l, uint64_t seed);
@@ -265,6 +273,16 @@ int  layout_grade(LayoutGpt *l, int which,
                   unsigned char solved[N_PROBLEMS]);
 
 int  layout_answer(Gpt *g, int p, int which, char out[8]);
+
+typedef struct {
+    Mlp mlp;                /* first member: a WindowMlp * is a Model * */
+    Rng rng;                /* draws the layout of each problem drawn */
+    int from[N_ALL_LAYOUTS];    /* the layouts it draws from, */
+    int drawn;                  /* this many of them */
+    int which[MAX_BATCH];   /* the layout of each row of the batch */
+} WindowMlp;
+int  window_mlp_init(WindowMlp *w, uint64_t seed);
+int  window_answer(WindowMlp *w, int p, int which, char out[8]);
 
 unsigned stubbed_exercises(void);
 extern unsigned exercise_stubs_ran;

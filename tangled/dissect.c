@@ -366,10 +366,7 @@ int gpt_continue_patched(Gpt *g, const Patch *patch,
     int length = 0;
     while (T > patch->row && T < g->n_positions && length < 7) {
         gpt_forward_patched(g, patch, with, tokens, T);
-        int next = argmax(g->act.logits + (T - 1) * VOCAB, VOCAB);
-        tokens[T++] = next;
-        out[length++] = char_of_token(next);
-        if (next == TOK_END)
+        if (gpt_write_next(g, tokens, T++, out, length++) == TOK_END)
             break;
     }
     out[length] = '\0';

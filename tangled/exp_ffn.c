@@ -67,19 +67,12 @@ static int take_apart(Gpt *g, FfnSeed *out)
 
 static int train_and_take_apart(FfnRuns *e, Gpt *g, int s)
 {
-    Trained *t = &e->with_gelu[s];
-    if (s == 0)
-        return train_or_reuse(t, &e->book, g, 0, N_HEADS) != 0 ? -1
-               : take_apart(g, &e->seed[0]);
-    TrainConfig cfg = e->book.cfg;
-    cfg.seed += (uint64_t)s;
-    Gpt *trained = train_transformer(&t->run, &cfg, N_HEADS,
-                                     0);
+    Gpt *trained = train_or_reuse(&e->with_gelu[s], &e->book, g, s,
+                                  N_HEADS);
     if (trained == NULL)
         return -1;
-    measure_trained(t, trained);
     int status = take_apart(trained, &e->seed[s]);
-    delete_transformer(trained);
+    done_with(trained, g);
     return status;
 }
 
@@ -126,10 +119,13 @@ static int lowest_of_the_seeds(const Trained runs[N_SEEDS])
 static int train_without_gelu(Text *numbers, FfnRuns *e)
 {
     const Trained *with = e->with_gelu;
-    for (int s = 0; s < N_SEEDS; s++)
-        if (train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS, 1)
-            != 0)
+    for (int s = 0; s < N_SEEDS; s++) {
+        Gpt *g = train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS,
+                                1);
+        if (g == NULL)
             return -1;
+        delete_transformer(g);
+    }
     double loss = 0, loss_with = 0;
     for (int s = 0; s < N_SEEDS; s++) {
         loss += e->no_gelu[s].loss / N_SEEDS;

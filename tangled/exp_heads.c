@@ -14,6 +14,7 @@ static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
 typedef struct {
     Run book;         /* the book's model, as attention train made it */
     Trained heads[N_HEAD_CHOICES][N_SEEDS];
+    int frozen[N_HEAD_CHOICES][N_SEEDS];  /* the = row's weights at mean */
 } HeadRuns;
 typedef struct Quota Quota;
 static int experiments_of_heads(const char *dir, const char *fig,
@@ -186,10 +187,14 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
 static int train_the_heads(Gpt *g, HeadRuns *e)
 {
     for (int c = 0; c < N_HEAD_CHOICES; c++)
-        for (int s = 0; s < N_SEEDS; s++)
-            if (train_or_reuse(&e->heads[c][s], &e->book, g, s,
-                               head_choices[c]) != 0)
+        for (int s = 0; s < N_SEEDS; s++) {
+            Gpt *trained = train_or_reuse(&e->heads[c][s], &e->book, g, s,
+                                          head_choices[c]);
+            if (trained == NULL)
                 return -1;
+            e->frozen[c][s] = answered_frozen(trained);
+            done_with(trained, g);
+        }
     return 0;
 }
 
@@ -316,12 +321,12 @@ static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c)
     double frozen[N_SEEDS];
     char name[64];
     for (int s = 0; s < N_SEEDS; s++)
-        frozen[s] = e->heads[c][s].frozen;
+        frozen[s] = e->frozen[c][s];
     snprintf(name, sizeof name, "heads_%d_frozen", head_choices[c]);
     numbers_of_spread(out, name, "%.0f", frozen, N_SEEDS);
     int above = 0;
     for (int s = 0; s < N_SEEDS; s++)
-        above += e->heads[c][s].frozen > e->heads[2][s].frozen;
+        above += e->frozen[c][s] > e->frozen[2][s];
     snprintf(name, sizeof name, "heads_%d_frozen_above_4", head_choices[c]);
     number(out, name, "%d", above);
 }
@@ -501,11 +506,11 @@ static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e)
     double one[N_SEEDS], eight[N_SEEDS];
     int least = N_PROBLEMS, above = 0;
     for (int s = 0; s < N_SEEDS; s++) {
-        one[s] = e->heads[0][s].frozen;
-        eight[s] = e->heads[N_HEAD_CHOICES - 1][s].frozen;
-        if (e->heads[0][s].frozen < least)
-            least = e->heads[0][s].frozen;
-        above += e->heads[0][s].frozen > e->heads[2][s].frozen;
+        one[s] = e->frozen[0][s];
+        eight[s] = e->frozen[N_HEAD_CHOICES - 1][s];
+        if (e->frozen[0][s] < least)
+            least = e->frozen[0][s];
+        above += e->frozen[0][s] > e->frozen[2][s];
     }
     claim(claims, 2 * least > N_PROBLEMS, "Multi-head",
           "on every seed, one head with its weights frozen at their mean "

@@ -68,9 +68,8 @@ static void interventions_on(Gpt *g, Interventions *iv)
         Patch rest = {PATCH_OUTPUT, PATCH_MEAN, every & ~(1u << h), 3, 0};
         iv->alone[h] = answered_under(g, rest, NULL, &n);
     }
-    Patch weights = {PATCH_WEIGHTS, PATCH_MEAN, every, 3, 0};
-    iv->frozen = answered_under(g, weights, NULL, &n);
-    weights.source = PATCH_OTHER;
+    iv->frozen = answered_frozen(g);
+    Patch weights = {PATCH_WEIGHTS, PATCH_OTHER, every, 3, 0};
     iv->commuted = answered_under(g, weights, commuted_of, &iv->n_commuted);
     iv->by_value = moved_by(g, PATCH_VALUE);
     iv->by_key = moved_by(g, PATCH_KEY);
@@ -115,10 +114,8 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
                                      const Interventions *iv, int n_heads)
 {
     double least[N_SEEDS], best[N_SEEDS], frozen[N_SEEDS];
-    double commuted[N_SEEDS], value[N_SEEDS], key[N_SEEDS];
+    double commuted[N_SEEDS], value[N_SEEDS], key[N_SEEDS], clean[N_SEEDS];
     int short_alone = 0, short_frozen = 0, value_more = 0, all_matter = 0;
-    int clean_lo = N_PROBLEMS, best_lo = N_PROBLEMS, best_hi = 0;
-    int commuted_hi = 0;
     numbers_of_the_book_model(numbers, &iv[0], n_heads);
     for (int s = 0; s < N_SEEDS; s++) {
         int lo = N_PROBLEMS, hi = 0, matter = 1;
@@ -128,19 +125,16 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
             matter &= iv[s].mean[h] < iv[s].clean;
         }
         least[s] = lo, best[s] = hi, frozen[s] = iv[s].frozen;
-        commuted[s] = iv[s].commuted;
+        commuted[s] = iv[s].commuted, clean[s] = iv[s].clean;
         value[s] = iv[s].by_value, key[s] = iv[s].by_key;
         short_alone += hi < iv[s].clean;
         short_frozen += iv[s].frozen < iv[s].clean;
         value_more += iv[s].by_value > iv[s].by_key;
         all_matter += matter;
-        clean_lo = iv[s].clean < clean_lo ? iv[s].clean : clean_lo;
-        best_lo = hi < best_lo ? hi : best_lo;
-        best_hi = hi > best_hi ? hi : best_hi;
-        commuted_hi = iv[s].commuted > commuted_hi ? iv[s].commuted
-                                                   : commuted_hi;
     }
-    number(numbers, "patch_clean_lo", "%d", clean_lo);
+    double clean_lo = lowest_of(clean, N_SEEDS);
+    double commuted_hi = highest_of(commuted, N_SEEDS);
+    number(numbers, "patch_clean_lo", "%.0f", clean_lo);
     numbers_of_spread(numbers, "patch_least_mean", "%.0f", least, N_SEEDS);
     numbers_of_spread(numbers, "patch_best_alone", "%.0f", best, N_SEEDS);
     numbers_of_spread(numbers, "patch_frozen", "%.0f", frozen, N_SEEDS);
@@ -153,11 +147,12 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
     number(numbers, "patch_all_matter", "%d", all_matter);
     claim(claims, clean_lo == N_PROBLEMS, "Routing is computed live",
           "every model of the seeds answers all the problems unpatched",
-          "the fewest: %d", clean_lo);
+          "the fewest: %.0f", clean_lo);
     claim(claims, short_alone == N_SEEDS, "Routing is computed live",
           "on every seed no head alone, the others at their mean, keeps every "
           "problem right", "on %d of %d seeds; the best head alone keeps "
-          "%d to %d", short_alone, N_SEEDS, best_lo, best_hi);
+          "%.0f to %.0f", short_alone, N_SEEDS, lowest_of(best, N_SEEDS),
+          highest_of(best, N_SEEDS));
     claim(claims, all_matter > 0 && all_matter < N_SEEDS,
           "Routing is computed live",
           "every head's mean costs problems on some seeds, not on all",
@@ -168,11 +163,16 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
     claim(claims, 2 * commuted_hi < iv[0].n_commuted,
           "Routing is computed live",
           "on every seed, the commuted problem's weights leave fewer than half "
-          "of the problems with a != b right", "at most %d of %d",
+          "of the problems with a != b right", "at most %.0f of %d",
           commuted_hi, iv[0].n_commuted);
     claim(claims, value_more == N_SEEDS, "Routing is computed live",
           "on every seed, another first operand's value moves the answer more "
           "often than its key", "on %d of %d seeds", value_more, N_SEEDS);
+    claim(claims, highest_of(value, N_SEEDS) < 100
+                  && highest_of(key, N_SEEDS) < 100, "Routing is computed live",
+          "on no seed does another first operand's value, or its key, move "
+          "every answer", "at most %.0f %% and %.0f %%",
+          highest_of(value, N_SEEDS), highest_of(key, N_SEEDS));
     claims_about_the_book_model(claims, &iv[0], n_heads);
 }
 

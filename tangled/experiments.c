@@ -213,6 +213,16 @@ double median_of(const double *values, int n)
             + kth_smallest(values, n, n / 2)) / 2;
 }
 
+double lowest_of(const double *values, int n)
+{
+    return kth_smallest(values, n, 0);
+}
+
+double highest_of(const double *values, int n)
+{
+    return kth_smallest(values, n, n - 1);
+}
+
 void numbers_of_spread(Text *numbers, const char *prefix,
                        const char *format, const double *values, int n)
 {
@@ -302,37 +312,37 @@ double median_of_ints(const int *values, int n)
 
 void measure_trained(Trained *t, Gpt *g)
 {
-    unsigned every = (1u << g->n_heads) - 1;
-    Patch frozen = {PATCH_WEIGHTS, PATCH_MEAN, every, 3, 0};
-    int counted = 0;
-    t->frozen = answered_under(g, frozen, NULL, &counted);
     t->loss = (double)loss_on_all_problems(&g->model);
     t->correct = score(&g->model, NULL);
 }
 
-int train_relative(Trained *t, const TrainConfig *book, int seed_index,
-                          int n_heads, int no_gelu)
+Gpt *train_relative(Trained *t, const TrainConfig *book, int seed_index,
+                    int n_heads, int no_gelu)
 {
     TrainConfig cfg = *book;
     cfg.seed = book->seed + (uint64_t)seed_index;
     Gpt *g = train_transformer(&t->run, &cfg, n_heads,
                                no_gelu ? NO_GELU : 0);
-    if (g == NULL)
-        return -1;
-    measure_trained(t, g);
-    delete_transformer(g);
-    return 0;
+    if (g != NULL)
+        measure_trained(t, g);
+    return g;
 }
 
-int train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
-                   int n_heads)
+Gpt *train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
+                    int n_heads)
 {
     if (n_heads == N_HEADS && seed_index == 0) {
         t->run = *book;
         measure_trained(t, g);
-        return 0;
+        return g;
     }
     return train_relative(t, &book->cfg, seed_index, n_heads, 0);
+}
+
+void done_with(Gpt *relative, Gpt *book)
+{
+    if (relative != book)
+        delete_transformer(relative);
 }
 
 int steps_to_perfect(const Trained *t)
@@ -383,6 +393,14 @@ int answered_under(Gpt *g, Patch patch, int (*other)(int p), int *counted)
         (*counted)++;
     }
     return right;
+}
+
+int answered_frozen(Gpt *g)
+{
+    unsigned every = (1u << g->n_heads) - 1;
+    Patch frozen = {PATCH_WEIGHTS, PATCH_MEAN, every, 3, 0};
+    int counted = 0;
+    return answered_under(g, frozen, NULL, &counted);
 }
 
 int save_training_log(const char *checkpoint, const Run *run)

@@ -35,7 +35,6 @@ typedef struct {
     Run run;
     double loss;            /* on all 100 problems, after training */
     int correct;            /* score after training */
-    int frozen;             /* with the = row's weights at their mean */
 } Trained;
 
 void number(Text *numbers, const char *name, const char *format, ...)
@@ -54,10 +53,11 @@ int  run_mlp(Run *run, size_t *n_params, int seed_index);
 int  save_training_log(const char *checkpoint, const Run *run);
 int  load_training_log(const char *checkpoint, Run *run);
 void measure_trained(Trained *t, Gpt *g);
-int  train_relative(Trained *t, const TrainConfig *book, int seed_index,
+Gpt *train_relative(Trained *t, const TrainConfig *book, int seed_index,
                     int n_heads, int no_gelu);
-int  train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
+Gpt *train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
                     int n_heads);
+void done_with(Gpt *relative, Gpt *book);
 int  steps_to_perfect(const Trained *t);
 double mean_steps(const Trained *runs, int n);
 int  lowest_after_perfect(const Run *run);
@@ -78,14 +78,19 @@ int  claim(Claims *c, int holds, const char *chapter, const char *says,
 void list_values(char *out, size_t size, const int *values, int n);
 
 double median_of(const double *values, int n);
+double lowest_of(const double *values, int n);
+double highest_of(const double *values, int n);
 void numbers_of_spread(Text *numbers, const char *prefix,
                        const char *format, const double *values, int n);
 
 int  answered_under(Gpt *g, Patch patch, int (*other)(int p),
                     int *counted);
+int  answered_frozen(Gpt *g);
 
 Topic layouts_experiments;
 Gpt *train_on_layouts(Run *run, const TrainConfig *cfg);
+
+Topic heldout_experiments;
 
 enum { NEVER = 1 << 30 };   /* the first 100/100 of a run without one */
 void   seed_by_seed(const int *these, const int *those, int n,

@@ -672,6 +672,7 @@ static const struct {
     {"ffn", ffn_experiments},
     {"speed", speed_experiments},
     {"layouts", layouts_experiments},
+    {"heldout", heldout_experiments},
 };
 
 static int report_claims(const Claims *c, int book)
@@ -903,10 +904,11 @@ static const char usage[] =
     "        run the book's experiments with the model in FILE"
     " (all topics, or\n"
     "        one: perceptron, specimen, routing, ablations, heads, ffn,\n"
-    "        speed, layouts, or claims, which joins the others' claim\n"
-    "        checks); write DIR/numbers-TOPIC.txt, DIR/claims-TOPIC.md,\n"
-    "        the tables DIR/*.md and the figures DIR/fig/*.svg; print\n"
-    "        each claim of the book that does not hold for this model\n"
+    "        speed, layouts, heldout, or claims, which joins the\n"
+    "        others' claim checks); write DIR/numbers-TOPIC.txt,\n"
+    "        DIR/claims-TOPIC.md, the tables DIR/*.md and the figures\n"
+    "        DIR/fig/*.svg; print each claim of the book that does not\n"
+    "        hold for this model\n"
     "        (with --book, the book's own build: such a claim is an\n"
     "        error)\n"
     "  bench [--steps N] [--repeat N]\n"

@@ -103,7 +103,11 @@ def main(pdf):
         body = [r for r in rows if r not in head and r not in foot]
         for r in body:
             first = r['words'][0]
-            r['heading'] = (r['height'] > 13 and r['height'] < 24 and abs(r['x0'] - left) < 1.5
+            # a heading's number is set large; a line of prose that opens
+            # with a decimal (0.440 ...) is not a heading, however tall
+            # a sign in it makes the row
+            big = first['y1'] - first['y0'] > 13
+            r['heading'] = (big and r['height'] < 24 and abs(r['x0'] - left) < 1.5
                             and re.match(r'^\d+\.\d+(\.\d+)? +\S', r['text']) is not None)
             r['code'] = (number.match(first['text']) is not None and first['x1'] < left - 5
                          and first['y1'] - first['y0'] < 7)

@@ -154,6 +154,136 @@ static void test_checkpoint_shape(void **state)
     gpt_destroy(&longer);
 }
 
+/* the crossed layouts of chapter 4: each a problem (a, then *, then b,
+   then =) with a filler between b and the =, short enough for the
+   perceptron's window; together they put a where another puts b, counted
+   from the start and counted back from the = */
+static void test_crossed_layouts(void **state)
+{
+    (void)state;
+    int a_from_start[N_CROSSED], b_from_start[N_CROSSED];
+    int a_from_end[N_CROSSED], b_from_end[N_CROSSED];
+    for (int k = 0; k < N_CROSSED; k++) {
+        int which = N_LAYOUTS + k, n = (int)strlen(layouts[which]);
+        const char *star = strchr(layouts[which], '*');
+        int a = position_in(which, 'a'), b = position_in(which, 'b');
+        assert_non_null(star);
+        assert_true(a < star - layouts[which] && star - layouts[which] < b);
+        assert_int_equal(layouts[which][n - 1], '=');
+        assert_true(b < n - 2);             /* a filler after b */
+        assert_true(n <= WINDOW);
+        for (int j = 0; j < N_ALL_LAYOUTS; j++)
+            if (j != which)
+                assert_string_not_equal(layouts[j], layouts[which]);
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int tokens[MAX_T];
+            layout_tokens(p, which, tokens);
+            assert_int_equal(tokens[a], p / 10);
+            assert_int_equal(tokens[b], p % 10);
+        }
+        a_from_start[k] = a, b_from_start[k] = b;
+        a_from_end[k] = n - a, b_from_end[k] = n - b;
+    }
+    int crossed_start = 0, crossed_end = 0;
+    for (int i = 0; i < N_CROSSED; i++)
+        for (int j = 0; j < N_CROSSED; j++) {
+            crossed_start += a_from_start[i] == b_from_start[j];
+            crossed_end += a_from_end[i] == b_from_end[j];
+        }
+    assert_true(crossed_start > 0);
+    assert_true(crossed_end > 0);
+}
+
+/* a transformer on layouts draws only from its list: with one layout
+   listed, every row of a batch is that layout's string */
+static void test_draws_from_its_list(void **state)
+{
+    (void)state;
+    static LayoutGpt l;
+    int problems[8] = {78, 0, 99, 36, 5, 50, 11, 64};
+    assert_int_equal(layout_gpt_create(&l, 3), 0);
+    for (int which = 0; which < N_ALL_LAYOUTS; which++) {
+        l.from[0] = which;
+        l.drawn = 1;
+        int T = l.gpt.n_positions - 1;
+        l.gpt.model.batch_loss(&l.gpt.model, problems, 8, 0);
+        for (int b = 0; b < 8; b++) {
+            int tokens[MAX_T], n = layout_tokens(problems[b], which, tokens);
+            for (int t = 0; t < T; t++)
+                assert_int_equal(l.gpt.tokens[b * T + t],
+                                 t < n ? tokens[t] : TOK_END);
+        }
+    }
+    gpt_destroy(&l.gpt);
+}
+
+/* the perceptron over a window: the question right-aligned in WINDOW
+   slots, one-hot, empty slots all zero */
+static void test_window_input(void **state)
+{
+    (void)state;
+    static WindowMlp w;
+    assert_int_equal(window_mlp_init(&w, 1), 0);
+    assert_int_equal(w.mlp.n_in, WINDOW * VOCAB);
+    assert_int_equal(w.mlp.model.p.specs[0].rows, WINDOW * VOCAB);
+    for (int which = 0; which < N_ALL_LAYOUTS; which++) {
+        char got[8];
+        int n = (int)strlen(layouts[which]), tokens[MAX_T];
+        layout_tokens(78, which, tokens);
+        window_answer(&w, 78, which, got);      /* fills row 0 of x */
+        for (int slot = 0; slot < WINDOW; slot++) {
+            int t = n - WINDOW + slot, ones = 0;
+            for (int token = 0; token < VOCAB; token++) {
+                real x = w.mlp.x[slot * VOCAB + token];
+                assert_true(x == 0 || x == 1);
+                ones += x == 1;
+                if (x == 1)
+                    assert_int_equal(token, tokens[t]);
+            }
+            assert_int_equal(ones, t >= 0);
+        }
+    }
+    mlp_free(&w.mlp);
+}
+
+#ifdef ATTENTION_DOUBLE
+/* the perceptron over a window's backward pass against central finite
+   differences, every parameter, on a batch drawn from one layout */
+static void test_window_gradient_check(void **state)
+{
+    (void)state;
+    static WindowMlp w;
+    assert_int_equal(window_mlp_init(&w, 7), 0);
+    Model *m = &w.mlp.model;
+    int batch[16];
+    w.from[0] = N_ALL_LAYOUTS - 1;          /* every slot filled */
+    w.drawn = 1;
+    for (int i = 0; i < 16; i++)
+        batch[i] = (i * 37 + 11) % N_PROBLEMS;
+    memset(m->p.grads, 0, m->p.n_params * sizeof(real));
+    m->batch_loss(m, batch, 16, 1);
+    for (int t = 0; t < m->p.n_tables; t++) {
+        size_t n = (size_t)m->p.specs[t].rows * (size_t)m->p.specs[t].cols;
+        double worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            real *x = &m->p.table[t][i], saved = *x, h = 1e-4;
+            *x = saved + h;
+            double up = m->batch_loss(m, batch, 16, 0);
+            *x = saved - h;
+            double down = m->batch_loss(m, batch, 16, 0);
+            *x = saved;
+            double numeric = (up - down) / (2 * h);
+            double analytic = m->p.grad[t][i];
+            double err = fabs(numeric - analytic)
+                         / fmax(1e-6, fabs(numeric) + fabs(analytic));
+            worst = err > worst ? err : worst;
+        }
+        assert_true(worst < 1e-5);
+    }
+    mlp_free(&w.mlp);
+}
+#endif
+
 #ifndef ATTENTION_DOUBLE
 /* the experiment of chapter 4 with the book's settings: every layout
    answered by writing, and a head of the = row that peaks on the same
@@ -211,6 +341,12 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("turn", "checkpoint_table_rows", test_checkpoint_shape),
     CHAPTER_TEST("whole", "gpt_create_with_positions",
                  test_longer_table_computes_the_same),
+    CHAPTER_TEST("training", "layouts", test_crossed_layouts),
+    CHAPTER_TEST("whole", "layout_batch_loss", test_draws_from_its_list),
+    CHAPTER_TEST("training", "window_input", test_window_input),
+#ifdef ATTENTION_DOUBLE
+    CHAPTER_TEST("whole", "window_batch_loss", test_window_gradient_check),
+#endif
 #ifndef ATTENTION_DOUBLE
     CHAPTER_TEST("whole", "layout_gpt_create", test_learns_every_layout),
 #endif
