@@ -1490,6 +1490,19 @@ int first_nonfinite_table(const Params *p)
     return -1;
 }
 
+static void layout_draw_init(LayoutDraw *d, uint64_t seed)
+{
+    for (int which = 0; which < N_LAYOUTS; which++)
+        d->from[which] = which;
+    d->drawn = N_LAYOUTS;
+    rng_seed(&d->rng, seed ^ LAYOUT_STREAM);
+}
+
+static int layout_drawn(LayoutDraw *d)
+{
+    return d->from[rng_below(&d->rng, d->drawn)];
+}
+
 int layouts_longest(void)
 {
     int longest = 0, tokens[MAX_T];
@@ -1525,7 +1538,7 @@ static real layout_batch_loss(Model *m, const int *problems, int n,
     if (n < 1 || n > g->max_batch || n > MAX_BATCH)
         return NAN;
     for (int b = 0; b < n; b++)
-        which[b] = l->from[rng_below(&l->rng, l->drawn)];
+        which[b] = layout_drawn(&l->layouts);
     fill_layout_batch(g, problems, which, n, T);
     gpt_forward(g, g->tokens, n, T);
     real loss = gpt_loss(g, g->targets, n, T);
@@ -1566,8 +1579,8 @@ static int layout_grade_all(Model *m, unsigned char solved[N_PROBLEMS])
     unsigned char here[N_PROBLEMS];
     int correct = 0;
     memset(solved, 1, N_PROBLEMS);
-    for (int i = 0; i < l->drawn; i++) {
-        layout_grade(l, l->from[i], here);
+    for (int i = 0; i < l->layouts.drawn; i++) {
+        layout_grade(l, l->layouts.from[i], here);
         for (int p = 0; p < N_PROBLEMS; p++)
             solved[p] &= here[p];
     }
@@ -1596,10 +1609,7 @@ int layout_gpt_create(LayoutGpt *l, uint64_t seed)
     l->gpt.model.batch_loss = layout_batch_loss;
     l->gpt.model.grade = layout_grade_all;
     l->gpt.model.answer = layout_answer_book;
-    for (int which = 0; which < N_LAYOUTS; which++)
-        l->from[which] = which;
-    l->drawn = N_LAYOUTS;
-    rng_seed(&l->rng, seed ^ LAYOUT_STREAM);
+    layout_draw_init(&l->layouts, seed);
     return 0;
 }
 
@@ -1630,7 +1640,7 @@ static real window_batch_loss(Model *m, const int *problems, int n,
     if (n < 1 || n > MAX_BATCH)
         return NAN;
     for (int b = 0; b < n; b++)
-        w->which[b] = w->from[rng_below(&w->rng, w->drawn)];
+        w->which[b] = layout_drawn(&w->layouts);
     return mlp_batch_loss(m, problems, n, backward);
 }
 
@@ -1643,7 +1653,7 @@ int window_answer(WindowMlp *w, int p, int which, char out[8])
 static int window_answer_first(Model *m, int p, char out[8])
 {
     WindowMlp *w = (WindowMlp *)m;
-    return window_answer(w, p, w->from[0], out);
+    return window_answer(w, p, w->layouts.from[0], out);
 }
 
 static int window_grade(Model *m, unsigned char solved[N_PROBLEMS])
@@ -1654,8 +1664,8 @@ static int window_grade(Model *m, unsigned char solved[N_PROBLEMS])
         char want[8], got[8];
         int right = 1;
         problem_answer(p, want);
-        for (int i = 0; i < w->drawn && right; i++) {
-            window_answer(w, p, w->from[i], got);
+        for (int i = 0; i < w->layouts.drawn && right; i++) {
+            window_answer(w, p, w->layouts.from[i], got);
             right = strcmp(got, want) == 0;
         }
         solved[p] = (unsigned char)right;
@@ -1672,10 +1682,7 @@ int window_mlp_init(WindowMlp *w, uint64_t seed)
     w->mlp.model.batch_loss = window_batch_loss;
     w->mlp.model.answer = window_answer_first;
     w->mlp.model.grade = window_grade;
-    for (int which = 0; which < N_LAYOUTS; which++)
-        w->from[which] = which;
-    w->drawn = N_LAYOUTS;
-    rng_seed(&w->rng, seed ^ LAYOUT_STREAM);
+    layout_draw_init(&w->layouts, seed);
     return 0;
 }
 

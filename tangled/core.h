@@ -261,10 +261,13 @@ void gpt_ffn_as_one_map(const Gpt *g, real *map, real *shift);
 double gpt_train_flops(int B, int T);
 
 typedef struct {
-    Gpt gpt;                /* first member: a LayoutGpt * is a Model * */
-    Rng rng;                /* draws the layout of each problem drawn */
+    Rng rng;                    /* draws the layout of each problem */
     int from[N_ALL_LAYOUTS];    /* the layouts it draws from, */
     int drawn;                  /* this many of them */
+} LayoutDraw;
+typedef struct {
+    Gpt gpt;                /* first member: a LayoutGpt * is a Model * */
+    LayoutDraw layouts;
 } LayoutGpt;
 int  layouts_longest(void);
 int  layout_gpt_create(LayoutGpt *l, uint64_t seed);
@@ -276,9 +279,7 @@ int  layout_answer(Gpt *g, int p, int which, char out[8]);
 
 typedef struct {
     Mlp mlp;                /* first member: a WindowMlp * is a Model * */
-    Rng rng;                /* draws the layout of each problem drawn */
-    int from[N_ALL_LAYOUTS];    /* the layouts it draws from, */
-    int drawn;                  /* this many of them */
+    LayoutDraw layouts;
     int which[MAX_BATCH];   /* the layout of each row of the batch */
 } WindowMlp;
 int  window_mlp_init(WindowMlp *w, uint64_t seed);

@@ -66,11 +66,8 @@ static int train_and_ask(HeldOut *e, int model, int family, int s,
         return fail("out of memory for the held-out runs");
     }
     Model *m = l != NULL ? &l->gpt.model : &w->mlp.model;
-    int drawn = draw_from(l != NULL ? l->from : w->from, family, left_out);
-    if (l != NULL)
-        l->drawn = drawn;
-    else
-        w->drawn = drawn;
+    LayoutDraw *d = l != NULL ? &l->layouts : &w->layouts;
+    d->drawn = draw_from(d->from, family, left_out);
     e->run.cfg = *cfg;
     e->run.result = train(m, &e->run.cfg, e->run.log, MAX_RECORDS);
     for (int i = 0; i < N_LAYOUTS; i++)

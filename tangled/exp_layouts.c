@@ -319,7 +319,7 @@ static int train_the_control(Run *run, const TrainConfig *cfg)
         free(l);
         return fail("out of memory for the control");
     }
-    l->drawn = 1;
+    l->layouts.drawn = 1;
     run->cfg = *cfg;
     run->cfg.stop_at_perfect = 1;
     run->result = train(&l->gpt.model, &run->cfg, run->log, MAX_RECORDS);

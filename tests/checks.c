@@ -72,6 +72,27 @@ GradcheckResult gradcheck_table(Gpt *g, const int *problems, int n,
     return result;
 }
 
+double worst_central_difference(Model *m, const int *batch, int n, int t)
+{
+    memset(m->p.grads, 0, m->p.n_params * sizeof(real));
+    m->batch_loss(m, batch, n, 1);
+    size_t size = (size_t)m->p.specs[t].rows * (size_t)m->p.specs[t].cols;
+    double worst = 0;
+    for (size_t i = 0; i < size; i++) {
+        real *w = &m->p.table[t][i], saved = *w, h = 1e-4;
+        *w = saved + h;
+        double up = m->batch_loss(m, batch, n, 0);
+        *w = saved - h;
+        double down = m->batch_loss(m, batch, n, 0);
+        *w = saved;
+        double numeric = (up - down) / (2 * h), analytic = m->p.grad[t][i];
+        double err = fabs(numeric - analytic)
+                     / fmax(1e-6, fabs(numeric) + fabs(analytic));
+        worst = fmax(worst, err);
+    }
+    return worst;
+}
+
 /* ------------------------------------------------------------------ */
 /* the exchange with reference.py                                      */
 

@@ -17,6 +17,12 @@ typedef struct { double worst_relative, worst_absolute; int checked; } Gradcheck
 GradcheckResult gradcheck_table(Gpt *g, const int *problems, int n,
                                 int table, int stride, double h);
 
+/* the plainer check the perceptrons use, for any model: central
+   differences (step 1e-4) at every entry of table t, on the batch; the
+   worst relative error |analytic - numeric| / max(|analytic| + |numeric|,
+   1e-6).  It runs backward once first, over zeroed gradients. */
+double worst_central_difference(Model *m, const int *batch, int n, int t);
+
 /* the exchange with reference.py, little-endian binary files:
    input:  int32 magic, n_params, batch, steps, step_batch;
            float32 lr, beta1, beta2, eps (train_defaults());

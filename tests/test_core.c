@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core.h"
+#include "checks.h"
 
 /* ---------------------------------------------------------------- the task */
 
@@ -217,23 +218,8 @@ static void test_mlp_gradient_check(void **state)
     int batch[16];
     for (int i = 0; i < 16; i++)
         batch[i] = (i * 37 + 11) % N_PROBLEMS;
-    memset(m->p.grads, 0, m->p.n_params * sizeof(real));
-    m->batch_loss(m, batch, 16, 1);
     for (int t = 0; t < m->p.n_tables; t++) {
-        size_t n = (size_t)m->p.specs[t].rows * (size_t)m->p.specs[t].cols;
-        double worst = 0;
-        for (size_t i = 0; i < n; i++) {
-            real *w = &m->p.table[t][i], saved = *w, h = 1e-4;
-            *w = saved + h;
-            double up = m->batch_loss(m, batch, 16, 0);
-            *w = saved - h;
-            double down = m->batch_loss(m, batch, 16, 0);
-            *w = saved;
-            double numeric = (up - down) / (2 * h), analytic = m->p.grad[t][i];
-            double err = fabs(numeric - analytic) / fmax(1e-6, fabs(numeric) + fabs(analytic));
-            if (err > worst)
-                worst = err;
-        }
+        double worst = worst_central_difference(m, batch, 16, t);
         printf("  gradient check %-3s worst relative error %.2e\n", m->p.specs[t].name, worst);
         assert_true(worst < 1e-5);
     }
