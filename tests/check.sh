@@ -23,12 +23,15 @@
 #
 # With CHECK_SUMMARY=FILE in the environment the summary (from "by
 # chapter" to the end) goes to FILE instead: make check prints the two
-# builds' summaries together (tests/check_both.sh).
+# builds' summaries together (tests/check_both.sh).  With CHECK_APART
+# (chapters or groups, by topic) those are left out: make check runs the
+# group course in a process of its own, beside the others.
 set -u
 NW=attention.nw
 # (file descriptor 3: the summary's way out)
 if [ -n "${CHECK_SUMMARY:-}" ]; then exec 3> "$CHECK_SUMMARY"; else exec 3>&1; fi
-unset CHECK_SUMMARY     # not for the tests' own runs of this script
+apart=${CHECK_APART:-}
+unset CHECK_SUMMARY CHECK_APART     # not for the tests' own runs of this script
 groups="build whole course"
 summary=$(mktemp "${TMPDIR:-/tmp}/attention-check.XXXXXX") || exit 1
 trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out" "$summary.ex" "$summary.fail"' EXIT
@@ -61,6 +64,8 @@ if [ -n "${CHAPTER:-}" ]; then
         echo "and the groups: $(echo $groups | sed 's/^/CHAPTER=/; s/ /, CHAPTER=/g')"
         exit 2; }
 fi
+
+for a in $apart; do chapters=$(echo $chapters | tr ' ' '\n' | grep -vx "$a"); done
 
 # EXERCISE=k: its chapter's topic, and its functions in CHECKS
 exercise=""
