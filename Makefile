@@ -413,6 +413,14 @@ TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt 
          $(B)/test_ablation $(B)/test_ablation_double \
          $(B)/test_dissect $(B)/test_dissect_double \
          $(B)/test_layouts $(B)/test_layouts_double $(B)/test_build
+# Under the sanitizers the double builds are left out: they compile the
+# same code with another type, for the precision the gradient checks
+# need, and their thousands of forward passes go down the paths the float
+# builds' tests take (2.5 minutes of the sanitized half, finding nothing
+# new); the exercises' tests, in double only, stay.
+ifeq ($(SANITIZE),1)
+TESTS := $(filter-out %_double,$(TESTS))
+endif
 # One line per chapter at the end; make check CHAPTER=5 runs chapter 5 only
 # (or CHAPTER=forward-pass, its topic: tests/chapters.awk lists them; or a
 # group: build, whole, course), and make check EXERCISE=7 the tests of

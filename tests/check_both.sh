@@ -1,8 +1,9 @@
 #!/bin/sh
 # check_both.sh: make check in the teacher's repository.  The tests of the
-# plain build (tests/check.sh, in build/) and the same tests of the program
-# built by clang with AddressSanitizer and UndefinedBehaviorSanitizer (make
-# check SANITIZE=1, in build-san/) run side by side, a core each.  The
+# plain build (tests/check.sh, in build/) and the same tests (their float
+# builds) of the program built by clang with AddressSanitizer and
+# UndefinedBehaviorSanitizer (make check SANITIZE=1, in build-san/) run
+# side by side, a core each.  The
 # second half's output is kept in build-san/check.log and printed after the
 # first's; then one summary, the chapters of each half, and one verdict.
 # It fails if either half fails.  The plain half's group course (the
