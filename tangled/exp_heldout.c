@@ -1,10 +1,13 @@
 /* exp_heldout.c: the transformer on every layout and the perceptron over
-   a window, each trained without one layout of a family and asked it
-   (chapter 4).  Trains its own models, as long as the book's training. */
+   a window, each trained without one layout of a family and asked it;
+   the book's transformer trained without some problems, some of them
+   with their twins (a*b= for b*a=), and asked them (chapter 4).  Trains
+   its own models, as long as the book's training. */
 #include "core.h"
 #include "experiments.h"
 #include "files.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +18,20 @@ static const int family_first[FAMILIES] = {0, N_LAYOUTS};
 static const int family_seeds[FAMILIES] = {N_SEEDS, CROSSED_SEEDS};
 static const char *const family_names[FAMILIES] = {"chapter 2's",
                                                    "crossed"};
+enum { TWIN_PAIRS = 5, TWINS_HELD = 3 * TWIN_PAIRS };
+typedef struct {
+    /* per seed: the problems held out, the first TWIN_PAIRS with their
+       twins taught, then TWIN_PAIRS pairs held out both ways round */
+    int held[N_SEEDS][TWINS_HELD];
+    char wrote[N_SEEDS][TWINS_HELD][8];     /* each one's answer */
+    unsigned char right[N_SEEDS][TWINS_HELD];
+    int taught_right[N_SEEDS];              /* of the problems taught */
+} Twins;
+
 typedef struct {
     /* [model][family][seed][left out, or WHOLE][layout of the family] */
     int right[N_MODELS][FAMILIES][N_SEEDS][N_LAYOUTS + 1][N_LAYOUTS];
+    Twins twins;                    /* the held-out problems, below */
     Run run;                        /* the log of the latest training */
 } HeldOut;
 
@@ -99,6 +113,243 @@ static int run_held_out(HeldOut *e, int steps)
                         return -1;
                 }
     return 0;
+}
+
+static const uint64_t TWINS_STREAM = 0x7477696e73212121u;   /* "twins!!!" */
+
+static int twin_of(int p)
+{
+    return (p % 10) * 10 + p / 10;
+}
+
+static void choose_held(Rng *rng, int held[TWINS_HELD])
+{
+    int pairs[N_PROBLEMS], n = 0;
+    for (int a = 0; a < 10; a++)
+        for (int b = a + 1; b < 10; b++)
+            pairs[n++] = 10 * a + b;
+    for (int i = 0; i < 2 * TWIN_PAIRS; i++) {
+        int j = i + rng_below(rng, n - i), p = pairs[j];
+        pairs[j] = pairs[i];
+        pairs[i] = p;
+    }
+    for (int i = 0; i < TWIN_PAIRS; i++) {
+        int p = pairs[i];
+        held[i] = rng_below(rng, 2) ? twin_of(p) : p;
+        held[TWIN_PAIRS + 2 * i] = pairs[TWIN_PAIRS + i];
+        held[TWIN_PAIRS + 2 * i + 1] = twin_of(pairs[TWIN_PAIRS + i]);
+    }
+}
+
+typedef struct {
+    Gpt gpt;                /* first member: a Taught * is a Model * */
+    Rng rng;                /* draws a taught problem for each one drawn */
+    int taught[N_PROBLEMS], n_taught;
+    real (*own_loss)(Model *m, const int *problems, int n, int backward);
+} Taught;
+
+static real taught_batch_loss(Model *m, const int *problems, int n,
+                              int backward)
+{
+    Taught *t = (Taught *)m;
+    int instead[MAX_BATCH];
+    (void)problems;
+    if (n < 1 || n > MAX_BATCH)
+        return NAN;
+    for (int b = 0; b < n; b++)
+        instead[b] = t->taught[rng_below(&t->rng, t->n_taught)];
+    return t->own_loss(m, instead, n, backward);
+}
+
+static int train_without(Twins *tw, Run *run, int s, const TrainConfig *cfg)
+{
+    Taught *t = malloc(sizeof *t);
+    if (t == NULL
+        || gpt_create(&t->gpt, cfg->seed, N_HEADS, MAX_BATCH) != 0) {
+        free(t);
+        return fail("out of memory for the held-out problems");
+    }
+    unsigned char out[N_PROBLEMS] = {0};
+    rng_seed(&t->rng, cfg->seed ^ TWINS_STREAM);
+    choose_held(&t->rng, tw->held[s]);
+    for (int i = 0; i < TWINS_HELD; i++)
+        out[tw->held[s][i]] = 1;
+    t->n_taught = 0;
+    for (int p = 0; p < N_PROBLEMS; p++)
+        if (!out[p])
+            t->taught[t->n_taught++] = p;
+    t->own_loss = t->gpt.model.batch_loss;
+    t->gpt.model.batch_loss = taught_batch_loss;
+    run->cfg = *cfg;
+    run->result = train(&t->gpt.model, &run->cfg, run->log, MAX_RECORDS);
+    tw->taught_right[s] = 0;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        char want[8], got[8];
+        problem_answer(p, want);
+        gpt_answer(&t->gpt.model, p, got);
+        int right = strcmp(got, want) == 0;
+        for (int i = 0; i < TWINS_HELD; i++)
+            if (tw->held[s][i] == p) {
+                tw->right[s][i] = (unsigned char)right;
+                memcpy(tw->wrote[s][i], got, sizeof got);
+            }
+        tw->taught_right[s] += right && !out[p];
+    }
+    gpt_destroy(&t->gpt);
+    free(t);
+    return 0;
+}
+
+static int run_twins(Twins *tw, Run *run, int steps)
+{
+    for (int s = 0; s < N_SEEDS; s++) {
+        TrainConfig cfg = train_defaults();
+        cfg.seed += (uint64_t)s;
+        cfg.steps = steps;
+        cfg.eval_every = steps;     /* scored at the end */
+        if (train_without(tw, run, s, &cfg) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int twins_right(const Twins *tw, int s, int from, int to)
+{
+    int right = 0;
+    for (int i = from; i < to; i++)
+        right += tw->right[s][i];
+    return right;
+}
+
+static int has_zero(int p)
+{
+    return p / 10 == 0 || p % 10 == 0;
+}
+
+/* of the pairs held out both ways without a 0, how many there are (in
+   *n) and how many get the same answer, right or wrong, in both orders */
+static int twins_alike(const Twins *tw, int *n)
+{
+    int alike = 0;
+    *n = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        for (int i = TWIN_PAIRS; i < TWINS_HELD; i += 2) {
+            if (has_zero(tw->held[s][i]))
+                continue;
+            (*n)++;
+            alike += strcmp(tw->wrote[s][i], tw->wrote[s][i + 1]) == 0;
+        }
+    return alike;
+}
+
+/* [0]: right, [1]: of how many; without a zero, and with one */
+static void twins_by_zero(const Twins *tw, int from, int to,
+                          int count[2][2])
+{
+    memset(count, 0, 2 * sizeof count[0]);
+    for (int s = 0; s < N_SEEDS; s++)
+        for (int i = from; i < to; i++) {
+            int z = has_zero(tw->held[s][i]);
+            count[z][0] += tw->right[s][i];
+            count[z][1]++;
+        }
+}
+
+static void numbers_of_twins(Text *out, const Twins *tw)
+{
+    int kept = 0, gone = 0, fewest = N_PROBLEMS, ahead = 0;
+    int kept_z[2][2], gone_z[2][2];
+    for (int s = 0; s < N_SEEDS; s++) {
+        int k = twins_right(tw, s, 0, TWIN_PAIRS);
+        int g = twins_right(tw, s, TWIN_PAIRS, TWINS_HELD);
+        kept += k;
+        gone += g;
+        ahead += 2 * k > g;     /* a larger share of its kind */
+        if (tw->taught_right[s] < fewest)
+            fewest = tw->taught_right[s];
+    }
+    int pairs, alike = twins_alike(tw, &pairs);
+    number(out, "twins_gone_alike", "%d", alike);
+    number(out, "twins_gone_pairs", "%d", pairs);
+    twins_by_zero(tw, 0, TWIN_PAIRS, kept_z);
+    twins_by_zero(tw, TWIN_PAIRS, TWINS_HELD, gone_z);
+    static const char *const kinds[2] = {"nonzero", "zero"};
+    for (int z = 0; z < 2; z++) {
+        char name[48];
+        snprintf(name, sizeof name, "twins_kept_%s_right", kinds[z]);
+        number(out, name, "%d", kept_z[z][0]);
+        snprintf(name, sizeof name, "twins_kept_%s_n", kinds[z]);
+        number(out, name, "%d", kept_z[z][1]);
+        snprintf(name, sizeof name, "twins_gone_%s_right", kinds[z]);
+        number(out, name, "%d", gone_z[z][0]);
+        snprintf(name, sizeof name, "twins_gone_%s_n", kinds[z]);
+        number(out, name, "%d", gone_z[z][1]);
+    }
+    number(out, "twins_pairs", "%d", TWIN_PAIRS);
+    number(out, "twins_unordered", "%d", (N_PROBLEMS - 10) / 2);
+    number(out, "twins_taught", "%d", N_PROBLEMS - TWINS_HELD);
+    number(out, "twins_kept_right", "%d", kept);
+    number(out, "twins_kept_n", "%d", N_SEEDS * TWIN_PAIRS);
+    number(out, "twins_gone_right", "%d", gone);
+    number(out, "twins_gone_n", "%d", N_SEEDS * 2 * TWIN_PAIRS);
+    number(out, "twins_kept_ahead", "%d", ahead);
+    number(out, "twins_taught_lo", "%d", fewest);
+    for (int i = 0; i < TWINS_HELD; i++) {
+        char name[32];
+        int p = tw->held[0][i];
+        snprintf(name, sizeof name, "twins_book_%d", i);
+        number(out, name, "%d*%d=%s", p / 10, p % 10, tw->wrote[0][i]);
+    }
+}
+
+static int table_of_twins(const char *dir, const Twins *tw)
+{
+    Text md = {0};
+    text_printf(&md, "| held out | taught | the model writes | right |\n"
+                     "|:--|:--|:--|:--|\n");
+    for (int i = 0; i < TWINS_HELD; i += i < TWIN_PAIRS ? 1 : 2) {
+        int p = tw->held[0][i], q = twin_of(p), both = i >= TWIN_PAIRS;
+        const char *right = tw->right[0][i] ? "yes" : "no";
+        if (both)
+            text_printf(&md, "| `%d*%d=`, `%d*%d=` | neither | `%s` `%s` | "
+                             "%s, %s |\n",
+                        p / 10, p % 10, q / 10, q % 10, tw->wrote[0][i],
+                        tw->wrote[0][i + 1], right,
+                        tw->right[0][i + 1] ? "yes" : "no");
+        else
+            text_printf(&md, "| `%d*%d=` | `%d*%d=` | `%s` | %s |\n",
+                        p / 10, p % 10, q / 10, q % 10, tw->wrote[0][i],
+                        right);
+    }
+    return save_table(dir, "twins.md", &md);
+}
+
+static void claims_about_twins(Claims *claims, const Twins *tw)
+{
+    int kept[2][2], gone[2][2], ahead = 0;
+    twins_by_zero(tw, 0, TWIN_PAIRS, kept);
+    twins_by_zero(tw, TWIN_PAIRS, TWINS_HELD, gone);
+    for (int s = 0; s < N_SEEDS; s++)
+        ahead += 2 * twins_right(tw, s, 0, TWIN_PAIRS)
+                 > twins_right(tw, s, TWIN_PAIRS, TWINS_HELD);
+    claim(claims, ahead == N_SEEDS, "Train it first",
+          "on every seed, a larger share of the problems held out with "
+          "their twin taught is answered than of those held out both ways",
+          "on %d of %d seeds", ahead, N_SEEDS);
+    claim(claims, 4 * kept[0][0] > 3 * kept[0][1], "Train it first",
+          "without a 0, more than three in four problems held out with "
+          "their twin taught are answered", "%d of %d", kept[0][0],
+          kept[0][1]);
+    claim(claims, 10 * gone[0][0] < gone[0][1], "Train it first",
+          "without a 0, fewer than one in ten problems held out both ways "
+          "are answered", "%d of %d", gone[0][0], gone[0][1]);
+    claim(claims, 4 * gone[1][0] > 3 * gone[1][1], "Train it first",
+          "with a 0, more than three in four problems held out both ways "
+          "are answered", "%d of %d", gone[1][0], gone[1][1]);
+    int pairs, alike = twins_alike(tw, &pairs);
+    claim(claims, 2 * alike > pairs, "Train it first",
+          "most pairs held out both ways without a 0 are answered alike in "
+          "both orders", "%d of %d pairs", alike, pairs);
 }
 
 static const char *const family_tags[FAMILIES] = {"six", "crossed"};
@@ -327,11 +578,17 @@ int heldout_experiments(const char *model, const char *dir,
         status = load_training_log(model, &e->run);
     if (status == 0)
         status = run_held_out(e, e->run.cfg.steps);
+    if (status == 0)
+        status = run_twins(&e->twins, &e->run, e->run.cfg.steps);
     if (status == 0) {
         numbers_of_held_out(numbers, e);
         claims_about_held_out(numbers, claims, e);
+        numbers_of_twins(numbers, &e->twins);
+        claims_about_twins(claims, &e->twins);
         status = table_of_held_out(dir, e);
     }
+    if (status == 0)
+        status = table_of_twins(dir, &e->twins);
     free(e);
     return status;
 }
