@@ -79,7 +79,8 @@ OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 NOWEB_LIB := /usr/lib/noweb
 # The weave's tools (the student edition gets a copy).
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
-  book/katex.js book/weave.css book/weave-preamble.tex book/webfonts.py book/page.html
+  book/katex.js book/weave.css book/weave-preamble.tex book/webfonts.py book/page.html \
+  book/references.bib
 
 .PHONY: all tangle program book check clean deps bench bench-live reference fuzz student tests list-tests FORCE
 
@@ -236,7 +237,7 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 	| LC_ALL=C awk -f book/nwpandoc.awk > $@.tmp && mv $@.tmp $@
 
 # pandoc reads the whole book once per format (a warning of pandoc's is an
-# error).  book/book.lua puts in the numbers and tables the experiments
+# error, a citation of a work book/references.bib lacks among them).  book/book.lua puts in the numbers and tables the experiments
 # computed (and fails, naming it, on a placeholder without one);
 # book/nwpost.awk then turns the markers left in the code for chunk uses
 # into links to their definitions.
@@ -247,9 +248,11 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 # when it changes, so that a commit re-weaves the books.
 BOOK_DATE := $(shell LC_ALL=C git log -1 --format=%cd --date=format:'%-d %B %Y' -- $(NW) 2>/dev/null)
 WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
+  --citeproc --bibliography=book/references.bib -M link-citations=true \
   -M numbers=$(RESULTS)/numbers.txt --number-sections --toc \
   $(if $(BOOK_DATE),-M 'date=$(BOOK_DATE)')
-WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk $(B)/book-date
+WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk $(B)/book-date \
+  book/references.bib
 $(B)/book-date: FORCE | deps
 	@mkdir -p $(B)
 	@echo '$(BOOK_DATE)' > $@.$$$$.tmp; cmp -s $@.$$$$.tmp $@ || cp $@.$$$$.tmp $@; rm -f $@.$$$$.tmp

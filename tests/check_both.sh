@@ -3,39 +3,47 @@
 # plain build (tests/check.sh, in build/) and the same tests (their float
 # builds) of the program built by clang with AddressSanitizer and
 # UndefinedBehaviorSanitizer (make check SANITIZE=1, in build-san/) run
-# side by side, a core each.  The
-# second half's output is kept in build-san/check.log and printed after the
-# first's; then one summary, the chapters of each half, and one verdict.
-# It fails if either half fails.  The plain half's group course (the
-# student edition, built and checked by its own make, about a quarter of
-# that half) runs in a third process, so that the two cores stay busy
-# until both halves end; its output is kept in build/check-course.log and
-# printed after the plain half's, its line joins the plain half's summary.  make check CHAPTER=k, EXERCISE=k and the
-# student edition's make check run the plain half only.
+# side by side.  The plain half is two processes: the chapters and the
+# group build in one, the groups whole and course (the whole program, and
+# the student edition built and checked by its own make) in the other,
+# so that three processes of about equal length keep the two cores busy
+# until the end.  The second process's output is kept in
+# build/check-apart.log, the sanitized half's in build-san/check.log, each
+# printed after the plain chapters'; then one summary, the chapters of
+# each half, and one verdict.  It fails if either half fails.  make check
+# CHAPTER=k, EXERCISE=k and the student edition's make check run the
+# plain half only, in one process.
 #
 #   sh tests/check_both.sh MAKE build/test_core ...     (make check runs it)
 set -u
 make=$1; shift
+apart="whole course"
 mkdir -p build-san
-rm -f build/check-summary.txt build/check-summary-course.txt build-san/check-summary.txt
+rm -f build/check-summary*.txt build-san/check-summary.txt build/check-apart.log
 CHECK_SUMMARY=build-san/check-summary.txt $make --no-print-directory SANITIZE=1 check \
     > build-san/check.log 2>&1 &
 san=$!
-CHAPTER=course CHECK_SUMMARY=build/check-summary-course.txt CHECK_TIMES=build/check-times-course.txt \
-    sh tests/check.sh "$@" > build/check-course.log 2>&1 &
-course=$!
-CHECK_APART=course CHECK_SUMMARY=build/check-summary.txt sh tests/check.sh "$@"; plain=$?
-wait $course; coursed=$?
-cat build/check-course.log
-if [ ! -s build/check-summary.txt ]; then
-    :   # the plain half did not run: the summary says so
-elif [ -s build/check-summary-course.txt ]; then
-    sed '1,2d' build/check-summary-course.txt >> build/check-summary.txt
-else
-    echo "group      course        its tests did not run (exit status $coursed): see build/check-course.log" \
-        >> build/check-summary.txt
+(   status=0
+    for g in $apart; do
+        CHAPTER=$g CHECK_SUMMARY=build/check-summary-$g.txt CHECK_TIMES=build/check-times-$g.txt \
+            sh tests/check.sh "$@" >> build/check-apart.log 2>&1 || status=1
+    done
+    exit $status ) &
+others=$!
+CHECK_APART="$apart" CHECK_SUMMARY=build/check-summary.txt sh tests/check.sh "$@"; plain=$?
+wait $others || plain=1
+cat build/check-apart.log
+# the groups' lines join the plain half's summary, in their order
+if [ -s build/check-summary.txt ]; then
+    for g in $apart; do
+        if [ -s build/check-summary-$g.txt ]; then
+            sed '1,2d' build/check-summary-$g.txt >> build/check-summary.txt
+        else
+            printf 'group      %-13s its tests did not run: see build/check-apart.log\n' $g \
+                >> build/check-summary.txt
+        fi
+    done
 fi
-[ $coursed = 0 ] || plain=$coursed
 wait $san; sanitized=$?
 echo
 echo "============================================ make check SANITIZE=1 (build-san/check.log)"
