@@ -25,7 +25,7 @@
 # chapter" to the end) goes to FILE instead: make check prints the two
 # builds' summaries together (tests/check_both.sh).  With CHECK_APART
 # (chapters or groups, by topic) those are left out: make check runs the
-# groups whole and course in a process of their own, beside the others.
+# group course in a process of its own, beside the others.
 set -u
 NW=attention.nw
 # (file descriptor 3: the summary's way out)
