@@ -1049,6 +1049,14 @@ void gpt_forward_from_heads(Gpt *g)
     matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
     bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
     matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
+    gpt_forward_to_logits(g);
+}
+
+void gpt_forward_to_logits(Gpt *g)
+{
+    Activations *a = &g->act;
+    real **w = g->model.p.table;
+    int N = g->B * g->T, C = WIDTH;
     block_residual(g, a->x3, a->x2, a->ffn, N * C);
     block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
     matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);

@@ -226,6 +226,7 @@ void gpt_init_params(Gpt *g, uint64_t seed);
 void gpt_forward(Gpt *g, const int *tokens, int B, int T);
 void gpt_forward_to_heads(Gpt *g, const int *tokens, int B, int T);
 void gpt_forward_from_heads(Gpt *g);
+void gpt_forward_to_logits(Gpt *g);
 real gpt_loss(Gpt *g, const int *targets, int B, int T);
 void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
                   int T);

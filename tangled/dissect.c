@@ -277,6 +277,8 @@ static real *patch_site(Gpt *g, const Patch *patch, int b, int head)
     int T = g->T, column = head * (WIDTH / g->n_heads);
     switch (patch->site) {
     case PATCH_OUTPUT:
+    case PATCH_DIRECT:
+    case PATCH_VIA_FFN:
         return a->heads + (b * T + patch->row) * WIDTH + column;
     case PATCH_WEIGHTS:
         return a->weights + ((b * g->n_heads + head) * T + patch->row) * T;
@@ -341,7 +343,15 @@ void gpt_forward_patched(Gpt *g, const Patch *patch,
 {
     Activations *a = &g->act;
     int d_head = WIDTH / g->n_heads, causal = !(g->ablate & NO_MASK);
+    int by_path = patch->site == PATCH_DIRECT
+                  || patch->site == PATCH_VIA_FFN;
+    real kept[MAX_T * WIDTH];   /* the path left as computed */
     gpt_forward_to_heads(g, tokens, 1, T);
+    if (by_path) {
+        gpt_forward_from_heads(g);
+        memcpy(kept, patch->site == PATCH_DIRECT ? a->ffn : a->x2,
+               (size_t)T * WIDTH * sizeof(real));
+    }
     for (int head = 0; head < g->n_heads; head++)
         if (patch->heads >> head & 1)
             memcpy(patch_site(g, patch, 0, head), with->at[head],
@@ -357,6 +367,11 @@ void gpt_forward_patched(Gpt *g, const Patch *patch,
                               a->v + head * d_head,
                               patch_width(g, patch) - 1, WIDTH, d_head);
     gpt_forward_from_heads(g);
+    if (by_path) {
+        memcpy(patch->site == PATCH_DIRECT ? a->ffn : a->x2, kept,
+               (size_t)T * WIDTH * sizeof(real));
+        gpt_forward_to_logits(g);
+    }
 }
 
 int gpt_continue_patched(Gpt *g, const Patch *patch,
@@ -407,6 +422,56 @@ int patch_run(Gpt *g, const Patch *patch, const int *tokens, int T,
             gpt_continue_patched(g, patch, &with, growing, T,
                                  out->answer[run]);
     }
+    return 0;
+}
+
+static void direct_effect(const Gpt *g, const real *value, int head,
+                          real rstd, real logit[N_DIGITS])
+{
+    real *const *w = g->model.p.table;
+    int d_head = WIDTH / g->n_heads;
+    real in[WIDTH] = {0}, out[WIDTH], logits[VOCAB], mean = 0;
+    memcpy(in + head * d_head, value, (size_t)d_head * sizeof(real));
+    matmul_forward(out, in, w[WO], NULL, 1, WIDTH, WIDTH);
+    if (!(g->ablate & NO_LAYERNORM)) {
+        for (int c = 0; c < WIDTH; c++)
+            mean += out[c] / WIDTH;
+        for (int c = 0; c < WIDTH; c++)
+            out[c] = (out[c] - mean) * rstd * w[LNF_GAIN][c];
+    }
+    matmul_forward(logits, out, w[W_OUT], NULL, 1, WIDTH, VOCAB);
+    mean = 0;
+    for (int d = 0; d < N_DIGITS; d++)
+        mean += logits[d] / N_DIGITS;
+    for (int d = 0; d < N_DIGITS; d++)
+        logit[d] = logits[d] - mean;
+}
+
+int head_circuits(Gpt *g, HeadCircuits circuits[MAX_HEADS])
+{
+    int batch[N_PROBLEMS * 4], T = 4, d_head = WIDTH / g->n_heads;
+    if (g->max_batch < N_PROBLEMS || g->n_positions != SEQ_LEN)
+        return -1;
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[MAX_T];
+        problem_tokens(p, tokens);
+        memcpy(batch + p * T, tokens, (size_t)T * sizeof *tokens);
+    }
+    gpt_forward(g, batch, N_PROBLEMS, T);
+    const Activations *a = &g->act;
+    double rstd = 0;
+    for (int p = 0; p < N_PROBLEMS; p++)
+        rstd += a->lnf_rstd[p * T + EQUALS_AT] / N_PROBLEMS;
+    for (int head = 0; head < g->n_heads; head++)
+        for (int side = 0; side < 2; side++)
+            for (int d = 0; d < N_DIGITS; d++) {
+                int p = side == 0 ? d * 10 : d, pos = 2 * side;
+                int cell = ((p * g->n_heads + head) * T + EQUALS_AT) * T;
+                circuits[head].qk[side][d] = a->scores[cell + pos];
+                direct_effect(g, a->v + (p * T + pos) * WIDTH
+                                 + head * d_head,
+                              head, (real)rstd, circuits[head].ov[side][d]);
+            }
     return 0;
 }
 

@@ -42,8 +42,11 @@ typedef enum {          /* what is changed */
     PATCH_OUTPUT,       /* at the row: a head's output, before W_o */
     PATCH_WEIGHTS,      /* at the row: a head's weights */
     PATCH_KEY,          /* at position pos: a head's key */
-    PATCH_VALUE         /* at position pos: a head's value */
+    PATCH_VALUE,        /* at position pos: a head's value */
+    PATCH_DIRECT,       /* at the row: the output, as the sum reads it */
+    PATCH_VIA_FFN       /* at the row: the output, as the FFN reads it */
 } PatchSite;
+enum { N_PATCH_SITES = PATCH_VIA_FFN + 1 };
 typedef enum {          /* what it is replaced by */
     PATCH_ZERO,         /* zeros */
     PATCH_MEAN,         /* its mean over the 100 problems, same layout */
@@ -78,5 +81,12 @@ typedef struct {            /* [0]: as computed; [1]: patched */
 } PatchRun;
 int  patch_run(Gpt *g, const Patch *patch, const int *tokens, int T,
                const int *other, int right, PatchRun *out);
+
+typedef struct {            /* one head, at the = of a*b= */
+    real qk[2][N_DIGITS];   /* score for digit d at position 0, at 2 */
+    real ov[2][N_DIGITS][N_DIGITS]; /* reading d there: change of the
+                               logit of each first digit, centred */
+} HeadCircuits;
+int head_circuits(Gpt *g, HeadCircuits circuits[MAX_HEADS]);
 
 #endif

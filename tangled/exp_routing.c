@@ -16,11 +16,24 @@ typedef struct {
     int mean[MAX_HEADS], zero[MAX_HEADS], partner[MAX_HEADS];
     int alone[MAX_HEADS];       /* the other heads at their mean */
     int frozen, commuted, n_commuted;
+    int commuted_output;        /* every head's output from b*a= */
     double by_value, by_key;    /* percent of the a' patches moved */
+    int paths[3];               /* right with every head's output at its
+                                   mean: both paths, direct, via the FFN */
+    double difference[4];       /* mean logit difference: unpatched, then
+                                   as paths[] */
+    double qk_moved;            /* percent: see position_share */
 } Interventions;
 static void claims_about_the_book_model(Claims *claims,
                                         const Interventions *iv,
                                         int n_heads);
+static void paths_on(Gpt *g, Interventions *iv);
+static int figure_of_the_interventions(const char *fig,
+                                       const Interventions *iv,
+                                       int n_heads);
+static void numbers_of_paths(Text *numbers, Claims *claims,
+                             const Interventions *iv);
+static double position_share(const HeadCircuits *circuits, int n_heads);
 
 static int partner_of(int p)
 {
@@ -71,8 +84,64 @@ static void interventions_on(Gpt *g, Interventions *iv)
     iv->frozen = answered_frozen(g);
     Patch weights = {PATCH_WEIGHTS, PATCH_OTHER, every, 3, 0};
     iv->commuted = answered_under(g, weights, commuted_of, &iv->n_commuted);
+    Patch outputs = {PATCH_OUTPUT, PATCH_OTHER, every, 3, 0};
+    iv->commuted_output = answered_under(g, outputs, commuted_of, &n);
     iv->by_value = moved_by(g, PATCH_VALUE);
     iv->by_key = moved_by(g, PATCH_KEY);
+    paths_on(g, iv);
+}
+
+static double mean_difference(Gpt *g, Patch patch)
+{
+    int tokens[MAX_T];
+    double sum = 0;
+    PatchNumbers with;
+    problem_tokens(0, tokens);
+    patch_numbers(g, &patch, tokens, 4, NULL, &with);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        char want[8];
+        problem_tokens(p, tokens);
+        problem_answer(p, want);
+        gpt_forward_patched(g, &patch, &with, tokens, 4);
+        sum += logit_difference(g, EQUALS_AT, token_of_char(want[0]));
+    }
+    return sum / N_PROBLEMS;
+}
+
+static void paths_on(Gpt *g, Interventions *iv)
+{
+    static const PatchSite path[3] = {PATCH_OUTPUT, PATCH_DIRECT,
+                                      PATCH_VIA_FFN};
+    unsigned every = (1u << g->n_heads) - 1;
+    int n = 0;
+    Patch none = {PATCH_OUTPUT, PATCH_ZERO, 0, EQUALS_AT, 0};
+    iv->difference[0] = mean_difference(g, none);
+    for (int k = 0; k < 3; k++) {
+        Patch mean = {path[k], PATCH_MEAN, every, EQUALS_AT, 0};
+        iv->paths[k] = answered_under(g, mean, NULL, &n);
+        iv->difference[k + 1] = mean_difference(g, mean);
+    }
+    HeadCircuits circuits[MAX_HEADS];
+    iv->qk_moved = head_circuits(g, circuits) == 0
+                   ? position_share(circuits, g->n_heads) : NAN;
+}
+
+static double position_share(const HeadCircuits *circuits, int n_heads)
+{
+    double largest = 0;
+    for (int head = 0; head < n_heads; head++) {
+        const HeadCircuits *c = &circuits[head];
+        double lo = INFINITY, hi = -INFINITY, moved = 0;
+        for (int side = 0; side < 2; side++)
+            for (int d = 0; d < N_DIGITS; d++) {
+                lo = c->qk[side][d] < lo ? c->qk[side][d] : lo;
+                hi = c->qk[side][d] > hi ? c->qk[side][d] : hi;
+            }
+        for (int d = 0; d < N_DIGITS; d++)
+            moved = fmax(moved, fabs(c->qk[0][d] - c->qk[1][d]));
+        largest = fmax(largest, 100 * moved / (hi - lo));
+    }
+    return largest;
 }
 
 static void numbers_of_the_book_model(Text *numbers,
@@ -93,9 +162,48 @@ static void numbers_of_the_book_model(Text *numbers,
     number(numbers, "patch_book_alone_best", "%d", best);
     number(numbers, "patch_book_frozen", "%d", iv->frozen);
     number(numbers, "patch_book_commuted", "%d", iv->commuted);
+    number(numbers, "patch_book_commuted_output", "%d",
+           iv->commuted_output);
     number(numbers, "patch_n_commuted", "%d", iv->n_commuted);
     number(numbers, "patch_book_by_value", "%.0f", iv->by_value);
     number(numbers, "patch_book_by_key", "%.0f", iv->by_key);
+}
+
+static int figure_of_the_interventions(const char *fig,
+                                       const Interventions *iv,
+                                       int n_heads)
+{
+    enum { ROWS = 6 };
+    static float values[ROWS * N_SEEDS];
+    static char twin[2][48];
+    const char *rows[ROWS] = {"one head at its mean (costliest)",
+        "one head alone (best)", "every head at its mean",
+        "weights at their mean", twin[0], twin[1]};
+    const char *colours[ROWS];
+    snprintf(twin[0], sizeof twin[0], "weights of b*a= (of %d)",
+             iv[0].n_commuted);
+    snprintf(twin[1], sizeof twin[1], "outputs of b*a= (of %d)",
+             iv[0].n_commuted);
+    for (int s = 0; s < N_SEEDS; s++) {
+        int least = N_PROBLEMS, best = 0;
+        for (int h = 0; h < n_heads; h++) {
+            least = iv[s].mean[h] < least ? iv[s].mean[h] : least;
+            best = iv[s].alone[h] > best ? iv[s].alone[h] : best;
+        }
+        int row[ROWS] = {least, best, iv[s].paths[0], iv[s].frozen,
+                         iv[s].commuted, iv[s].commuted_output};
+        for (int r = 0; r < ROWS; r++)
+            values[r * N_SEEDS + s] = (float)row[r];
+    }
+    for (int r = 0; r < ROWS; r++)
+        colours[r] = svg_palette(0);
+    SvgDotChart chart = {.x_label = "problems right", .n_rows = ROWS,
+                         .n_dots = N_SEEDS, .rows = rows, .values = values,
+                         .none = "none", .colours = colours, .ringed = 0,
+                         .x_min = 0, .x_max = N_PROBLEMS};
+    Text svg = {0};
+    svg_dot_chart(&svg, &chart, 760, 70 + 95 * ROWS);
+    return save_text(fig, "interventions_spread.svg", &svg);
 }
 
 static int table_of_the_heads(const char *dir, const Interventions *iv,
@@ -115,6 +223,7 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
 {
     double least[N_SEEDS], best[N_SEEDS], frozen[N_SEEDS];
     double commuted[N_SEEDS], value[N_SEEDS], key[N_SEEDS], clean[N_SEEDS];
+    double commuted_output[N_SEEDS];
     int short_alone = 0, short_frozen = 0, value_more = 0, all_matter = 0;
     numbers_of_the_book_model(numbers, &iv[0], n_heads);
     for (int s = 0; s < N_SEEDS; s++) {
@@ -126,6 +235,7 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
         }
         least[s] = lo, best[s] = hi, frozen[s] = iv[s].frozen;
         commuted[s] = iv[s].commuted, clean[s] = iv[s].clean;
+        commuted_output[s] = iv[s].commuted_output;
         value[s] = iv[s].by_value, key[s] = iv[s].by_key;
         short_alone += hi < iv[s].clean;
         short_frozen += iv[s].frozen < iv[s].clean;
@@ -139,6 +249,8 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
     numbers_of_spread(numbers, "patch_best_alone", "%.0f", best, N_SEEDS);
     numbers_of_spread(numbers, "patch_frozen", "%.0f", frozen, N_SEEDS);
     numbers_of_spread(numbers, "patch_commuted", "%.0f", commuted, N_SEEDS);
+    numbers_of_spread(numbers, "patch_commuted_output", "%.0f", commuted_output,
+                      N_SEEDS);
     numbers_of_spread(numbers, "patch_by_value", "%.0f", value, N_SEEDS);
     numbers_of_spread(numbers, "patch_by_key", "%.0f", key, N_SEEDS);
     number(numbers, "patch_short_alone", "%d", short_alone);
@@ -165,6 +277,12 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
           "on every seed, the commuted problem's weights leave fewer than half "
           "of the problems with a != b right", "at most %.0f of %d",
           commuted_hi, iv[0].n_commuted);
+    claim(claims, 10 * lowest_of(commuted_output, N_SEEDS)
+                  >= 9 * iv[0].n_commuted, "Routing is computed live",
+          "on every seed, the commuted problem's head outputs leave at least "
+          "nine in ten of the problems with a != b right",
+          "the fewest: %.0f of %d", lowest_of(commuted_output, N_SEEDS),
+          iv[0].n_commuted);
     claim(claims, value_more == N_SEEDS, "Routing is computed live",
           "on every seed, another first operand's value moves the answer more "
           "often than its key", "on %d of %d seeds", value_more, N_SEEDS);
@@ -174,6 +292,162 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
           "every answer", "at most %.0f %% and %.0f %%",
           highest_of(value, N_SEEDS), highest_of(key, N_SEEDS));
     claims_about_the_book_model(claims, &iv[0], n_heads);
+    numbers_of_paths(numbers, claims, iv);
+}
+
+static void numbers_of_paths(Text *numbers, Claims *claims,
+                             const Interventions *iv)
+{
+    static const char *const name[4] = {"clean", "both", "direct",
+                                        "via_ffn"};
+    double count[4][N_SEEDS], difference[4][N_SEEDS], moved[N_SEEDS];
+    int direct_keeps_more = 0;
+    for (int s = 0; s < N_SEEDS; s++) {
+        for (int k = 0; k < 4; k++) {
+            count[k][s] = k == 0 ? iv[s].clean : iv[s].paths[k - 1];
+            difference[k][s] = iv[s].difference[k];
+        }
+        moved[s] = iv[s].qk_moved;
+        direct_keeps_more += iv[s].paths[1] > iv[s].paths[2];
+    }
+    char key[64];
+    for (int k = 1; k < 4; k++) {
+        snprintf(key, sizeof key, "paths_book_%s", name[k]);
+        number(numbers, key, "%d", iv[0].paths[k - 1]);
+        snprintf(key, sizeof key, "paths_%s", name[k]);
+        numbers_of_spread(numbers, key, "%.0f", count[k], N_SEEDS);
+    }
+    for (int k = 0; k < 4; k++) {
+        snprintf(key, sizeof key, "paths_book_diff_%s", name[k]);
+        number(numbers, key, "%.1f", iv[0].difference[k]);
+        snprintf(key, sizeof key, "paths_diff_%s", name[k]);
+        numbers_of_spread(numbers, key, "%.1f", difference[k], N_SEEDS);
+    }
+    number(numbers, "paths_direct_keeps_more", "%d", direct_keeps_more);
+    number(numbers, "qk_book_moved", "%.0f", iv[0].qk_moved);
+    numbers_of_spread(numbers, "qk_moved", "%.0f", moved, N_SEEDS);
+    double direct_lo = lowest_of(count[2], N_SEEDS);
+    double via_ffn_hi = highest_of(count[3], N_SEEDS);
+    claim(claims, direct_keeps_more == N_SEEDS, "Routing is computed live",
+          "on every seed, the heads' mean on the direct path keeps more "
+          "problems right than on the path through the FFN",
+          "on %d of %d seeds", direct_keeps_more, N_SEEDS);
+    claim(claims, 5 * direct_lo >= 4 * N_PROBLEMS, "Routing is computed live",
+          "on every seed, the heads' mean on the direct path leaves at least "
+          "four problems in five right", "the fewest: %.0f", direct_lo);
+    claim(claims, 2 * via_ffn_hi < N_PROBLEMS, "Routing is computed live",
+          "on every seed, the heads' mean on the path through the FFN leaves "
+          "fewer than half of the problems right", "the most: %.0f",
+          via_ffn_hi);
+    claim(claims, lowest_of(difference[2], N_SEEDS) > 0
+                  && highest_of(difference[3], N_SEEDS) < 0,
+          "Routing is computed live",
+          "on every seed, the mean logit difference stays above zero with the "
+          "direct path changed and falls below it with the path through the "
+          "FFN changed", "lowest %.1f; highest %.1f",
+          lowest_of(difference[2], N_SEEDS),
+          highest_of(difference[3], N_SEEDS));
+    claim(claims, 2 * highest_of(moved, N_SEEDS) < 100,
+          "Routing is computed live",
+          "on every seed, moving a digit from position 0 to 2 changes no "
+          "head's score by half the range of its scores over the digits",
+          "at most %.0f %%", highest_of(moved, N_SEEDS));
+}
+
+static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
+                                int n_heads)
+{
+    static float values[2 * MAX_HEADS * N_DIGITS];
+    static char rows[2 * MAX_HEADS][24];
+    static const char *row_names[2 * MAX_HEADS];
+    static const char *const digits[N_DIGITS] = {"0", "1", "2", "3", "4",
+                                                 "5", "6", "7", "8", "9"};
+    for (int head = 0; head < n_heads; head++)
+        for (int side = 0; side < 2; side++) {
+            int row = 2 * head + side;
+            for (int d = 0; d < N_DIGITS; d++)
+                values[row * N_DIGITS + d] = (float)c[head].qk[side][d];
+            snprintf(rows[row], sizeof rows[row], "head %d, %s", head,
+                     side == 0 ? "a at 0" : "b at 2");
+            row_names[row] = rows[row];
+        }
+    SvgHeatmap map = {NULL, "digit", NULL, 2 * n_heads, N_DIGITS, values,
+                      row_names, digits, "%.1f", 0};
+    Text svg = {0};
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 0, "score"};
+    svg_heatmaps(&svg, &map, 1, 1, NULL, scale, 760, 480);
+    return save_text(fig, "circuits_qk.svg", &svg);
+}
+
+static int figure_of_the_effects(const char *fig, const HeadCircuits *c,
+                                 int n_heads)
+{
+    static float values[MAX_HEADS][N_DIGITS * N_DIGITS];
+    static char titles[MAX_HEADS][32];
+    static const char *const digits[N_DIGITS] = {"0", "1", "2", "3", "4",
+                                                 "5", "6", "7", "8", "9"};
+    SvgHeatmap maps[MAX_HEADS];
+    double largest = 0;
+    for (int head = 0; head < n_heads; head++) {
+        for (int d = 0; d < N_DIGITS; d++)
+            for (int k = 0; k < N_DIGITS; k++) {
+                float x = (float)c[head].ov[0][d][k];
+                values[head][d * N_DIGITS + k] = x;
+                largest = fmax(largest, fabs(x));
+            }
+        snprintf(titles[head], sizeof titles[head], "head %d", head);
+        maps[head] = (SvgHeatmap){titles[head], "first digit of the answer",
+                                  "digit read", N_DIGITS, N_DIGITS,
+                                  values[head], digits, digits, "%.1f", 0};
+    }
+    Text svg = {0};
+    SvgColorScale scale = {SVG_DIVERGING, -largest, largest, "logit"};
+    svg_heatmaps(&svg, maps, n_heads, 2, NULL, scale, 760, 760);
+    return save_text(fig, "circuits_ov.svg", &svg);
+}
+
+static int circuits_of_the_book_model(const char *fig, Text *numbers,
+                                      Gpt *g)
+{
+    HeadCircuits c[MAX_HEADS];
+    if (head_circuits(g, c) != 0)
+        return fail("the circuits need a model of the book's layout");
+    int sharp = 0, top = 0, bottom = 0, at[3] = {0, 0, 0};
+    double range = 0, moved = 0, largest = 0;
+    for (int head = 0; head < g->n_heads; head++) {
+        int hi = 0, lo = 0;
+        for (int d = 1; d < N_DIGITS; d++) {
+            hi = c[head].qk[0][d] > c[head].qk[0][hi] ? d : hi;
+            lo = c[head].qk[0][d] < c[head].qk[0][lo] ? d : lo;
+        }
+        if (c[head].qk[0][hi] - c[head].qk[0][lo] > range)
+            range = c[head].qk[0][hi] - c[head].qk[0][lo],
+            sharp = head, top = hi, bottom = lo;
+        for (int d = 0; d < N_DIGITS; d++)
+            for (int k = 0; k < N_DIGITS; k++) {
+                moved = fmax(moved, fabs(c[head].ov[0][d][k]
+                                         - c[head].ov[1][d][k]));
+                if (fabs(c[head].ov[0][d][k]) > largest)
+                    largest = fabs(c[head].ov[0][d][k]),
+                    at[0] = head, at[1] = d, at[2] = k;
+            }
+    }
+    number(numbers, "qk_book_sharp_head", "%d", sharp);
+    number(numbers, "qk_book_sharp_top", "%d", top);
+    number(numbers, "qk_book_sharp_top_score", "%.1f", c[sharp].qk[0][top]);
+    number(numbers, "qk_book_sharp_bottom", "%d", bottom);
+    number(numbers, "qk_book_sharp_bottom_score", "%.1f",
+           c[sharp].qk[0][bottom]);
+    number(numbers, "qk_book_sharp_ratio", "%.0f",  /* in top*bottom= */
+           exp(c[sharp].qk[0][top] - c[sharp].qk[1][bottom]));
+    number(numbers, "ov_book_largest", "%.1f",
+           c[at[0]].ov[0][at[1]][at[2]]);
+    number(numbers, "ov_book_largest_head", "%d", at[0]);
+    number(numbers, "ov_book_largest_read", "%d", at[1]);
+    number(numbers, "ov_book_largest_digit", "%d", at[2]);
+    number(numbers, "ov_book_moved", "%.0f", 100 * moved / largest);
+    int status = figure_of_the_scores(fig, c, g->n_heads);
+    return status == 0 ? figure_of_the_effects(fig, c, g->n_heads) : status;
 }
 
 static void claims_about_the_book_model(Claims *claims,
@@ -405,7 +679,8 @@ static ProofsHold proofs_on(Gpt *g, Trace *tr)
 }
 
 static int proofs_over_the_seeds(const char *model, const char *dir,
-                                 Text *numbers, Claims *claims, Gpt *book)
+                                 const char *fig, Text *numbers,
+                                 Claims *claims, Gpt *book)
 {
     Run *run = malloc(sizeof *run);
     Trace *tr = malloc(sizeof *tr);
@@ -452,6 +727,8 @@ static int proofs_over_the_seeds(const char *model, const char *dir,
         numbers_of_interventions(numbers, claims, iv, book->n_heads);
         status = table_of_the_heads(dir, &iv[0], book->n_heads);
     }
+    if (status == 0)
+        status = figure_of_the_interventions(fig, iv, book->n_heads);
     free(iv);
     free(tr);
     free(run);
@@ -470,7 +747,9 @@ int routing_experiments(const char *model, const char *dir, const char *fig,
     if (status == 0)
         status = proof_own_output(dir, numbers, claims, g);
     if (status == 0)
-        status = proofs_over_the_seeds(model, dir, numbers, claims, g);
+        status = circuits_of_the_book_model(fig, numbers, g);
+    if (status == 0)
+        status = proofs_over_the_seeds(model, dir, fig, numbers, claims, g);
     delete_transformer(g);
     return status;
 }

@@ -140,10 +140,13 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             a->book = 1;
             continue;
         }
-        if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--zero") == 0
+        if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--direct") == 0
+            || strcmp(arg, "--via-ffn") == 0 || strcmp(arg, "--zero") == 0
             || strcmp(arg, "--mean") == 0) {
-            if (strcmp(arg, "--weights") == 0) {
-                a->patch.site = PATCH_WEIGHTS;
+            if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--direct") == 0
+                || strcmp(arg, "--via-ffn") == 0) {
+                a->patch.site = arg[2] == 'w' ? PATCH_WEIGHTS
+                                : arg[2] == 'd' ? PATCH_DIRECT : PATCH_VIA_FFN;
                 a->sites++;
             } else {
                 a->patch.source = strcmp(arg, "--zero") == 0 ? PATCH_ZERO : PATCH_MEAN;
@@ -553,8 +556,8 @@ static int patch_usage(const Arguments *a)
                            "PROMPT: what the numbers are replaced by");
     if (a->sites > 1)
         return usage_error("patch: give at most one of --weights, --key "
-                           "POS and --value POS (the heads' output is the "
-                           "default)");
+                           "POS, --value POS, --direct and --via-ffn (the "
+                           "heads' output is the default)");
     if (a->patch.heads == 0)
         return usage_error("patch: name the heads to change: --head H, "
                            "again for another, or --head all");
@@ -587,8 +590,8 @@ static int patch_fits(const Arguments *a, Gpt *g, Patch *patch,
 static void print_patch(const Arguments *a, const Patch *patch, int T,
                         const PatchRun *run, int n_heads)
 {
-    static const char *const site[] = {"output", "weights", "key",
-                                       "value"};
+    static const char *const site[N_PATCH_SITES] = {
+        "output", "weights", "key", "value", "output", "output"};
     const char *word = a->words[0];
     printf("%s%s  as the model writes it\n", word, run->answer[0]);
     int count = 0, seen = 0;
@@ -604,6 +607,9 @@ static void print_patch(const Arguments *a, const Patch *patch, int T,
         printf(" at position %d ('%c')", patch->pos, word[patch->pos]);
     else
         printf(" at row %d ('%c')", patch->row, word[patch->row]);
+    if (patch->site == PATCH_DIRECT || patch->site == PATCH_VIA_FFN)
+        printf(patch->site == PATCH_DIRECT ? ", on the direct path only,"
+               : ", on the path through the FFN only,");
     if (patch->source == PATCH_OTHER)
         printf(" taken from %s\n", a->from);
     else
@@ -893,13 +899,15 @@ static const char usage[] =
     "        number to the last bit (%.9g), and the running sums of the\n"
     "        loops of attention step by step\n"
     "  patch [-m FILE] PROBLEM --head H... [--weights | --key POS |\n"
-    "        --value POS] (--zero | --mean | --from PROMPT)\n"
+    "        --value POS | --direct | --via-ffn]\n"
+    "        (--zero | --mean | --from PROMPT)\n"
     "        run PROBLEM (such as 7*8=) with the output of heads H (or\n"
     "        their weights at the last row, or their key or value at\n"
-    "        POS) set to zero, to the mean over the 100 problems, or to\n"
-    "        those of PROMPT; print both answers, the logit difference\n"
-    "        of the right first token and the last row's weights;\n"
-    "        --head all changes every head\n"
+    "        POS, or their output on the direct path or on the path\n"
+    "        through the FFN only) set to zero, to the mean over the 100\n"
+    "        problems, or to those of PROMPT; print both answers, the\n"
+    "        logit difference of the right first token and the last\n"
+    "        row's weights; --head all changes every head\n"
     "  figures [-m FILE] -o DIR [--part TOPIC] [--book]\n"
     "        run the book's experiments with the model in FILE"
     " (all topics, or\n"
@@ -983,8 +991,8 @@ static const struct {
      command_train},
     {"ask", "-m", command_ask},
     {"trace", "-m --pos --exact", command_trace},
-    {"patch", "-m --head --weights --key --value --zero --mean --from",
-     command_patch},
+    {"patch", "-m --head --weights --key --value --direct --via-ffn "
+              "--zero --mean --from", command_patch},
     {"figures", "-m -o --part --book", command_figures},
     {"bench", "--steps --repeat", command_bench},
 };

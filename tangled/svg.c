@@ -1607,7 +1607,7 @@ static Frame dot_frame(SvgRect box, const SvgDotChart *c)
     double pad = 0.03 * (x.hi - x.lo);  /* no dot on the frame's edge */
     x = (Span){x.lo - pad, x.hi + pad};
     double left = widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
-    f.x_ticks = across_ticks(0, 0, x, 0, box.w - left - 20);
+    f.x_ticks = across_ticks(c->x_min, c->x_max, x, 0, box.w - left - 20);
     const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
     double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
     double top = c->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;

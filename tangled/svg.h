@@ -136,6 +136,7 @@ typedef struct {
     const char *none;              /* said in a row without a value */
     const char *const *colours;    /* n_rows colours; NULL: the palette */
     int ringed;                    /* the dot of each row with a ring */
+    double x_min, x_max;           /* fixed if x_min < x_max */
 } SvgDotChart;
 
 void svg_dot_chart(Text *t, const SvgDotChart *chart, double width,

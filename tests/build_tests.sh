@@ -658,7 +658,8 @@ cli_errors() {
     check 2 "patch: give exactly one problem" $A patch -m $M --head 0 --zero
     check 2 "patch: give one of --zero, --mean or --from PROMPT" $A patch -m $M 7*8= --head 0
     check 2 "patch: give one of --zero, --mean or --from PROMPT" $A patch -m $M 7*8= --head 0 --zero --mean
-    check 2 "patch: give at most one of --weights, --key POS and --value POS" $A patch -m $M 7*8= --head 0 --zero --weights --key 1
+    check 2 "patch: give at most one of --weights, --key POS, --value POS, --direct and --via-ffn" $A patch -m $M 7*8= --head 0 --zero --weights --key 1
+    check 2 "patch: give at most one of --weights" $A patch -m $M 7*8= --head 0 --zero --direct --via-ffn
     check 2 "patch: name the heads to change" $A patch -m $M 7*8= --zero
     check 2 "--head: 'x' is not a head: give 0 to 7, or all" $A patch -m $M 7*8= --head x --zero
     check 2 "--head: '8' is not a head" $A patch -m $M 7*8= --head 8 --zero
@@ -673,6 +674,8 @@ cli_errors() {
     check 0 "7\*8=56;  as the model writes it" $A patch -m $M 7*8= --head all --weights --mean
     check 0 "with the value of heads 0 and 2 at position 0 ('7') taken from 3\*8=" $A patch -m $M 7*8= --head 0 --head 2 --value 0 --from 3*8=
     check 0 "with the key of head 3 at position 2 ('7') taken from ;;3\*9=" $A patch -m $work/layouts.ckpt ';;7*8=' --head 3 --key 2 --from ';;3*9='
+    check 0 "with the output of heads 0, 1, 2 and 3 at row 3 ('='), on the direct path only, replaced by its mean" $A patch -m $M 7*8= --head all --direct --mean
+    check 0 "with the output of head 1 at row 3 ('='), on the path through the FFN only, set to zero" $A patch -m $M 7*8= --head 1 --via-ffn --zero
     check 2 "missing -o DIR" $A figures -m $M
     check 2 "no topic named 'nine'" $A figures -m $M -o $work/out --part nine
     check 1 "cannot read no/such/file: No such file" $A ask -m no/such/file 7*8=

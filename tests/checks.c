@@ -308,6 +308,10 @@ static const int patch_cases[][6] = {
     {9, PATCH_VALUE, PATCH_MEAN, 0xF, 1, 0},
     {9, PATCH_VALUE, PATCH_OTHER, 1 << 0, 0, 59},
     {63, PATCH_VALUE, PATCH_OTHER, 1 << 1, 3, 18},
+    {78, PATCH_DIRECT, PATCH_MEAN, 0xF, 0, 0},
+    {78, PATCH_VIA_FFN, PATCH_MEAN, 0xF, 0, 0},
+    {27, PATCH_DIRECT, PATCH_OTHER, 1 << 3, 0, 81},
+    {27, PATCH_VIA_FFN, PATCH_ZERO, 1 << 0 | 1 << 1, 0, 0},
 };
 enum { N_PATCH_CASES = sizeof patch_cases / sizeof patch_cases[0] };
 

@@ -20,7 +20,7 @@ import torch
 import reference   # the model's tables, encode(), TinyTransformer
 
 MAGIC = 0x48435450
-OUTPUT, WEIGHTS, KEY, VALUE = range(4)      # the site changed
+OUTPUT, WEIGHTS, KEY, VALUE, DIRECT, VIA_FFN = range(6)   # the site changed
 ZERO, MEAN, OTHER = range(3)                # what it is replaced by
 ROW = 3                                     # the '=' of a*b=
 N_HEADS, WIDTH = reference.N_HEADS, reference.WIDTH
@@ -35,8 +35,10 @@ def prompts(problems):
 def run(model, tokens, change=None):
     """the forward pass of TinyTransformer, with the attention sublayer
     written out so that change(name, tensor) may edit k, v (B, H, T, d),
-    weights (B, H, T, T) and heads (B, H, T, d) in place; returns the
-    logits (B, T, VOCAB) and the activations seen"""
+    weights (B, H, T, T) and heads (B, H, T, d) in place, and the heads
+    as each of their two paths to the logits takes them: "direct", added
+    to the stream after the FFN, and "via_ffn", as the FFN reads them;
+    returns the logits (B, T, VOCAB) and the activations seen"""
     w = model.tables
     B, T = tokens.shape
     seen = {}
@@ -61,31 +63,42 @@ def run(model, tokens, change=None):
     seen["heads"] = heads.clone()
     if change:
         change("heads", heads)
-    x = x + heads.transpose(1, 2).reshape(B, T, WIDTH) @ w["Wo"]
-    h = model.layer_norm(x, w["ln2_gain"])
-    x = x + torch.nn.functional.gelu(h @ w["W1"] + w["b1"].view(-1)) @ w["W2"] \
+    paths = {"direct": heads.clone(), "via_ffn": heads.clone()}
+    for name, tensor in paths.items():
+        if change:
+            change(name, tensor)
+
+    def mixed(by_head):
+        return by_head.transpose(1, 2).reshape(B, T, WIDTH) @ w["Wo"]
+
+    h = model.layer_norm(x + mixed(paths["via_ffn"]), w["ln2_gain"])
+    ffn = torch.nn.functional.gelu(h @ w["W1"] + w["b1"].view(-1)) @ w["W2"] \
         + w["b2"].view(-1)
+    x = x + mixed(paths["direct"]) + ffn
     return model.layer_norm(x, w["lnf_gain"]) @ w["W_out"], seen
 
 
 def site_of(kind, pos):
-    """the activation a site names, and the index of its part that is
-    replaced, for head h: [batch, head, row or position, ...]"""
-    name = {OUTPUT: "heads", WEIGHTS: "weights", KEY: "k", VALUE: "v"}[kind]
+    """the activation a site changes, the activation its numbers are
+    read from, and the index of its part that is replaced, for head h:
+    [batch, head, row or position, ...]"""
+    name = {OUTPUT: "heads", WEIGHTS: "weights", KEY: "k", VALUE: "v",
+            DIRECT: "direct", VIA_FFN: "via_ffn"}[kind]
+    read = "heads" if kind in (DIRECT, VIA_FFN) else name
     where = pos if kind in (KEY, VALUE) else ROW
-    return name, where
+    return name, read, where
 
 
 def patched_logits(model, problem, kind, source, heads, pos, other):
-    name, where = site_of(kind, pos)
+    name, read, where = site_of(kind, pos)
     if source == ZERO:
-        numbers = torch.zeros_like(run(model, prompts([problem]))[1][name][0, :, where])
+        numbers = torch.zeros_like(run(model, prompts([problem]))[1][read][0, :, where])
     elif source == MEAN:
         _, seen = run(model, prompts(range(100)))
-        numbers = seen[name][:, :, where].mean(dim=0)
+        numbers = seen[read][:, :, where].mean(dim=0)
     else:
         _, seen = run(model, prompts([other]))
-        numbers = seen[name][0, :, where]
+        numbers = seen[read][0, :, where]
 
     def change(seen_name, tensor):
         if seen_name == name:

@@ -15,7 +15,8 @@ of the printed page (weave-preamble.tex):
   - no page is less than half full, except the last page before a
     chapter (or a blank page);
   - no widow (a paragraph's last line alone at the top of a page) and no
-    orphan (a paragraph's first line alone at the foot of one).
+    orphan (a paragraph's first line alone at the foot of one, or in the
+    contents a chapter's entry without the entries of its sections).
 
 Prints what it measured and each failure; exits 1 on a failure.
 """
@@ -202,7 +203,13 @@ def main(pdf):
         y, z = body[-2], body[-1]
         if z['full'] and z['y1'] - y['y1'] > 16 and p['n'] < len(parsed):
             nxt = parsed[p['n']]['body']
-            if nxt and nxt[0]['prose']:
+            # in the contents, an entry at the foot is alone only if the
+            # next page begins with its sections, set further in than it
+            if p['n'] < front:
+                alone = nxt and nxt[0]['x0'] - parsed[p['n']]['left'] > 4
+            else:
+                alone = nxt and nxt[0]['prose']
+            if alone:
                 fail(f'p{p["n"]}: an orphan at the foot: "{z["text"][:40]}"')
 
     print(f'{len(failures)} failures')

@@ -336,7 +336,7 @@ static void test_patch_with_own_numbers_changes_nothing(void **state)
         problem_tokens(p, tokens);
         gpt_forward(&g, tokens, 1, 4);
         memcpy(clean, g.act.logits, 4 * VOCAB * sizeof(real));
-        for (int site = PATCH_OUTPUT; site <= PATCH_VALUE; site++)
+        for (int site = PATCH_OUTPUT; site < N_PATCH_SITES; site++)
             for (int pos = 0; pos < 4; pos++) {
                 Patch patch = {(PatchSite)site, PATCH_OTHER, 0xF, 3, pos};
                 PatchNumbers with;
@@ -369,6 +369,69 @@ static void test_zero_weights_are_zero_output(void **state)
     gpt_destroy(&g);
 }
 
+/* The QK circuit is the scores the model computes: in every problem
+   a*b=, the ='s score for position 0 is qk[0][a] and for position 2
+   qk[1][b], bit for bit, in every head. */
+static void test_circuit_scores_are_the_models(void **state)
+{
+    (void)state;
+    static Gpt g;
+    static HeadCircuits c[MAX_HEADS];
+    int tokens[MAX_T];
+    assert_int_equal(gpt_create(&g, 3, N_HEADS, N_PROBLEMS), 0);
+    assert_int_equal(head_circuits(&g, c), 0);
+    for (int p = 0; p < N_PROBLEMS; p += 3) {
+        problem_tokens(p, tokens);
+        gpt_forward(&g, tokens, 1, 4);
+        for (int head = 0; head < N_HEADS; head++) {
+            const real *score = g.act.scores + (head * 4 + EQUALS_AT) * 4;
+            expect_same_reals("the score at position 0", &c[head].qk[0][p / 10],
+                              &score[0], 1);
+            expect_same_reals("the score at position 2", &c[head].qk[1][p % 10],
+                              &score[2], 1);
+        }
+    }
+    gpt_destroy(&g);
+}
+
+/* The OV circuit is what a head's output does to the logits on the
+   direct path: without LayerNorm the logits are linear in the stream,
+   so a head's output set, on the direct path only, to the value of
+   position 0 changes the ='s digit logits, against zeros there, by the
+   table's row for that digit (less the mean of the ten). */
+static void test_circuit_effects_are_the_direct_path(void **state)
+{
+    (void)state;
+    static Gpt g;
+    static HeadCircuits c[MAX_HEADS];
+    static real zeroed[SEQ_LEN * VOCAB];
+    int tokens[MAX_T], d_head = WIDTH / N_HEADS;
+    assert_int_equal(gpt_create(&g, 5, N_HEADS, N_PROBLEMS), 0);
+    g.ablate = NO_LAYERNORM;
+    assert_int_equal(head_circuits(&g, c), 0);
+    for (int a = 0; a < N_DIGITS; a += 4)
+        for (int head = 0; head < N_HEADS; head++) {
+            Patch patch = {PATCH_DIRECT, PATCH_ZERO, 1u << head, 3, 0};
+            PatchNumbers with;
+            problem_tokens(a * 10 + 7, tokens);
+            assert_int_equal(patch_numbers(&g, &patch, tokens, 4, NULL, &with), 0);
+            gpt_forward_patched(&g, &patch, &with, tokens, 4);
+            memcpy(zeroed, g.act.logits, 4 * VOCAB * sizeof(real));
+            memcpy(with.at[head], g.act.v + head * d_head,
+                   (size_t)d_head * sizeof(real));
+            gpt_forward_patched(&g, &patch, &with, tokens, 4);
+            double change[N_DIGITS], mean = 0;
+            for (int k = 0; k < N_DIGITS; k++) {
+                change[k] = g.act.logits[3 * VOCAB + k] - zeroed[3 * VOCAB + k];
+                mean += change[k] / N_DIGITS;
+            }
+            for (int k = 0; k < N_DIGITS; k++)
+                assert_true(fabs(change[k] - mean - c[head].ov[0][a][k])
+                            < 1e-4 * (1 + fabs(c[head].ov[0][a][k])));
+        }
+    gpt_destroy(&g);
+}
+
 /* the chapter of each test, by its topic (tests/chapters.awk), and the
    function or chunk it checks; tests that train or run the whole model
    need every exercise: group "whole" */
@@ -388,6 +451,8 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "gpt_forward_patched", test_patches_match_pytorch),
     CHAPTER_TEST("whole", "gpt_forward_patched", test_patch_with_own_numbers_changes_nothing),
     CHAPTER_TEST("whole", "gpt_forward_patched", test_zero_weights_are_zero_output),
+    CHAPTER_TEST("whole", "head_circuits", test_circuit_scores_are_the_models),
+    CHAPTER_TEST("whole", "head_circuits", test_circuit_effects_are_the_direct_path),
 };
 
 int main(int argc, char **argv)
