@@ -15,6 +15,8 @@ typedef struct {
     Run book;         /* the book's model, as attention train made it */
     Trained heads[N_HEAD_CHOICES][N_SEEDS];
     int frozen[N_HEAD_CHOICES][N_SEEDS];  /* the = row's weights at mean */
+    int path[2][N_HEAD_CHOICES][N_SEEDS]; /* every head's output at the =
+                                             at its mean: direct, FFN */
 } HeadRuns;
 typedef struct Quota Quota;
 static int experiments_of_heads(const char *dir, const char *fig,
@@ -193,6 +195,8 @@ static int train_the_heads(Gpt *g, HeadRuns *e)
             if (trained == NULL)
                 return -1;
             e->frozen[c][s] = answered_frozen(trained);
+            e->path[0][c][s] = answered_on_path(trained, PATCH_DIRECT);
+            e->path[1][c][s] = answered_on_path(trained, PATCH_VIA_FFN);
             done_with(trained, g);
         }
     return 0;
@@ -327,6 +331,15 @@ static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c)
     int above = 0;
     for (int s = 0; s < N_SEEDS; s++)
         above += e->frozen[c][s] > e->frozen[2][s];
+    static const char *const path[2] = {"direct", "via_ffn"};
+    for (int k = 0; k < 2; k++) {
+        double counts[N_SEEDS];
+        for (int s = 0; s < N_SEEDS; s++)
+            counts[s] = e->path[k][c][s];
+        snprintf(name, sizeof name, "heads_%d_%s", head_choices[c],
+                 path[k]);
+        numbers_of_spread(out, name, "%.0f", counts, N_SEEDS);
+    }
     snprintf(name, sizeof name, "heads_%d_frozen_above_4", head_choices[c]);
     number(out, name, "%d", above);
 }
@@ -522,5 +535,14 @@ static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e)
           "Multi-head", "with frozen weights, one head's median is above "
           "eight heads'", "%.0f against %.0f", median_of(one, N_SEEDS),
           median_of(eight, N_SEEDS));
+    int direct_more = 0;
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        for (int s = 0; s < N_SEEDS; s++)
+            direct_more += e->path[0][c][s] > e->path[1][c][s];
+    claim(claims, direct_more == N_HEAD_CHOICES * N_SEEDS, "Multi-head",
+          "for every number of heads, on every seed, the heads' mean on "
+          "the direct path keeps more problems right than on the path "
+          "through the FFN", "in %d of %d runs", direct_more,
+          N_HEAD_CHOICES * N_SEEDS);
 }
 

@@ -25,6 +25,11 @@ typedef struct {
     double moved[N_SEEDS];          /* the pair's weight that is on a */
     int exchanged[N_SEEDS][2];      /* answered with the pair's weights */
     int frozen[N_SEEDS][2];         /* with the layout's mean weights */
+    int ablated[N_SEEDS][3][MAX_HEADS]; /* strings right, one head's
+                               output at the = at its mean, zero, the
+                               partner's */
+    int by_path[N_SEEDS][2];        /* every head's mean on one path:
+                                       direct, through the FFN */
     float equals_row[N_LAYOUTS][MAX_HEADS][MAX_T];  /* 7*8=, seed 0 */
 } LayoutRuns;
 
@@ -202,6 +207,45 @@ static void exchange_the_readings(LayoutRuns *e, int s, Gpt *g)
     }
 }
 
+static int answered_in_every_layout(Gpt *g, Patch patch)
+{
+    int right = 0;
+    for (int which = 0; which < N_LAYOUTS; which++) {
+        int T = (int)strlen(layouts[which]);
+        PatchNumbers with;
+        patch.row = T - 1;
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            int tokens[MAX_T], other[MAX_T];
+            char want[8], got[8];
+            layout_tokens(p, which, tokens);
+            layout_tokens(partner_of(p), which, other);
+            if (p == 0 || patch.source == PATCH_OTHER)
+                patch_numbers(g, &patch, tokens, T, other, &with);
+            gpt_continue_patched(g, &patch, &with, tokens, T, got);
+            problem_answer(p, want);
+            right += strcmp(want, got) == 0;
+        }
+    }
+    return right;
+}
+
+static void ablate_in_every_layout(LayoutRuns *e, int s, Gpt *g)
+{
+    static const PatchSource kind[3] = {PATCH_MEAN, PATCH_ZERO,
+                                        PATCH_OTHER};
+    unsigned every = (1u << g->n_heads) - 1;
+    for (int k = 0; k < 3; k++)
+        for (int head = 0; head < g->n_heads; head++) {
+            Patch one = {PATCH_OUTPUT, kind[k], 1u << head, 0, 0};
+            e->ablated[s][k][head] = answered_in_every_layout(g, one);
+        }
+    for (int k = 0; k < 2; k++) {
+        Patch path = {k == 0 ? PATCH_DIRECT : PATCH_VIA_FFN, PATCH_MEAN,
+                      every, 0, 0};
+        e->by_path[s][k] = answered_in_every_layout(g, path);
+    }
+}
+
 static int exchange_below_frozen(const LayoutRuns *e, int s)
 {
     return e->exchanged[s][0] < e->frozen[s][0]
@@ -243,6 +287,60 @@ static void claims_about_the_exchange(Claims *claims, const LayoutRuns *e)
           "on every seed, a problem given the weights it gets in the "
           "paired layout answers worse than with its own layout's mean "
           "weights, both ways", "on %d of %d seeds", below, N_SEEDS);
+}
+
+static int kinds_in_order(const LayoutRuns *e, int s, int head)
+{
+    return e->ablated[s][2][head] <= e->ablated[s][1][head]
+           && e->ablated[s][1][head] <= e->ablated[s][0][head];
+}
+
+static void numbers_of_the_ablations(Text *out, const LayoutRuns *e)
+{
+    static const char *const name[3] = {"mean", "zero", "partner"};
+    double least[3][N_SEEDS], path[2][N_SEEDS];
+    int ordered = 0;
+    for (int s = 0; s < N_SEEDS; s++) {
+        for (int k = 0; k < 3; k++) {
+            int lo = N_LAYOUTS * N_PROBLEMS;
+            for (int head = 0; head < N_HEADS; head++)
+                lo = e->ablated[s][k][head] < lo ? e->ablated[s][k][head]
+                                                 : lo;
+            least[k][s] = lo;
+        }
+        for (int head = 0; head < N_HEADS; head++)
+            ordered += kinds_in_order(e, s, head);
+        path[0][s] = e->by_path[s][0], path[1][s] = e->by_path[s][1];
+    }
+    char key[64];
+    for (int k = 0; k < 3; k++) {
+        snprintf(key, sizeof key, "layouts_ablated_%s", name[k]);
+        numbers_of_spread(out, key, "%.0f", least[k], N_SEEDS);
+    }
+    number(out, "layouts_ablated_in_order", "%d", ordered);
+    number(out, "layouts_ablated_heads", "%d", N_HEADS * N_SEEDS);
+    numbers_of_spread(out, "layouts_path_direct", "%.0f", path[0], N_SEEDS);
+    numbers_of_spread(out, "layouts_path_via_ffn", "%.0f", path[1],
+                      N_SEEDS);
+}
+
+static void claims_about_the_ablations(Claims *claims, const LayoutRuns *e)
+{
+    int direct_more = 0, costly = 0;
+    for (int s = 0; s < N_SEEDS; s++) {
+        direct_more += e->by_path[s][0] > e->by_path[s][1];
+        int some = 0;
+        for (int head = 0; head < N_HEADS; head++)
+            some |= e->ablated[s][0][head] < N_LAYOUTS * N_PROBLEMS;
+        costly += some;
+    }
+    claim(claims, direct_more == N_SEEDS, "Routing is computed live",
+          "on every seed of the layouts model, the heads' mean on the "
+          "direct path keeps more strings right than on the path through "
+          "the FFN", "on %d of %d seeds", direct_more, N_SEEDS);
+    claim(claims, costly == N_SEEDS, "Routing is computed live",
+          "on every seed of the layouts model, some head's mean costs "
+          "strings", "on %d of %d seeds", costly, N_SEEDS);
 }
 
 static int strings_parsed(void)
@@ -299,6 +397,7 @@ static int run_layouts(LayoutRuns *e, int steps)
         measure_layouts(e, s, g);
         e->moved[s] = share_that_moved(g);
         exchange_the_readings(e, s, g);
+        ablate_in_every_layout(e, s, g);
         if (s == 0)
             keep_the_figure_s_rows(e, g);
         delete_transformer(g);
@@ -353,6 +452,7 @@ int layouts_experiments(const char *model, const char *dir,
     if (status == 0) {
         claims_about_layouts(claims, e);
         claims_about_the_exchange(claims, e);
+        claims_about_the_ablations(claims, e);
         status = numbers_of_layouts(numbers, e);
     }
     if (status == 0)
@@ -423,6 +523,7 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
     numbers_of_the_split_seed(out, e);
     numbers_of_the_figure(out, e);
     numbers_of_the_exchange(out, e);
+    numbers_of_the_ablations(out, e);
     return 0;
 }
 

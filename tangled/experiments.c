@@ -370,6 +370,19 @@ int lowest_after_perfect(const Run *run)
     return lowest;
 }
 
+int answered_on_path(Gpt *g, PatchSite path)
+{
+    unsigned every = (1u << g->n_heads) - 1;
+    Patch mean = {path, PATCH_MEAN, every, 3, 0};
+    int counted = 0;
+    return answered_under(g, mean, NULL, &counted);
+}
+
+int partner_of(int p)
+{
+    return (p / 10 + 5) % 10 * 10 + (p % 10 + 5) % 10;
+}
+
 int answered_under(Gpt *g, Patch patch, int (*other)(int p), int *counted)
 {
     int right = 0, tokens[MAX_T], from[MAX_T];

@@ -86,6 +86,8 @@ void numbers_of_spread(Text *numbers, const char *prefix,
 int  answered_under(Gpt *g, Patch patch, int (*other)(int p),
                     int *counted);
 int  answered_frozen(Gpt *g);
+int  answered_on_path(Gpt *g, PatchSite path);
+int  partner_of(int p);
 
 Topic layouts_experiments;
 Gpt *train_on_layouts(Run *run, const TrainConfig *cfg);
