@@ -177,24 +177,36 @@ static double share_that_moved(Gpt *g)
     return on_a / (on_a + on_filler);
 }
 
-static int answered_with_weights(Gpt *g, int which, int from)
+static int same_problem(int p) { return p; }
+
+/* problems of layout which right with patch at their =; another
+   prompt's numbers are those of problem other(p) written in layout from */
+static int answered_in_layout(Gpt *g, Patch patch, int which, int from,
+                              int (*other)(int p))
 {
     int right = 0, T = (int)strlen(layouts[which]);
-    Patch patch = {PATCH_WEIGHTS, from < 0 ? PATCH_MEAN : PATCH_OTHER,
-                   (1u << g->n_heads) - 1, T - 1, 0};
     PatchNumbers with;
+    patch.row = T - 1;
     for (int p = 0; p < N_PROBLEMS; p++) {
-        int tokens[MAX_T], other[MAX_T];
+        int tokens[MAX_T], theirs[MAX_T];
         char want[8], got[8];
         layout_tokens(p, which, tokens);
-        layout_tokens(p, from < 0 ? which : from, other);
-        if (p == 0 || from >= 0)
-            patch_numbers(g, &patch, tokens, T, other, &with);
+        layout_tokens(other(p), from, theirs);
+        if (p == 0 || patch.source == PATCH_OTHER)
+            patch_numbers(g, &patch, tokens, T, theirs, &with);
         gpt_continue_patched(g, &patch, &with, tokens, T, got);
         problem_answer(p, want);
         right += strcmp(want, got) == 0;
     }
     return right;
+}
+
+static int answered_with_weights(Gpt *g, int which, int from)
+{
+    Patch patch = {PATCH_WEIGHTS, from < 0 ? PATCH_MEAN : PATCH_OTHER,
+                   (1u << g->n_heads) - 1, 0, 0};
+    return answered_in_layout(g, patch, which, from < 0 ? which : from,
+                              same_problem);
 }
 
 static void exchange_the_readings(LayoutRuns *e, int s, Gpt *g)
@@ -210,22 +222,8 @@ static void exchange_the_readings(LayoutRuns *e, int s, Gpt *g)
 static int answered_in_every_layout(Gpt *g, Patch patch)
 {
     int right = 0;
-    for (int which = 0; which < N_LAYOUTS; which++) {
-        int T = (int)strlen(layouts[which]);
-        PatchNumbers with;
-        patch.row = T - 1;
-        for (int p = 0; p < N_PROBLEMS; p++) {
-            int tokens[MAX_T], other[MAX_T];
-            char want[8], got[8];
-            layout_tokens(p, which, tokens);
-            layout_tokens(partner_of(p), which, other);
-            if (p == 0 || patch.source == PATCH_OTHER)
-                patch_numbers(g, &patch, tokens, T, other, &with);
-            gpt_continue_patched(g, &patch, &with, tokens, T, got);
-            problem_answer(p, want);
-            right += strcmp(want, got) == 0;
-        }
-    }
+    for (int which = 0; which < N_LAYOUTS; which++)
+        right += answered_in_layout(g, patch, which, which, partner_of);
     return right;
 }
 

@@ -27,6 +27,8 @@ static void claims_about_the_book_model(Claims *claims,
                                         const Interventions *iv,
                                         int n_heads);
 static void paths_on(Gpt *g, Interventions *iv);
+static void heads_at_the_extremes(const Interventions *iv, int n_heads,
+                                  int *least, int *best);
 static int figure_of_the_interventions(const char *fig,
                                        const Interventions *iv,
                                        int n_heads);
@@ -158,6 +160,16 @@ static void numbers_of_the_book_model(Text *numbers,
     number(numbers, "patch_book_by_key", "%.0f", iv->by_key);
 }
 
+static void heads_at_the_extremes(const Interventions *iv, int n_heads,
+                                  int *least, int *best)
+{
+    *least = N_PROBLEMS, *best = 0;
+    for (int h = 0; h < n_heads; h++) {
+        *least = iv->mean[h] < *least ? iv->mean[h] : *least;
+        *best = iv->alone[h] > *best ? iv->alone[h] : *best;
+    }
+}
+
 static int figure_of_the_interventions(const char *fig,
                                        const Interventions *iv,
                                        int n_heads)
@@ -172,11 +184,8 @@ static int figure_of_the_interventions(const char *fig,
     snprintf(twin, sizeof twin, "weights of b*a= (of %d)",
              iv[0].n_commuted);
     for (int s = 0; s < N_SEEDS; s++) {
-        int least = N_PROBLEMS, best = 0;
-        for (int h = 0; h < n_heads; h++) {
-            least = iv[s].mean[h] < least ? iv[s].mean[h] : least;
-            best = iv[s].alone[h] > best ? iv[s].alone[h] : best;
-        }
+        int least, best;
+        heads_at_the_extremes(&iv[s], n_heads, &least, &best);
         int row[ROWS] = {least, best, iv[s].paths[0], iv[s].frozen,
                          iv[s].commuted};
         for (int r = 0; r < ROWS; r++)
@@ -213,12 +222,10 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
     int short_alone = 0, short_frozen = 0, value_more = 0, all_matter = 0;
     numbers_of_the_book_model(numbers, &iv[0], n_heads);
     for (int s = 0; s < N_SEEDS; s++) {
-        int lo = N_PROBLEMS, hi = 0, matter = 1;
-        for (int h = 0; h < n_heads; h++) {
-            lo = iv[s].mean[h] < lo ? iv[s].mean[h] : lo;
-            hi = iv[s].alone[h] > hi ? iv[s].alone[h] : hi;
+        int lo, hi, matter = 1;
+        heads_at_the_extremes(&iv[s], n_heads, &lo, &hi);
+        for (int h = 0; h < n_heads; h++)
             matter &= iv[s].mean[h] < iv[s].clean;
-        }
         least[s] = lo, best[s] = hi, frozen[s] = iv[s].frozen;
         commuted[s] = iv[s].commuted, clean[s] = iv[s].clean;
         value[s] = iv[s].by_value, key[s] = iv[s].by_key;
