@@ -64,7 +64,7 @@ LDLIBS  := -lm
 # they share) and the command line (main).
 TOPICS  := perceptron specimen routing ablations heads ffn speed layouts heldout
 CORE    := core.c checkpoint.c dissect.c
-C_ROOTS := $(CORE) svg.c views.c files.c experiments.c $(TOPICS:%=exp_%.c) main.c
+C_ROOTS := $(CORE) svg.c views.c files.c experiments.c sweep.c $(TOPICS:%=exp_%.c) main.c
 H_ROOTS := core.h checkpoint.h dissect.h svg.h views.h files.h experiments.h
 # web.c: the live book's module (section "the live book" below)
 WEB_ROOTS := web.c
@@ -214,11 +214,21 @@ endif
 	@for f in $(RESULTS)/fig/*.svg; do \
 	   SOURCE_DATE_EPOCH=0 rsvg-convert -f pdf -o "$(B)/fig/$$(basename "$${f%.svg}").pdf" "$$f" || exit 1; done
 	@touch $@
+# The sweep trains every relative of the book's model that a topic
+# compares it with (other seeds, other heads, a part switched off, the
+# layouts) once; the topics that compare load them from $(SWEEP), and
+# the others (SWEEPLESS) run beside it.
+SWEEP     := $(B)/sweep
+SWEEPLESS := perceptron speed heldout
+$(B)/sweep.stamp: $(COMMON) $(MODEL) | $(PROGRAM)
+	$(PROGRAM) sweep -m $(MODEL) -o $(SWEEP)
+	@touch $@
+$(patsubst %,$(B)/topic-%.stamp,$(filter-out $(SWEEPLESS),$(TOPICS))): $(B)/sweep.stamp
 # A claim of the book that does not hold stops the build (--book); the
 # pseudo-topic claims joins the topics' claim checks into one table.
 $(B)/topic-%.stamp: tangled/exp_%.c $(COMMON) $(MODEL) | $(PROGRAM)
 	@mkdir -p $(RESULTS)
-	$(PROGRAM) figures -m $(MODEL) -o $(RESULTS) --part $* --book
+	$(PROGRAM) figures -m $(MODEL) --sweep $(SWEEP) -o $(RESULTS) --part $* --book
 	@touch $@
 $(B)/topic-claims.stamp: $(TOPICS:%=$(B)/topic-%.stamp)
 	$(PROGRAM) figures -o $(RESULTS) --part claims

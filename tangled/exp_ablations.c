@@ -52,33 +52,30 @@ struct Trials {
 };
 
 static int train_variant(Trials *trials, int s, Ablation off,
-                         const TrainConfig *book, uint64_t seed)
+                         const Sweep *sw)
 {
-    TrainConfig cfg = *book;
-    cfg.seed = seed;
-    Gpt *g = train_transformer(&trials->run[s], &cfg, N_HEADS, off);
+    Relative r = {.n_heads = N_HEADS, .off = off};
+    Gpt *g = swept(&trials->run[s], sw, r, s);
     if (g == NULL)
         return -1;
     trials->loss[s] = (double)loss_on_all_problems(&g->model);
     if (s == 0)
         trials->first = g;
     else
-        delete_transformer(g);
+        done_with(g, sw);
     return 0;
 }
 
 static int run_trials(Trials trials[MAX_VARIANTS], const char *model,
-                      Gpt *book)
+                      const char *sweep, Gpt *book)
 {
     if (load_training_log(model, &trials[0].run[0]) != 0)
         return -1;
     trials[0].loss[0] = (double)loss_on_all_problems(&book->model);
-    uint64_t seed = trials[0].run[0].cfg.seed;
+    Sweep sw = {sweep, &trials[0].run[0], book};
     for (int v = 0; v < variants(); v++)
         for (int s = v == 0; s < N_SEEDS; s++)
-            if (train_variant(&trials[v], s, variant(v).off,
-                              &trials[0].run[0].cfg, seed + (uint64_t)s)
-                != 0)
+            if (train_variant(&trials[v], s, variant(v).off, &sw) != 0)
                 return -1;
     return 0;
 }
@@ -501,14 +498,15 @@ static void numbers_of_saturation(Text *out, Gpt *g, const char *name)
     number(out, key, "%.0f", share);
 }
 
-int ablation_experiments(const char *model, const char *dir,
-                         const char *fig, Text *numbers, Claims *claims)
+int ablation_experiments(const char *model, const char *sweep,
+                         const char *dir, const char *fig, Text *numbers,
+                         Claims *claims)
 {
     Gpt *g = load_transformer(model);
     Trials *trials = calloc(MAX_VARIANTS, sizeof *trials);
     int status = g == NULL         ? -1
                  : trials == NULL ? fail("out of memory")
-                                  : run_trials(trials, model, g);
+                                  : run_trials(trials, model, sweep, g);
     if (status == 0) {
         claims_about_the_ablations(claims, trials, g);
         status = numbers_and_figures_of_the_ablations(dir, fig, numbers,

@@ -17,6 +17,7 @@ typedef struct {
 } FfnSeed;
 typedef struct {
     Run book;         /* the book's model, as attention train made it */
+    Sweep sweep;      /* its relatives */
     Trained with_gelu[N_SEEDS], no_gelu[N_SEEDS];
     FfnSeed seed[N_SEEDS];  /* each model with GELU, taken apart */
 } FfnRuns;
@@ -29,20 +30,22 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
                                  double collapse,
                                  const double separations[],
                                  const int neurons[]);
-static int train_and_take_apart(FfnRuns *e, Gpt *g, int s);
+static int train_and_take_apart(FfnRuns *e, int s);
 static void claims_over_the_models(Text *numbers, Claims *claims,
                                    const FfnRuns *e);
 
-int ffn_experiments(const char *model, const char *dir, const char *fig,
-                    Text *numbers, Claims *claims)
+int ffn_experiments(const char *model, const char *sweep, const char *dir,
+                    const char *fig, Text *numbers, Claims *claims)
 {
     FfnRuns *e = calloc(1, sizeof *e);
     Gpt *g = load_transformer(model);
     int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;
     if (status == 0)
         status = load_training_log(model, &e->book);
+    if (status == 0)
+        e->sweep = (Sweep){sweep, &e->book, g};
     for (int s = 0; status == 0 && s < N_SEEDS; s++)
-        status = train_and_take_apart(e, g, s);
+        status = train_and_take_apart(e, s);
     if (status == 0)
         status = experiments_of_the_ffn(dir, fig, numbers, claims, g, e);
     delete_transformer(g);
@@ -65,14 +68,14 @@ static int take_apart(Gpt *g, FfnSeed *out)
     return 0;
 }
 
-static int train_and_take_apart(FfnRuns *e, Gpt *g, int s)
+static int train_and_take_apart(FfnRuns *e, int s)
 {
-    Gpt *trained = train_or_reuse(&e->with_gelu[s], &e->book, g, s,
-                                  N_HEADS);
+    Relative r = {.n_heads = N_HEADS};
+    Gpt *trained = swept_measured(&e->with_gelu[s], &e->sweep, r, s);
     if (trained == NULL)
         return -1;
     int status = take_apart(trained, &e->seed[s]);
-    done_with(trained, g);
+    done_with(trained, &e->sweep);
     return status;
 }
 
@@ -119,12 +122,12 @@ static int lowest_of_the_seeds(const Trained runs[N_SEEDS])
 static int train_without_gelu(Text *numbers, FfnRuns *e)
 {
     const Trained *with = e->with_gelu;
+    Relative r = {.n_heads = N_HEADS, .off = NO_GELU};
     for (int s = 0; s < N_SEEDS; s++) {
-        Gpt *g = train_relative(&e->no_gelu[s], &e->book.cfg, s, N_HEADS,
-                                1);
+        Gpt *g = swept_measured(&e->no_gelu[s], &e->sweep, r, s);
         if (g == NULL)
             return -1;
-        delete_transformer(g);
+        done_with(g, &e->sweep);
     }
     double loss = 0, loss_with = 0;
     for (int s = 0; s < N_SEEDS; s++) {

@@ -13,6 +13,7 @@ enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the seeds of chapter 7 */
 static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
 typedef struct {
     Run book;         /* the book's model, as attention train made it */
+    Sweep sweep;      /* its relatives */
     Trained heads[N_HEAD_CHOICES][N_SEEDS];
     int frozen[N_HEAD_CHOICES][N_SEEDS];  /* the = row's weights at mean */
     int path[2][N_HEAD_CHOICES][N_SEEDS]; /* every head's output at the =
@@ -27,16 +28,19 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
 static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c);
 static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e);
 
-int heads_experiments(const char *model, const char *dir, const char *fig,
-                      Text *numbers, Claims *claims)
+int heads_experiments(const char *model, const char *sweep,
+                      const char *dir, const char *fig, Text *numbers,
+                      Claims *claims)
 {
     HeadRuns *e = calloc(1, sizeof *e);
     Gpt *g = load_transformer(model);
     int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;
     if (status == 0)
         status = load_training_log(model, &e->book);
-    if (status == 0)
+    if (status == 0) {
+        e->sweep = (Sweep){sweep, &e->book, g};
         status = experiments_of_heads(dir, fig, numbers, claims, g, e);
+    }
     delete_transformer(g);
     free(e);
     return status;
@@ -186,18 +190,18 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
     return save_table(dir, "quota.md", &md);
 }
 
-static int train_the_heads(Gpt *g, HeadRuns *e)
+static int train_the_heads(HeadRuns *e)
 {
     for (int c = 0; c < N_HEAD_CHOICES; c++)
         for (int s = 0; s < N_SEEDS; s++) {
-            Gpt *trained = train_or_reuse(&e->heads[c][s], &e->book, g, s,
-                                          head_choices[c]);
+            Relative r = {.n_heads = head_choices[c]};
+            Gpt *trained = swept_measured(&e->heads[c][s], &e->sweep, r, s);
             if (trained == NULL)
                 return -1;
             e->frozen[c][s] = answered_frozen(trained);
             e->path[0][c][s] = answered_on_path(trained, PATCH_DIRECT);
             e->path[1][c][s] = answered_on_path(trained, PATCH_VIA_FFN);
-            done_with(trained, g);
+            done_with(trained, &e->sweep);
         }
     return 0;
 }
@@ -418,7 +422,7 @@ static int experiments_of_heads(const char *dir, const char *fig,
     if (status == 0)
         status = the_quota(dir, numbers, g, &quota);
     if (status == 0)
-        status = train_the_heads(g, e);
+        status = train_the_heads(e);
     if (status == 0) {
         claims_about_heads(claims, e, &quota);
         numbers_of_heads(numbers, e);

@@ -568,12 +568,13 @@ static void claims_about_held_out(Text *out, Claims *claims,
     claims_about_the_worst(out, claims, e);
 }
 
-int heldout_experiments(const char *model, const char *dir,
-                        const char *fig, Text *numbers, Claims *claims)
+int heldout_experiments(const char *model, const char *sweep,
+                        const char *dir, const char *fig, Text *numbers,
+                        Claims *claims)
 {
     HeldOut *e = calloc(1, sizeof *e);
     int status = e == NULL ? fail("out of memory") : 0;
-    (void)fig;
+    (void)sweep, (void)fig;     /* its models are its own */
     if (status == 0)
         status = load_training_log(model, &e->run);
     if (status == 0)

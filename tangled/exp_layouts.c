@@ -11,6 +11,7 @@
 enum { READS_A, READS_B, READS_EQUALS, READS_ELSE };
 enum { ON_A, ON_B, ON_EQUALS, ON_FILLERS, N_PLACES };
 typedef struct {
+    Run book;                       /* the book's log: its settings */
     Run run[N_SEEDS];
     Run control[N_SEEDS];           /* the book's layout alone */
     int right[N_SEEDS][N_LAYOUTS];  /* problems answered, by writing */
@@ -65,16 +66,6 @@ static double percent_on(const LayoutRuns *e, int s, int part);
 static void the_pair(int *first, int *second);
 static FigureReading read_the_figure(const LayoutRuns *e);
 static int figure_layouts(const char *fig, const LayoutRuns *e);
-
-Gpt *train_on_layouts(Run *run, const TrainConfig *cfg)
-{
-    Gpt *g = new_layout_transformer(cfg->seed);
-    if (g == NULL)
-        return NULL;
-    run->cfg = *cfg;
-    run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
-    return g;
-}
 
 static int position_of(int which, char letter)
 {
@@ -383,15 +374,15 @@ static int perceptron_with_parser(const TrainConfig *cfg)
     return right;
 }
 
-static int run_layouts(LayoutRuns *e, int steps)
+static int run_layouts(LayoutRuns *e, const char *sweep)
 {
+    Sweep sw = {sweep, &e->book, NULL};
     for (int s = 0; s < N_SEEDS; s++) {
-        TrainConfig cfg = train_defaults();
-        cfg.seed += (uint64_t)s;
-        cfg.steps = steps;
-        Gpt *g = train_on_layouts(&e->run[s], &cfg);
+        Relative r = {.n_heads = N_HEADS, .layouts = 1};
+        Gpt *g = swept(&e->run[s], &sw, r, s);
         if (g == NULL)
             return -1;
+        TrainConfig cfg = e->run[s].cfg;
         measure_layouts(e, s, g);
         e->moved[s] = share_that_moved(g);
         exchange_the_readings(e, s, g);
@@ -437,16 +428,16 @@ static void keep_the_figure_s_rows(LayoutRuns *e, Gpt *g)
         }
 }
 
-int layouts_experiments(const char *model, const char *dir,
-                        const char *fig, Text *numbers, Claims *claims)
+int layouts_experiments(const char *model, const char *sweep,
+                        const char *dir, const char *fig, Text *numbers,
+                        Claims *claims)
 {
     LayoutRuns *e = calloc(1, sizeof *e);
     int status = e == NULL ? fail("out of memory") : 0;
-    /* the runs and their controls are its own, as long as its training */
     if (status == 0)
-        status = load_training_log(model, &e->run[0]);
+        status = load_training_log(model, &e->book);
     if (status == 0)
-        status = run_layouts(e, e->run[0].cfg.steps);
+        status = run_layouts(e, sweep);
     if (status == 0) {
         claims_about_layouts(claims, e);
         claims_about_the_exchange(claims, e);

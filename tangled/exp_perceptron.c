@@ -154,10 +154,12 @@ static int perceptron_sweep(Text *numbers, Claims *claims, Run *run)
     return 0;
 }
 
-int perceptron_experiments(const char *model, const char *dir,
-                           const char *fig, Text *numbers, Claims *claims)
+int perceptron_experiments(const char *model, const char *sweep,
+                           const char *dir, const char *fig,
+                           Text *numbers, Claims *claims)
 {
-    (void)model, (void)dir;   /* it trains its own model, writes no table */
+    (void)model, (void)sweep;   /* it trains its own model, */
+    (void)dir;                  /* and writes no table */
     int step[N_PROBLEMS];
     size_t n_params = 0;
     Run *run = malloc(sizeof *run);

@@ -663,11 +663,11 @@ static ProofsHold proofs_on(Gpt *g, Trace *tr)
     return h;
 }
 
-static int proofs_over_the_seeds(const char *model, const char *dir,
-                                 const char *fig, Text *numbers,
-                                 Claims *claims, Gpt *book)
+static int proofs_over_the_seeds(const char *model, const char *sweep,
+                                 const char *dir, const char *fig,
+                                 Text *numbers, Claims *claims, Gpt *book)
 {
-    Run *run = malloc(sizeof *run);
+    Run *run = malloc(2 * sizeof *run);     /* the book's, a relative's */
     Trace *tr = malloc(sizeof *tr);
     Interventions *iv = malloc(N_SEEDS * sizeof *iv);
     int follows = 0, spread = 0, own = 0, status = 0;
@@ -675,13 +675,10 @@ static int proofs_over_the_seeds(const char *model, const char *dir,
     if (run == NULL || tr == NULL || iv == NULL)
         status = fail("out of memory");
     if (status == 0)
-        status = load_training_log(model, run);
-    TrainConfig cfg = run != NULL ? run->cfg : train_defaults();
+        status = load_training_log(model, &run[0]);
+    Sweep sw = {sweep, &run[0], book};
     for (int s = 0; status == 0 && s < N_SEEDS; s++) {
-        TrainConfig seed = cfg;
-        seed.seed += (uint64_t)s;
-        Gpt *g = s == 0 ? book
-                 : train_transformer(run, &seed, N_HEADS, 0);
+        Gpt *g = swept(&run[1], &sw, (Relative){.n_heads = N_HEADS}, s);
         if (g == NULL) {
             status = -1;
             break;
@@ -690,8 +687,7 @@ static int proofs_over_the_seeds(const char *model, const char *dir,
         follows += h.follows, spread += h.spread, own += h.own;
         mean[s] = h.mean;
         interventions_on(g, &iv[s]);
-        if (g != book)
-            delete_transformer(g);
+        done_with(g, &sw);
     }
     if (status == 0) {
         number(numbers, "routing_n_seeds", "%d", N_SEEDS);
@@ -720,8 +716,9 @@ static int proofs_over_the_seeds(const char *model, const char *dir,
     return status;
 }
 
-int routing_experiments(const char *model, const char *dir, const char *fig,
-                        Text *numbers, Claims *claims)
+int routing_experiments(const char *model, const char *sweep,
+                        const char *dir, const char *fig, Text *numbers,
+                        Claims *claims)
 {
     Gpt *g = load_transformer(model);
     if (g == NULL)
@@ -734,7 +731,8 @@ int routing_experiments(const char *model, const char *dir, const char *fig,
     if (status == 0)
         status = circuits_of_the_book_model(fig, numbers, g);
     if (status == 0)
-        status = proofs_over_the_seeds(model, dir, fig, numbers, claims, g);
+        status = proofs_over_the_seeds(model, sweep, dir, fig, numbers,
+                                       claims, g);
     delete_transformer(g);
     return status;
 }

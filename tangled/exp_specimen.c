@@ -14,7 +14,7 @@ static void numbers_of_the_specimen(Text *out, Gpt *g);
 static double closest_tokens(const Gpt *g, int *a, int *b);
 static void claims_hold(Claims *claims, Gpt *g);
 static int sweep_both_models(Text *numbers, Claims *claims,
-                             const Run *gpt);
+                             const Sweep *sw);
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp);
 static int figure_token_embedding(const char *fig, const Gpt *g);
 static int the_trace(const char *dir, const char *fig, Text *numbers,
@@ -23,8 +23,9 @@ static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
 
-int specimen_experiments(const char *model, const char *dir,
-                         const char *fig, Text *numbers, Claims *claims)
+int specimen_experiments(const char *model, const char *sweep,
+                         const char *dir, const char *fig, Text *numbers,
+                         Claims *claims)
 {
     Run *run = malloc(sizeof *run), *mlp = malloc(sizeof *mlp);
     Gpt *g = load_transformer(model);
@@ -38,7 +39,8 @@ int specimen_experiments(const char *model, const char *dir,
     if (status == 0)
         claims_hold(claims, g);
     if (status == 0)
-        status = sweep_both_models(numbers, claims, run);
+        status = sweep_both_models(numbers, claims,
+                                   &(Sweep){sweep, run, g});
     if (status == 0) {
         numbers_of_training(numbers, run, "gpt");
         numbers_of_the_specimen(numbers, g);
@@ -77,7 +79,7 @@ static int first_or_length(const Run *run, int *reached)
 }
 
 static int sweep_both_models(Text *numbers, Claims *claims,
-                             const Run *gpt)
+                             const Sweep *sw)
 {
     int steps[2][N_SEEDS], reached = 0, faster = 0;
     size_t n_params;
@@ -85,16 +87,13 @@ static int sweep_both_models(Text *numbers, Claims *claims,
     if (run == NULL)
         return fail("out of memory");
     for (int s = 0; s < N_SEEDS; s++) {
-        TrainConfig cfg = gpt->cfg;
-        cfg.seed += (uint64_t)s;
-        Gpt *trained = s == 0 ? NULL
-                       : train_transformer(run, &cfg, N_HEADS, 0);
-        if (s > 0 && trained == NULL) {
+        Gpt *trained = swept(run, sw, (Relative){.n_heads = N_HEADS}, s);
+        if (trained == NULL) {
             free(run);
             return -1;
         }
-        delete_transformer(trained);
-        steps[0][s] = first_or_length(s == 0 ? gpt : run, &reached);
+        done_with(trained, sw);
+        steps[0][s] = first_or_length(run, &reached);
         if (run_mlp(run, &n_params, s) != 0) {
             free(run);
             return -1;

@@ -14,10 +14,12 @@ static void numbers_of_the_normal_functions(Text *out);
 static double float_ulps(double value, double exact);
 static void scientific(Text *out, const char *name, double x);
 
-int speed_experiments(const char *model, const char *dir, const char *fig,
-                      Text *numbers, Claims *claims)
+int speed_experiments(const char *model, const char *sweep,
+                      const char *dir, const char *fig, Text *numbers,
+                      Claims *claims)
 {
-    (void)model, (void)dir, (void)fig;  /* no model, no table, no figure */
+    (void)model, (void)sweep;           /* no model, */
+    (void)dir, (void)fig;               /* no table, no figure */
     (void)claims;                       /* and no claim about a model */
     numbers_of_the_flop_count(numbers);
     numbers_of_the_normal_functions(numbers);

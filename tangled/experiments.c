@@ -316,35 +316,6 @@ void measure_trained(Trained *t, Gpt *g)
     t->correct = score(&g->model, NULL);
 }
 
-Gpt *train_relative(Trained *t, const TrainConfig *book, int seed_index,
-                    int n_heads, int no_gelu)
-{
-    TrainConfig cfg = *book;
-    cfg.seed = book->seed + (uint64_t)seed_index;
-    Gpt *g = train_transformer(&t->run, &cfg, n_heads,
-                               no_gelu ? NO_GELU : 0);
-    if (g != NULL)
-        measure_trained(t, g);
-    return g;
-}
-
-Gpt *train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
-                    int n_heads)
-{
-    if (n_heads == N_HEADS && seed_index == 0) {
-        t->run = *book;
-        measure_trained(t, g);
-        return g;
-    }
-    return train_relative(t, &book->cfg, seed_index, n_heads, 0);
-}
-
-void done_with(Gpt *relative, Gpt *book)
-{
-    if (relative != book)
-        delete_transformer(relative);
-}
-
 int steps_to_perfect(const Trained *t)
 {
     int first = t->run.result.first_perfect;

@@ -26,6 +26,17 @@ typedef struct {
     TrainRecord log[MAX_RECORDS];
 } Run;
 
+typedef struct {
+    int n_heads;            /* 1, 2, 4 or 8 */
+    Ablation off;           /* the parts switched off (chapters 7, 9) */
+    int layouts;            /* trained on the six layouts (chapter 4) */
+} Relative;
+typedef struct {
+    const char *dir;        /* the sweep's files, or NULL: train here */
+    const Run *book;        /* the book's log: its settings, seed 0 */
+    Gpt *model;             /* the book's model (NULL if not loaded) */
+} Sweep;
+
 enum { MAX_STEPS = 1000000 };
 
 enum { N_SEEDS = 10 };
@@ -53,11 +64,6 @@ int  run_mlp(Run *run, size_t *n_params, int seed_index);
 int  save_training_log(const char *checkpoint, const Run *run);
 int  load_training_log(const char *checkpoint, Run *run);
 void measure_trained(Trained *t, Gpt *g);
-Gpt *train_relative(Trained *t, const TrainConfig *book, int seed_index,
-                    int n_heads, int no_gelu);
-Gpt *train_or_reuse(Trained *t, const Run *book, Gpt *g, int seed_index,
-                    int n_heads);
-void done_with(Gpt *relative, Gpt *book);
 int  steps_to_perfect(const Trained *t);
 double mean_steps(const Trained *runs, int n);
 int  lowest_after_perfect(const Run *run);
@@ -67,8 +73,8 @@ double cosine(const real *x, const real *y, int n);
 void trace_table_head(Text *md, const Trace *tr, int t,
                       const char *left, const char *left_rule);
 
-typedef int Topic(const char *model, const char *dir, const char *fig,
-                  Text *numbers, Claims *claims);
+typedef int Topic(const char *model, const char *sweep, const char *dir,
+                  const char *fig, Text *numbers, Claims *claims);
 Topic perceptron_experiments, specimen_experiments, routing_experiments,
       ablation_experiments, heads_experiments, ffn_experiments,
       speed_experiments;
@@ -100,6 +106,11 @@ void   seed_by_seed(const int *these, const int *those, int n,
 void   seeds_where_later(char *out, size_t size, const int *these,
                          const int *those, int n, uint64_t first_seed);
 double median_of_ints(const int *values, int n);
+
+Gpt *swept(Run *run, const Sweep *sw, Relative r, int s);
+Gpt *swept_measured(Trained *t, const Sweep *sw, Relative r, int s);
+void done_with(Gpt *relative, const Sweep *sw);
+int  sweep_all(const char *model, const char *dir);
 
 
 #endif

@@ -67,6 +67,7 @@ typedef struct {
     int steps, pos;                 /* pos < 0: the last position */
     int repeat;                     /* bench: timed runs */
     const char *model, *output, *part;
+    const char *sweep;              /* figures: the sweep's directory */
     const char *words[MAX_WORDS];   /* arguments that are not options */
     int n_words;
     /* the default model's path, if beside the program */
@@ -196,6 +197,8 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             a->output = value;
         else if (strcmp(arg, "--part") == 0)
             a->part = value;
+        else if (strcmp(arg, "--sweep") == 0)
+            a->sweep = value;
         else if (status == 0)
             status = patch_option(a, arg, value);
         if (status != 0)
@@ -790,7 +793,8 @@ static int command_figures(const Arguments *a)
         snprintf(name, sizeof name, "numbers-%s.txt", topics[i].name);
         Claims *claims = calloc(1, sizeof *claims);
         int status = claims == NULL ? fail("out of memory")
-                     : topics[i].run(a->model, dir, fig, &numbers, claims);
+                     : topics[i].run(a->model, a->sweep, dir, fig,
+                                      &numbers, claims);
         if (status == 0)
             status = report_claims(claims, a->book);
         if (status == 0)
@@ -805,6 +809,13 @@ static int command_figures(const Arguments *a)
     if (a->part == NULL || strcmp(a->part, "claims") == 0)
         return join_claims(dir) != 0;
     return found ? 0 : usage_error("figures: no topic named '%s'", a->part);
+}
+
+static int command_sweep(const Arguments *a)
+{
+    if (a->output == NULL)
+        return usage_error("sweep: missing -o DIR");
+    return sweep_all(a->model, a->output) != 0;
 }
 
 static double seconds_now(void)
@@ -908,7 +919,12 @@ static const char usage[] =
     "        problems, or to those of PROMPT; print both answers, the\n"
     "        logit difference of the right first token and the last\n"
     "        row's weights; --head all changes every head\n"
-    "  figures [-m FILE] -o DIR [--part TOPIC] [--book]\n"
+    "  sweep [-m FILE] -o DIR\n"
+    "        train every relative of the model in FILE that the\n"
+    "        experiments compare (its other seeds; 1, 2 and 8 heads;\n"
+    "        each part switched off; the layouts); save each, with its\n"
+    "        log, in DIR\n"
+    "  figures [-m FILE] -o DIR [--sweep DIR] [--part TOPIC] [--book]\n"
     "        run the book's experiments with the model in FILE"
     " (all topics, or\n"
     "        one: perceptron, specimen, routing, ablations, heads, ffn,\n"
@@ -916,7 +932,8 @@ static const char usage[] =
     "        others' claim checks); write DIR/numbers-TOPIC.txt,\n"
     "        DIR/claims-TOPIC.md, the tables DIR/*.md and the figures\n"
     "        DIR/fig/*.svg; print each claim of the book that does not\n"
-    "        hold for this model\n"
+    "        hold for this model; with --sweep, load the relatives from\n"
+    "        the sweep's DIR instead of training them\n"
     "        (with --book, the book's own build: such a claim is an\n"
     "        error)\n"
     "  bench [--steps N] [--repeat N]\n"
@@ -993,7 +1010,8 @@ static const struct {
     {"trace", "-m --pos --exact", command_trace},
     {"patch", "-m --head --weights --key --value --direct --via-ffn "
               "--zero --mean --from", command_patch},
-    {"figures", "-m -o --part --book", command_figures},
+    {"sweep", "-m -o", command_sweep},
+    {"figures", "-m -o --sweep --part --book", command_figures},
     {"bench", "--steps --repeat", command_bench},
 };
 

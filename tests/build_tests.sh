@@ -796,6 +796,45 @@ $got"
     return $status
 }
 
+# The sweep (attention sweep) trains each relative once and the topics
+# load it (figures --sweep): on a short model (30 steps, so that the whole
+# sweep takes seconds), every topic that compares relatives writes the
+# same bytes from the sweep as when it trains them itself.  A sweep that
+# is out of date (a relative's file trained for another model) or
+# incomplete is refused, naming the file, not measured.
+sweep_loads_what_it_trains() {
+    B=${B:-build}
+    A=$B/attention
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    status=0
+    $A train --steps 30 -o $work/m.ckpt > /dev/null &&
+    $A sweep -m $work/m.ckpt -o $work/sweep > $work/sweep.out \
+        || { echo "sweep failed"; rm -rf $work; return 1; }
+    n=$(ls $work/sweep/*.ckpt | wc -l)
+    for topic in specimen routing ablations heads ffn layouts; do
+        $A figures -m $work/m.ckpt -o $work/here --part $topic > /dev/null &&
+        $A figures -m $work/m.ckpt --sweep $work/sweep -o $work/swept \
+            --part $topic > /dev/null \
+            || { echo "figures --part $topic failed"; status=1; }
+    done
+    diff -r $work/here $work/swept > /dev/null \
+        || { echo "the sweep's models give other results:"; diff -rq $work/here $work/swept; status=1; }
+    cp $work/sweep/heads8-seed3.ckpt $work/sweep/heads2-seed3.ckpt
+    out=$($A figures -m $work/m.ckpt --sweep $work/sweep -o $work/stale --part heads 2>&1)
+    [ $? = 1 ] && echo "$out" | grep -q "heads2-seed3.ckpt was trained for another model than this one: run attention sweep again" \
+        || { echo "a stale sweep was not refused: $out"; status=1; }
+    rm $work/sweep/layouts-seed2.ckpt
+    out=$($A figures -m $work/m.ckpt --sweep $work/sweep -o $work/stale --part layouts 2>&1)
+    [ $? = 1 ] && echo "$out" | grep -q "the sweep lacks $work/sweep/layouts-seed2.ckpt" \
+        || { echo "an incomplete sweep was not refused: $out"; status=1; }
+    out=$($A sweep -m $work/m.ckpt 2>&1)
+    [ $? = 2 ] && echo "$out" | grep -q "sweep: missing -o DIR" \
+        || { echo "sweep without -o: $out"; status=1; }
+    rm -rf $work
+    [ $status = 0 ] && echo "30 steps: $n relatives swept; 6 topics give the same bytes from the sweep as trained in place; a stale and an incomplete sweep refused"
+    return $status
+}
+
 # The same seed gives the same bytes: checkpoints, logs, figures, numbers.
 # The first run's training is the one make ran for the book's model (the
 # same command, train -o, seed 1), when there is one: it is not run again.

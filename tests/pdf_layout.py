@@ -204,9 +204,11 @@ def main(pdf):
         if z['full'] and z['y1'] - y['y1'] > 16 and p['n'] < len(parsed):
             nxt = parsed[p['n']]['body']
             # in the contents, an entry at the foot is alone only if the
-            # next page begins with its sections, set further in than it
+            # next page begins with its sections, set further in than the
+            # page's entries (the front matter's pages have margins of
+            # their own: measured on the page, not from the body's)
             if p['n'] < front:
-                alone = nxt and nxt[0]['x0'] - parsed[p['n']]['left'] > 4
+                alone = nxt and nxt[0]['x0'] - min(r['x0'] for r in nxt) > 4
             else:
                 alone = nxt and nxt[0]['prose']
             if alone:

@@ -73,6 +73,7 @@ static void test_full_disk_keeps_old_file(void **s) { (void)s; run("full_disk_ke
 static void test_nan_stops_training(void **s) { (void)s; run("nan_stops_training"); }
 static void test_deterministic_outputs(void **s) { (void)s; run("deterministic_outputs"); }
 static void test_figures_on_a_readers_model(void **s) { (void)s; run("figures_on_a_readers_model"); }
+static void test_sweep_loads_what_it_trains(void **s) { (void)s; run("sweep_loads_what_it_trains"); }
 static void test_libc_changes_no_bit(void **s) { (void)s; run("libc_changes_no_bit"); }
 static void test_valgrind_clean(void **s) { (void)s; run("valgrind_clean"); }
 static void test_optimisation_changes_no_bit(void **s) { (void)s; run("optimisation_changes_no_bit"); }
@@ -116,6 +117,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("whole", "training_fault", test_nan_stops_training),
     CHAPTER_TEST("whole", "main", test_deterministic_outputs),
     CHAPTER_TEST("whole", "main", test_figures_on_a_readers_model),
+    CHAPTER_TEST("whole", "sweep_all", test_sweep_loads_what_it_trains),
     CHAPTER_TEST("whole", "main", test_valgrind_clean),
     CHAPTER_TEST("whole", "Makefile", test_optimisation_changes_no_bit),  /* it trains */
     CHAPTER_TEST("whole", "rng_normal", test_libc_changes_no_bit),        /* it trains */
