@@ -234,8 +234,8 @@ static int table_of_heads(const char *dir, const HeadRuns *e)
             hi = mine[s] > hi ? mine[s] : hi;
             score_lo = t[s].correct < score_lo ? t[s].correct : score_lo;
             score_hi = t[s].correct > score_hi ? t[s].correct : score_hi;
-            loss_lo = fmin(loss_lo, t[s].loss);
-            loss_hi = fmax(loss_hi, t[s].loss);
+            loss_lo = t[s].loss < loss_lo ? t[s].loss : loss_lo;
+            loss_hi = t[s].loss > loss_hi ? t[s].loss : loss_hi;
         }
         text_printf(&md, "| %d | %d | %g | %d to %d | ", head_choices[c],
                     WIDTH / head_choices[c], median_of_ints(mine, N_SEEDS),
@@ -294,8 +294,9 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         int fewest = steps_to_perfect(&e->heads[c][0]), most = fewest;
         for (int s = 1; s < N_SEEDS; s++) {
-            fewest = fmin(fewest, steps_to_perfect(&e->heads[c][s]));
-            most = fmax(most, steps_to_perfect(&e->heads[c][s]));
+            int steps = steps_to_perfect(&e->heads[c][s]);
+            fewest = steps < fewest ? steps : fewest;
+            most = steps > most ? steps : most;
         }
         snprintf(name, sizeof name, "heads_%d_mean", head_choices[c]);
         number(out, name, "%.0f", mean_steps(e->heads[c], N_SEEDS));
@@ -304,7 +305,7 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
         snprintf(name, sizeof name, "heads_%d_most", head_choices[c]);
         number(out, name, "%d", most);
         int mine[N_SEEDS], four[N_SEEDS], count[3];
-        char later[64];
+        char later[16 + 8 * N_SEEDS];       /* "seeds 1, 3 and 12" */
         steps_of_heads(e->heads[c], mine);
         steps_of_heads(e->heads[2], four);
         seed_by_seed(mine, four, N_SEEDS, count);
@@ -473,8 +474,9 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
           "%d of %d runs do", ended, N_HEAD_CHOICES * N_SEEDS);
     int fewest = steps_to_perfect(&e->heads[0][0]), most = fewest;
     for (int s = 1; s < N_SEEDS; s++) {
-        fewest = fmin(fewest, steps_to_perfect(&e->heads[0][s]));
-        most = fmax(most, steps_to_perfect(&e->heads[0][s]));
+        int steps = steps_to_perfect(&e->heads[0][s]);
+        fewest = steps < fewest ? steps : fewest;
+        most = steps > most ? steps : most;
     }
     double gap = mean_steps(e->heads[0], N_SEEDS)
                  - mean_steps(e->heads[N_HEAD_CHOICES - 1], N_SEEDS);

@@ -13,6 +13,8 @@
 #include <string.h>
 
 enum { FAMILIES = 2, CROSSED_SEEDS = 5, WHOLE = N_LAYOUTS };
+_Static_assert((int)CROSSED_SEEDS <= (int)N_SEEDS,
+               "the crossed family's seeds are some of the sweep's");
 enum { TRANSFORMER, WINDOW_PERCEPTRON, N_MODELS };
 static const int family_first[FAMILIES] = {0, N_LAYOUTS};
 static const int family_seeds[FAMILIES] = {N_SEEDS, CROSSED_SEEDS};
@@ -332,10 +334,10 @@ static void claims_about_twins(Claims *claims, const Twins *tw)
     for (int s = 0; s < N_SEEDS; s++)
         ahead += 2 * twins_right(tw, s, 0, TWIN_PAIRS)
                  > twins_right(tw, s, TWIN_PAIRS, TWINS_HELD);
-    claim(claims, ahead == N_SEEDS, "Train it first",
-          "on every seed, a larger share of the problems held out with "
-          "their twin taught is answered than of those held out both ways",
-          "on %d of %d seeds", ahead, N_SEEDS);
+    claim(claims, 4 * ahead >= 3 * N_SEEDS, "Train it first",
+          "on at least three seeds in four, a larger share of the "
+          "problems held out with their twin taught is answered than of "
+          "those held out both ways", "on %d of %d seeds", ahead, N_SEEDS);
     claim(claims, 4 * kept[0][0] > 3 * kept[0][1], "Train it first",
           "without a 0, more than three in four problems held out with "
           "their twin taught are answered", "%d of %d", kept[0][0],

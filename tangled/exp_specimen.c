@@ -58,6 +58,21 @@ int specimen_experiments(const char *model, const char *sweep,
     return status;
 }
 
+static int columns_ordered_by_value(const Gpt *g)
+{
+    const real *e = g->model.p.table[TOK_EMB];
+    int ordered = 0;
+    for (int c = 0; c < WIDTH; c++) {
+        int rises = 1, falls = 1;
+        for (int d = 1; d < N_DIGITS; d++) {
+            rises &= e[d * WIDTH + c] > e[(d - 1) * WIDTH + c];
+            falls &= e[d * WIDTH + c] < e[(d - 1) * WIDTH + c];
+        }
+        ordered += rises || falls;
+    }
+    return ordered;
+}
+
 static void claims_hold(Claims *claims, Gpt *g)
 {
     int a = 0, b = 0;
@@ -66,6 +81,11 @@ static void claims_hold(Claims *claims, Gpt *g)
           "no two token vectors are close to parallel (cosine 0.5 or more)",
           "closest: '%c' and '%c', cosine %.2f", char_of_token(a),
           char_of_token(b), closest);
+    int ordered = columns_ordered_by_value(g);
+    claim(claims, ordered == 0, "Token to vector",
+          "the rows of the ten digits are not ordered by value: no column "
+          "rises or falls with the digit",
+          "columns that do: %d of %d", ordered, WIDTH);
     int right = score(&g->model, NULL);
     claim(claims, right == N_PROBLEMS, "Train it first",
           "the saved model answers all 100 problems", "%d of 100", right);

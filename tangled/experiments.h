@@ -39,7 +39,10 @@ typedef struct {
 
 enum { MAX_STEPS = 1000000 };
 
-enum { N_SEEDS = 10 };
+#ifndef ATTENTION_SEEDS
+#define ATTENTION_SEEDS 20
+#endif
+enum { N_SEEDS = ATTENTION_SEEDS };
 enum { N_SEEDS_DRAWN = 3 };   /* the seeds a figure of curves draws */
 
 typedef struct {
