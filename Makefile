@@ -64,7 +64,7 @@ LDLIBS  := -lm
 # figures (svg; views, those the live book draws too, also no I/O), files,
 # the experiments (one file per topic of the book, exp_TOPIC.c, and what
 # they share) and the command line (main).
-TOPICS  := perceptron specimen routing ablations heads ffn speed layouts heldout
+TOPICS  := perceptron specimen routing ablations heads ffn speed layouts heldout longer
 CORE    := core.c checkpoint.c dissect.c
 C_ROOTS := $(CORE) svg.c views.c files.c experiments.c sweep.c $(TOPICS:%=exp_%.c) main.c
 H_ROOTS := core.h checkpoint.h dissect.h svg.h views.h files.h experiments.h
@@ -221,7 +221,7 @@ endif
 # layouts) once; the topics that compare load them from $(SWEEP), and
 # the others (SWEEPLESS) run beside it.
 SWEEP     := $(B)/sweep
-SWEEPLESS := perceptron speed heldout
+SWEEPLESS := perceptron speed heldout longer
 $(B)/sweep.stamp: $(COMMON) $(MODEL) | $(PROGRAM)
 	$(PROGRAM) sweep -m $(MODEL) -o $(SWEEP)
 	@touch $@

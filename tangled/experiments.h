@@ -110,6 +110,8 @@ void   seeds_where_later(char *out, size_t size, const int *these,
                          const int *those, int n, uint64_t first_seed);
 double median_of_ints(const int *values, int n);
 
+Topic longer_experiments;
+
 Gpt *swept(Run *run, const Sweep *sw, Relative r, int s);
 Gpt *swept_measured(Trained *t, const Sweep *sw, Relative r, int s);
 void done_with(Gpt *relative, const Sweep *sw);

@@ -682,6 +682,7 @@ static const struct {
     {"speed", speed_experiments},
     {"layouts", layouts_experiments},
     {"heldout", heldout_experiments},
+    {"longer", longer_experiments},
 };
 
 static int report_claims(const Claims *c, int book)
@@ -928,8 +929,8 @@ static const char usage[] =
     "        run the book's experiments with the model in FILE"
     " (all topics, or\n"
     "        one: perceptron, specimen, routing, ablations, heads, ffn,\n"
-    "        speed, layouts, heldout, or claims, which joins the\n"
-    "        others' claim checks); write DIR/numbers-TOPIC.txt,\n"
+    "        speed, layouts, heldout, longer, or claims, which joins\n"
+    "        the others' claim checks); write DIR/numbers-TOPIC.txt,\n"
     "        DIR/claims-TOPIC.md, the tables DIR/*.md and the figures\n"
     "        DIR/fig/*.svg; print each claim of the book that does not\n"
     "        hold for this model; with --sweep, load the relatives from\n"
