@@ -251,7 +251,8 @@ static void numbers_of_trials(Text *out, const Trials *trials,
     RANGE("lowest", "%d", lowest);
     RANGE("lowest_seed", "%llu", (unsigned long long)(trials->run[0].cfg.seed
                                                       + (unsigned)lowest_seed));
-    RANGE("first_median", "%g", median_of_ints(mine, N_SEEDS));
+    if (median_of_ints(mine, N_SEEDS) < NEVER)     /* else none */
+        RANGE("first_median", "%g", median_of_ints(mine, N_SEEDS));
     RANGE("sooner", "%d", count[0]);
     RANGE("as_soon", "%d", count[1]);
     RANGE("later", "%d", count[2]);

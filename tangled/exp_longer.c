@@ -54,9 +54,10 @@ static double sharpest_score(Gpt *g)
         memcpy(tokens + p * T, sequence, (size_t)T * sizeof(int));
     }
     gpt_forward(g, tokens, N_PROBLEMS, T);
-    double top = -INFINITY;     /* masked scores are -inf */
+    real top = -INFINITY;       /* masked scores are -inf */
     for (int i = 0; i < N_PROBLEMS * g->n_heads * T * T; i++)
-        top = fmax(top, g->act.scores[i]);
+        if (g->act.scores[i] > top)     /* not fmax: gcc 12 for ARM */
+            top = g->act.scores[i];     /* fails to vectorise it */
     return top;
 }
 
