@@ -281,6 +281,90 @@ static int figure_scree(const char *fig, const double *share, int count,
     return save_text(fig, "pca.svg", &text);
 }
 
+typedef struct { int with, with_high, without, without_high; } Highs;
+
+static double midpoint_of(const real *h, int neuron, const Concept *c)
+{
+    double sum[2] = {0, 0};
+    int n[2] = {0, 0};
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int k = c->holds(p / 10, p % 10) != 0;
+        sum[k] += h[p * HIDDEN + neuron];
+        n[k]++;
+    }
+    return (sum[0] / n[0] + sum[1] / n[1]) / 2;
+}
+
+static Highs highs_of(const real *h, int neuron, double d,
+                      const Concept *c, int (*among)(int a, int b))
+{
+    Highs s = {0, 0, 0, 0};
+    double mid = midpoint_of(h, neuron, c);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        int a = p / 10, b = p % 10;
+        double x = h[p * HIDDEN + neuron];
+        int high = d > 0 ? x > mid : x < mid;
+        if (among != NULL && !among(a, b))
+            continue;
+        if (c->holds(a, b)) {
+            s.with++;
+            s.with_high += high;
+        } else {
+            s.without++;
+            s.without_high += high;
+        }
+    }
+    return s;
+}
+
+static int with_0_or_1(int a, int b) { return a <= 1 || b <= 1; }
+
+static void claims_about_figure_neurons(Text *numbers, Claims *claims,
+                                        const real *h, const int neuron[],
+                                        const double d[])
+{
+    static const char *const chapter = "The feed-forward network";
+    Highs zero = highs_of(h, neuron[3], d[3], &concepts[3], NULL);
+    Highs two = highs_of(h, neuron[1], d[1], &concepts[1], NULL);
+    Highs small = highs_of(h, neuron[1], d[1], &concepts[1], with_0_or_1);
+    Highs fifty = highs_of(h, neuron[2], d[2], &concepts[2], NULL);
+    number(numbers, "neuron_4_rest", "%d", zero.without);
+    number(numbers, "neuron_4_rest_low", "%d",
+           zero.without - zero.without_high);
+    number(numbers, "neuron_2_two", "%d", two.with);
+    number(numbers, "neuron_2_two_high", "%d", two.with_high);
+    number(numbers, "neuron_2_one", "%d", two.without);
+    number(numbers, "neuron_2_one_high", "%d", two.without_high);
+    number(numbers, "neuron_2_small", "%d", small.without);
+    number(numbers, "neuron_2_small_low", "%d",
+           small.without - small.without_high);
+    number(numbers, "neuron_3_others_high", "%d", fifty.without_high);
+    claim(claims, zero.with_high == zero.with
+          && 4 * (zero.without - zero.without_high) >= 3 * zero.without,
+          chapter, "in the figure of four neurons, the neuron for 'the "
+          "answer is 0' is high on all of row 0 and column 0 and low on "
+          "most of the rest (at least three in four)",
+          "high on %d of %d; low on %d of the %d others", zero.with_high,
+          zero.with, zero.without - zero.without_high, zero.without);
+    claim(claims, 2 * two.with_high > two.with
+          && 4 * small.without_high <= small.without
+          && (two.without_high > 0 || two.with_high < two.with), chapter,
+          "in the figure of four neurons, the neuron for two digits is "
+          "high on most two-digit answers, low on most problems with a 0 "
+          "or a 1 (three in four), and the border blurred (a one-digit "
+          "answer high or a two-digit one low)",
+          "high on %d of %d two-digit answers and on %d of the %d "
+          "problems with a 0 or a 1; one-digit answers high: %d",
+          two.with_high, two.with, small.without_high, small.without,
+          two.without_high);
+    claim(claims, fifty.with_high == fifty.with
+          && fifty.without_high > fifty.with, chapter,
+          "in the figure of four neurons, the neuron for the fifties is "
+          "high on its four problems, and on more than four others",
+          "high on %d of %d, and on %d others", fifty.with_high,
+          fifty.with, fifty.without_high);
+}
+
 static int experiments_of_the_ffn(const char *dir, const char *fig,
                                   Text *numbers, Claims *claims, Gpt *g,
                                   FfnRuns *e)
@@ -296,6 +380,7 @@ static int experiments_of_the_ffn(const char *dir, const char *fig,
         status = search_neurons(dir, numbers, h, neuron, d);
     if (status == 0) {
         claims_about_the_ffn(claims, e, collapse, d, neuron);
+        claims_about_figure_neurons(numbers, claims, h, neuron, d);
         status = figure_neurons(fig, h, neuron, d);
     }
     if (status == 0)

@@ -184,10 +184,34 @@ static void add_onsets(Onsets *o, const LongRun *r, const LongMeasures *m)
 }
 
 typedef struct {
+    int reached, early, collapsed, collapses, back;
+    double lowest[LONG_SEEDS], first[LONG_SEEDS];  /* of those reached */
+    double final[LONG_SEEDS];
+} LongSummary;
+
+static LongSummary summary_of(const LongMeasures m[LONG_SEEDS])
+{
+    LongSummary y = {0};
+    for (int s = 0; s < LONG_SEEDS; s++) {
+        y.final[s] = m[s].final;
+        if (m[s].first >= 0) {
+            y.lowest[y.reached] = m[s].lowest;
+            y.first[y.reached++] = m[s].first;
+        }
+        y.early += m[s].early > 0;
+        y.collapsed += m[s].early + m[s].late > 0;
+        y.collapses += m[s].early + m[s].late;
+        y.back += m[s].final == N_PROBLEMS;
+    }
+    return y;
+}
+
+typedef struct {
     int n_models, book_steps;
     LongModel model[MAX_LONG];
     LongRun run[MAX_LONG][LONG_SEEDS];
     LongMeasures m[MAX_LONG][LONG_SEEDS];
+    LongSummary sum[MAX_LONG];
 } Longer;
 
 static int table_of_longer(const char *dir, const Longer *x)
@@ -200,30 +224,21 @@ static int table_of_longer(const char *dir, const Longer *x)
                      "|----------:|--------:|\n",
                 x->book_steps, x->book_steps * LONGER);
     for (int v = 0; v < x->n_models; v++) {
-        double lowest[LONG_SEEDS];
-        int reached = 0, early = 0, any = 0, collapses = 0;
-        int final_lo = N_PROBLEMS, final_hi = 0;
-        for (int s = 0; s < LONG_SEEDS; s++) {
-            const LongMeasures *m = &x->m[v][s];
-            if (m->first >= 0)
-                lowest[reached++] = m->lowest;
-            early += m->early > 0;
-            any += m->early + m->late > 0;
-            collapses += m->early + m->late;
-            final_lo = m->final < final_lo ? m->final : final_lo;
-            final_hi = m->final > final_hi ? m->final : final_hi;
-        }
+        const LongSummary *y = &x->sum[v];
+        double final_lo = lowest_of(y->final, LONG_SEEDS),
+               final_hi = highest_of(y->final, LONG_SEEDS);
         text_printf(&md, "| %s | %d | %d | %d | %d ", x->model[v].label,
-                    reached, early, any, collapses);
-        if (reached > 0)
-            text_printf(&md, "| %.0f (%.0f) ", median_of(lowest, reached),
-                        lowest_of(lowest, reached));
+                    y->reached, y->early, y->collapsed, y->collapses);
+        if (y->reached > 0)
+            text_printf(&md, "| %.0f (%.0f) ",
+                        median_of(y->lowest, y->reached),
+                        lowest_of(y->lowest, y->reached));
         else
             text_printf(&md, "| none ");
         if (final_lo == final_hi)
-            text_printf(&md, "| %d |\n", final_lo);
+            text_printf(&md, "| %.0f |\n", final_lo);
         else
-            text_printf(&md, "| %d to %d |\n", final_lo, final_hi);
+            text_printf(&md, "| %.0f to %.0f |\n", final_lo, final_hi);
     }
     return save_table(dir, "longer_summary.md", &md);
 }
@@ -285,35 +300,22 @@ static void numbers_of_longer(Text *out, const Longer *x)
     number(out, "longer_smaller_lr", "%.3g",
            (double)x->run[x->n_models - 1][0].run.cfg.lr);
     for (int v = 0; v < x->n_models; v++) {
-        double lowest[LONG_SEEDS], first[LONG_SEEDS], final[LONG_SEEDS];
-        int reached = 0, early = 0, any = 0, collapses = 0, back = 0;
+        const LongSummary *y = &x->sum[v];
         char key[64];
         const char *tag = x->model[v].tag;
-        for (int s = 0; s < LONG_SEEDS; s++) {
-            const LongMeasures *m = &x->m[v][s];
-            final[s] = m->final;
-            if (m->first >= 0) {
-                lowest[reached] = m->lowest;
-                first[reached++] = m->first;
-            }
-            early += m->early > 0;
-            any += m->early + m->late > 0;
-            collapses += m->early + m->late;
-            back += m->final == N_PROBLEMS;
-        }
-        count_of(out, tag, "back", back);
-        count_of(out, tag, "reached", reached);
-        count_of(out, tag, "collapsed_early", early);
-        count_of(out, tag, "collapsed", any);
-        count_of(out, tag, "collapses", collapses);
+        count_of(out, tag, "back", y->back);
+        count_of(out, tag, "reached", y->reached);
+        count_of(out, tag, "collapsed_early", y->early);
+        count_of(out, tag, "collapsed", y->collapsed);
+        count_of(out, tag, "collapses", y->collapses);
         snprintf(key, sizeof key, "longer_%s_final", tag);
-        numbers_of_spread(out, key, "%.0f", final, LONG_SEEDS);
-        if (reached == 0)
+        numbers_of_spread(out, key, "%.0f", y->final, LONG_SEEDS);
+        if (y->reached == 0)
             continue;
         snprintf(key, sizeof key, "longer_%s_lowest", tag);
-        numbers_of_spread(out, key, "%.0f", lowest, reached);
+        numbers_of_spread(out, key, "%.0f", y->lowest, y->reached);
         snprintf(key, sizeof key, "longer_%s_first", tag);
-        numbers_of_spread(out, key, "%.0f", first, reached);
+        numbers_of_spread(out, key, "%.0f", y->first, y->reached);
     }
     const LongMeasures *book = &x->m[0][0];
     number(out, "longer_seed_lowest", "%d", book->lowest_late);
@@ -352,27 +354,11 @@ static int same_start(const Run *longer, const Run *book)
     return n == book->result.n_records;
 }
 
-static int seeds_collapsed(const Longer *x, int v)
-{
-    int n = 0;
-    for (int s = 0; s < LONG_SEEDS; s++)
-        n += x->m[v][s].early + x->m[v][s].late > 0;
-    return n;
-}
-
-static int collapses_of(const Longer *x, int v)
-{
-    int n = 0;
-    for (int s = 0; s < LONG_SEEDS; s++)
-        n += x->m[v][s].early + x->m[v][s].late;
-    return n;
-}
-
-static double median_first(const Longer *x, int v)
+static double median_first(const LongSummary *y)  /* NEVER: none */
 {
     double first[LONG_SEEDS];
     for (int s = 0; s < LONG_SEEDS; s++)
-        first[s] = x->m[v][s].first < 0 ? NEVER : x->m[v][s].first;
+        first[s] = s < y->reached ? y->first[s] : NEVER;
     return median_of(first, LONG_SEEDS);
 }
 
@@ -382,12 +368,12 @@ static void claims_about_longer(Claims *claims, const Longer *x,
     static const char *const chapter = "Four parts, each for a reason";
     int fewest = LONG_SEEDS, most = 0, most_at = 0;
     int smaller = x->n_models - 1, no_gelu = 0;
+    const LongSummary *y = x->sum, *small = &x->sum[smaller];
     for (int v = 0; v < x->n_models; v++) {
         no_gelu = x->model[v].off == NO_GELU ? v : no_gelu;
-        fewest = seeds_collapsed(x, v) < fewest ? seeds_collapsed(x, v)
-                                                : fewest;
-        most_at = collapses_of(x, v) > most ? v : most_at;
-        most = collapses_of(x, v) > most ? collapses_of(x, v) : most;
+        fewest = y[v].collapsed < fewest ? y[v].collapsed : fewest;
+        most_at = y[v].collapses > most ? v : most_at;
+        most = y[v].collapses > most ? y[v].collapses : most;
     }
     claim(claims, same_start(&x->run[0][0].run, book), chapter,
           "the first steps of each longer run are the book's run, step "
@@ -418,13 +404,13 @@ static void claims_about_longer(Claims *claims, const Longer *x,
           "its typical value at the check before)",
           "the batch's loss before the fall: at most %.2f times typical",
           highest_of(o->loss, o->onsets));
-    claim(claims, 2 * seeds_collapsed(x, smaller) > LONG_SEEDS
-          && median_first(x, smaller) > median_first(x, 0), chapter,
+    claim(claims, 2 * small->collapsed > LONG_SEEDS
+          && median_first(small) > median_first(&y[0]), chapter,
           "with a third of the step the book's model learns more slowly "
           "and still collapses, on more than half the seeds",
           "collapsed on %d of %d seeds; first 100/100 median %.0f "
-          "against %.0f", seeds_collapsed(x, smaller), LONG_SEEDS,
-          median_first(x, smaller), median_first(x, 0));
+          "against %.0f", small->collapsed, LONG_SEEDS,
+          median_first(small), median_first(&y[0]));
 }
 
 int longer_experiments(const char *model, const char *sweep,
@@ -447,11 +433,13 @@ int longer_experiments(const char *model, const char *sweep,
                 status = train_longer(&x->run[v][s], &book->cfg,
                                       x->model[v], s);
     }
-    for (int v = 0; status == 0 && v < x->n_models; v++)
+    for (int v = 0; status == 0 && v < x->n_models; v++) {
         for (int s = 0; s < LONG_SEEDS; s++) {
             x->m[v][s] = measure_longer(&x->run[v][s].run, x->book_steps);
             add_onsets(o, &x->run[v][s], &x->m[v][s]);
         }
+        x->sum[v] = summary_of(x->m[v]);
+    }
     if (status == 0) {
         numbers_of_longer(numbers, x);
         numbers_of_onsets(numbers, o);
