@@ -79,7 +79,8 @@ static Gpt *load_relative(Run *run, const char *path, Relative r,
     Gpt *g = load_transformer(path);
     if (g == NULL || load_training_log(path, run) != 0) {
         delete_transformer(g);
-        fail("the sweep lacks %s: run attention sweep again", path);
+        fail("the sweep has no usable %s: run attention sweep again",
+             path);
         return NULL;
     }
     run->result.fault_step = 0;

@@ -828,13 +828,18 @@ sweep_loads_what_it_trains() {
         || { echo "a stale sweep was not refused: $out"; status=1; }
     rm $work/sweep/layouts-seed2.ckpt
     out=$($A figures -m $work/m.ckpt --sweep $work/sweep -o $work/stale --part layouts 2>&1)
-    [ $? = 1 ] && echo "$out" | grep -q "the sweep lacks $work/sweep/layouts-seed2.ckpt" \
+    [ $? = 1 ] && echo "$out" | grep -q "the sweep has no usable $work/sweep/layouts-seed2.ckpt" \
         || { echo "an incomplete sweep was not refused: $out"; status=1; }
+    echo garbage > $work/sweep/heads1-seed2.ckpt
+    out=$($A figures -m $work/m.ckpt --sweep $work/sweep -o $work/stale --part heads 2>&1)
+    [ $? = 1 ] && echo "$out" | grep -q "too short to be a checkpoint" &&
+        echo "$out" | grep -q "the sweep has no usable $work/sweep/heads1-seed2.ckpt" \
+        || { echo "a broken file of the sweep was not refused: $out"; status=1; }
     out=$($A sweep -m $work/m.ckpt 2>&1)
     [ $? = 2 ] && echo "$out" | grep -q "sweep: missing -o DIR" \
         || { echo "sweep without -o: $out"; status=1; }
     rm -rf $work
-    [ $status = 0 ] && echo "30 steps: $n relatives swept; 6 topics $said; a stale and an incomplete sweep refused"
+    [ $status = 0 ] && echo "30 steps: $n relatives swept; 6 topics $said; a stale, an incomplete and a broken sweep refused"
     return $status
 }
 
