@@ -100,8 +100,18 @@
   // most its own size, side by side where both fit, else one under the
   // other.  Whether the box scrolls is measured, which lays out the whole
   // book, unless a run is drawing (the run measures once, at its end).
+  // A drawing's ids (a plot's clip, the hatch, a colour bar's gradient)
+  // are its own, but the page has one space of ids: each drawing put on
+  // the page gets a prefix no other has, or a chart would clip its curves
+  // to another chart's plot.
+  let drawings = 0;
+  const ownIds = (svgText) => svgText.split(/(?=<svg[\s>])/).map((part) => {
+    const prefix = 'drawing' + (++drawings) + '-';
+    return part.replace(/(\s)id="/g, '$1id="' + prefix).replace(/url\(#/g, 'url(#' + prefix);
+  }).join('');
+
   function draw(chart, svgText, label, running) {
-    chart.innerHTML = svgText;
+    chart.innerHTML = ownIds(svgText);
     const minimum = smallPrint();
     for (const svg of chart.querySelectorAll('svg')) {
       svg.setAttribute('role', 'img');
@@ -339,6 +349,7 @@
       }
       for (const block of blocks) {
         const copy = block.cloneNode(true);
+        copy.removeAttribute('id');             // the book's block keeps it
         // the copy is read, not followed: its links (the line numbers, the
         // names of chunks) keep their look but lead nowhere and take no focus
         for (const a of copy.querySelectorAll('a[href]')) a.removeAttribute('href');

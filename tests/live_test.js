@@ -832,6 +832,30 @@ async function experiments(page) {
   check(eight.log === fs.readFileSync(model + '.log', 'utf8'),
         'the page\'s log of the book\'s model at seed 1 is byte for byte ' + path.basename(model) + '.log');
 
+  // Every drawing on the page names its own ids (issue 37): no two
+  // elements share one, and each clip or pattern a chart refers to is
+  // found inside that chart's own drawing, after the train widget, the
+  // experiments and the other widgets have all drawn.
+  const ids = await page.evaluate(() => {
+    const seen = new Map();
+    for (const e of document.querySelectorAll('[id]')) seen.set(e.id, (seen.get(e.id) || 0) + 1);
+    const twice = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+    let refs = 0, foreign = 0;
+    for (const svg of document.querySelectorAll('div.live svg'))
+      for (const e of svg.querySelectorAll('[clip-path], [fill^="url("]')) {
+        const m = /url\(#([^)]+)\)/.exec(e.getAttribute('clip-path') || e.getAttribute('fill'));
+        if (!m) continue;
+        refs++;
+        const target = document.getElementById(m[1]);    // what the browser draws
+        if (!target || !svg.contains(target)) foreign++;
+      }
+    return { twice, refs, foreign };
+  });
+  check(ids.twice.length === 0, 'no two elements of the page share an id' +
+        (ids.twice.length ? ' (' + ids.twice.length + ' do: ' + ids.twice.slice(0, 4).join(', ') + ')' : ''));
+  check(ids.refs > 0 && ids.foreign === 0, 'each of the ' + ids.refs + ' clips and patterns the charts ' +
+        'refer to is in the chart\'s own drawing (' + ids.foreign + ' elsewhere)');
+
   for (const width of [1280, 400]) {
     await page.setViewport({ width, height: 900 });
     const wide = await page.evaluate(() => document.documentElement.scrollWidth -
