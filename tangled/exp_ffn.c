@@ -184,13 +184,14 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
          .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100,
          .legend = SVG_LEGEND_NONE}};
     double width = 760, height = 340;
-    SvgRect size = svg_legend_size(key, 2, 1);
+    SvgRect size = svg_legend_size(key, 2, width);
     svg_begin(&svg, width, height);
     for (int k = 0; k < 2; k++)
         svg_line_panel(&svg, (SvgRect){10 + k * (width - 20) / 2, 10,
                                        (width - 20) / 2, height - 20 - size.h},
                        &panels[k]);
-    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key, 2, 1);
+    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key, 2,
+               width);
     svg_end(&svg);
     return save_text(fig, "no_gelu_training.svg", &svg);
 }

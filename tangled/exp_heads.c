@@ -380,9 +380,9 @@ static int figure_heads(const char *fig, const HeadRuns *e)
                        (width - 20) / 2, (height - 20 - legend_h) / 2};
         svg_line_panel(&svg, box, &panel);
     }
-    SvgRect size = svg_legend_size(series[0], N_SEEDS_DRAWN, 1);
+    SvgRect size = svg_legend_size(series[0], N_SEEDS_DRAWN, width);
     svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0],
-               N_SEEDS_DRAWN, 1);
+               N_SEEDS_DRAWN, width);
     svg_end(&svg);
     return save_text(fig, "heads_training.svg", &svg);
 }

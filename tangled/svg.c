@@ -20,7 +20,6 @@ enum {
     LEGEND_PAD = 6,
     LEGEND_GAP = 20, /* between the items of a legend laid out in a row */
     COLOR_BAR_WIDTH = 14,
-    FIGURE_WIDTH = 760, /* the widest figure, printed as wide as the text */
     LABEL_GAP = 8    /* the least space between two labels side by side */
 };
 
@@ -922,25 +921,26 @@ static double legend_column_x(const SvgSeries *series, int n, int per,
     return x;
 }
 
-/* Items in a row: all of them if they fit, else rows of equal length. */
-static int legend_per_row(const SvgSeries *series, int n, int horizontal)
+/* Items in a row: all of them if they fit across a figure `across`
+   wide, else rows of equal length; across = 0: one item a row. */
+static int legend_per_row(const SvgSeries *series, int n, double across)
 {
-    if (!horizontal)
+    if (across <= 0)
         return 1;
     for (int rows = 1; rows < n; rows++) {
         int per = (n + rows - 1) / rows;
         if (legend_column_x(series, n, per, per) <=
-            FIGURE_WIDTH - 2 * MARGIN - 2 * LEGEND_PAD)
+            across - 2 * MARGIN - 2 * LEGEND_PAD)
             return per;
     }
     return 1;
 }
 
-SvgRect svg_legend_size(const SvgSeries *series, int n, int horizontal)
+SvgRect svg_legend_size(const SvgSeries *series, int n, double across)
 {
     if (!series || n <= 0)
         return (SvgRect){0, 0, 0, 0};
-    int per = legend_per_row(series, n, horizontal);
+    int per = legend_per_row(series, n, across);
     double w = legend_column_x(series, n, per, per);
     double h = ((n + per - 1) / per) * LEGEND_ROW;
     return (SvgRect){0, 0, w + 2 * LEGEND_PAD, h + 2 * LEGEND_PAD};
@@ -964,10 +964,10 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
 }
 
 static void legend_items(Text *t, double x, double y,
-                         const SvgSeries *series, int n, int horizontal,
+                         const SvgSeries *series, int n, double across,
                          int box)
 {
-    int per = legend_per_row(series, n, horizontal);
+    int per = legend_per_row(series, n, across);
     for (int i = 0; i < n; i++)
         legend_item(t, x + LEGEND_PAD +
                            legend_column_x(series, n, per, i % per),
@@ -976,10 +976,10 @@ static void legend_items(Text *t, double x, double y,
 }
 
 void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
-                int horizontal)
+                double across)
 {
     if (series && n > 0)
-        legend_items(t, x, y, series, n, horizontal, 0);
+        legend_items(t, x, y, series, n, across, 0);
 }
 
 /* A legend inside the plot, on a white card, in its corner. */
@@ -1030,7 +1030,8 @@ void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
     SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN};
     int below = p->legend == SVG_LEGEND_BELOW;
     int under = p->legend == SVG_LEGEND_UNDER;
-    SvgRect legend = svg_legend_size(p->series, p->n_series, below);
+    double across = below ? width : 0;
+    SvgRect legend = svg_legend_size(p->series, p->n_series, across);
     svg_begin(t, width, height);
     if (p->legend == SVG_LEGEND_RIGHT && legend.w > 0) {
         box.w -= legend.w + 8;
@@ -1039,7 +1040,7 @@ void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
     } else if ((below || under) && legend.w > 0) {
         box.h -= legend.h;
         svg_legend(t, (width - legend.w) / 2, box.y + box.h, p->series,
-                   p->n_series, below);
+                   p->n_series, across);
     }
     svg_line_panel(t, box, p);
     svg_end(t);
@@ -1051,7 +1052,7 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
     int n = panels && n_panels > 0 ? n_panels : 0;
     int shared = n > 0 && panels[0].legend != SVG_LEGEND_NONE;
     SvgRect legend =
-        shared ? svg_legend_size(panels[0].series, panels[0].n_series, 1)
+        shared ? svg_legend_size(panels[0].series, panels[0].n_series, width)
                : (SvgRect){0, 0, 0, 0};
     double top = MARGIN + (title ? TEXT_SIZE + 10 : 0);
     double panel_w = n ? (width - 2 * MARGIN) / n : 0;
@@ -1067,7 +1068,7 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
                        &panels[i]);
     if (legend.w > 0)
         svg_legend(t, (width - legend.w) / 2, top + panel_h,
-                   panels[0].series, panels[0].n_series, 1);
+                   panels[0].series, panels[0].n_series, width);
     svg_end(t);
 }
 

@@ -149,9 +149,11 @@ typedef struct {
 void svg_begin(Text *t, double width, double height);
 void svg_end(Text *t);
 void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *panel);
-SvgRect svg_legend_size(const SvgSeries *series, int n, int horizontal);
+/* across: the width of the figure a legend's rows may span; 0: one item
+   a row */
+SvgRect svg_legend_size(const SvgSeries *series, int n, double across);
 void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
-                int horizontal);
+                double across);
 SvgColorScale svg_fit_scale(SvgColorScale scale, const SvgHeatmap *maps,
                             int n);
 void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *map,

@@ -855,6 +855,22 @@ async function experiments(page) {
         (ids.twice.length ? ' (' + ids.twice.length + ' do: ' + ids.twice.slice(0, 4).join(', ') + ')' : ''));
   check(ids.refs > 0 && ids.foreign === 0, 'each of the ' + ids.refs + ' clips and patterns the charts ' +
         'refer to is in the chart\'s own drawing (' + ids.foreign + ' elsewhere)');
+  // No text of a chart runs past its drawing's edge (issue 37: legends
+  // laid out for the book's widest figure were cut at a panel's).
+  const cut_text = await page.evaluate(() => {
+    const out = [];
+    for (const svg of document.querySelectorAll('div.live svg')) {
+      const s = svg.getBoundingClientRect();
+      if (s.width === 0) continue;
+      for (const e of svg.querySelectorAll('text')) {
+        const r = e.getBoundingClientRect();   // after any rotation
+        if (r.width > 0 && (r.left < s.left - 0.5 || r.right > s.right + 0.5)) out.push(e.textContent);
+      }
+    }
+    return out;
+  });
+  check(cut_text.length === 0, 'no text of a chart runs past its edge' +
+        (cut_text.length ? ' (' + cut_text.length + ' do: ' + cut_text.slice(0, 4).join('; ') + ')' : ''));
 
   for (const width of [1280, 400]) {
     await page.setViewport({ width, height: 900 });
