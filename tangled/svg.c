@@ -1052,7 +1052,8 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
     int n = panels && n_panels > 0 ? n_panels : 0;
     int shared = n > 0 && panels[0].legend != SVG_LEGEND_NONE;
     SvgRect legend =
-        shared ? svg_legend_size(panels[0].series, panels[0].n_series, width)
+        shared ? svg_legend_size(panels[0].series, panels[0].n_series,
+                                 width)
                : (SvgRect){0, 0, 0, 0};
     double top = MARGIN + (title ? TEXT_SIZE + 10 : 0);
     double panel_w = n ? (width - 2 * MARGIN) / n : 0;
