@@ -66,8 +66,8 @@ LDLIBS  := -lm
 # they share) and the command line (main).
 TOPICS  := perceptron specimen routing ablations heads ffn speed layouts heldout longer
 CORE    := core.c checkpoint.c dissect.c
-C_ROOTS := $(CORE) svg.c views.c files.c experiments.c sweep.c $(TOPICS:%=exp_%.c) main.c
-H_ROOTS := core.h checkpoint.h dissect.h svg.h views.h files.h experiments.h
+C_ROOTS := $(CORE) svg.c views.c files.c claims.c experiments.c sweep.c $(TOPICS:%=exp_%.c) main.c
+H_ROOTS := core.h checkpoint.h dissect.h svg.h views.h files.h claims.h experiments.h
 # web.c: the live book's module (section "the live book" below)
 WEB_ROOTS := web.c
 ROOTS   := $(H_ROOTS) $(C_ROOTS) $(WEB_ROOTS)
@@ -419,6 +419,11 @@ $(B)/test_%_double: tests/test_%.c $(TEST_DEPS)
 $(B)/test_build: tests/test_build.c tests/chapters.c tests/chapters.h | deps
 	@mkdir -p $(B)
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c tests/chapters.c -lcmocka
+# The claims' registry needs nothing but the C library: its test links it
+# alone.
+$(B)/test_claims: tests/test_claims.c $(SRC)/claims.c $(SRC)/claims.h $(SRC)/svg.h \
+                  tests/chapters.c tests/chapters.h
+	$(CC) $(TEST_CFLAGS) -o $@ tests/test_claims.c tests/chapters.c $(SRC)/claims.c -lcmocka
 # The exercises' own tests (tests/test_exercises.c) include core.c and
 # dissect.c, to reach their static helpers; in double precision only.
 $(B)/test_exercises: tests/test_exercises.c $(TEST_DEPS)
@@ -427,7 +432,7 @@ $(B)/test_exercises: tests/test_exercises.c $(TEST_DEPS)
 TESTS := $(B)/test_exercises $(B)/test_core $(B)/test_core_double $(B)/test_gpt $(B)/test_gpt_double \
          $(B)/test_ablation $(B)/test_ablation_double \
          $(B)/test_dissect $(B)/test_dissect_double \
-         $(B)/test_layouts $(B)/test_layouts_double $(B)/test_build
+         $(B)/test_layouts $(B)/test_layouts_double $(B)/test_claims $(B)/test_build
 # Under the sanitizers the double builds are left out: they compile the
 # same code with another type, for the precision the gradient checks
 # need, and their thousands of forward passes go down the paths the float

@@ -598,12 +598,12 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
     return status;
 }
 
-static int all_perfect_once(const Trials *trials)
+static int seeds_perfect_after(const Trials *trials, int step)
 {
+    int seeds = 0;                      /* first 100/100 after step */
     for (int s = 0; s < N_SEEDS; s++)
-        if (trials->run[s].result.first_perfect < 0)
-            return 0;
-    return 1;
+        seeds += trials->run[s].result.first_perfect > step;
+    return seeds;
 }
 
 static int first_perfect_range(const Trials *trials, int *lo, int *hi)
@@ -627,10 +627,20 @@ static const char *first_perfect_list(const Trials *trials, char *out,
     return out;
 }
 
+static void sooner_and_later(Claims *claims, const int count[3],
+                             const char *sooner, const char *later)
+{
+    for (int k = 0; k < 3; k += 2)
+        claim_count(claims, count[k], N_SEEDS, 1, N_SEEDS - 1,
+                    "Four parts, each for a reason", k ? later : sooner,
+                    "sooner on %d seeds, as soon on %d, later on %d",
+                    count[0], count[1], count[2]);
+}
+
 static void claims_about_the_ablations(Claims *claims, const Trials *trials,
                                        Gpt *g)
 {
-    int book_lo, book_hi, lo, hi, same;
+    int book_lo, book_hi, same;
     double gap_book, gap_blind, wide_book, wide_off;
     char book[160], off[160];   /* first 100/100, seed by seed */
     const Trials *no_position = &trials[variant_without(NO_POSITION)],
@@ -672,34 +682,36 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     first_steps(&trials[0], theirs);
     first_steps(no_position, mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
-    claim(claims, all_perfect_once(no_position) && count[0] > 0 && count[2] > 0,
-          "Four parts, each for a reason",
-          "every seed of the model without position vectors reaches 100/100, "
-          "sooner than the book's model from the same seed on some seeds and "
-          "later on others",
-          "first 100/100 without: %s; with: %s",
-          first_perfect_list(no_position, off, sizeof off), book);
-    double per_sequence, floor = loss_floor(&per_sequence), worst_loss = 0;
-    int best_score = 0, perfect = 0;
+    claim_every(claims, seeds_perfect_after(no_position, -1), N_SEEDS,
+                "Four parts, each for a reason",
+                "every seed of the model without position vectors reaches "
+                "100/100", "first 100/100 without: %s; with: %s",
+                first_perfect_list(no_position, off, sizeof off), book);
+    sooner_and_later(claims, count,
+                     "without position vectors the model reaches 100/100 "
+                     "sooner than the book's model from the same seed on "
+                     "some seeds", "without position vectors the model "
+                     "reaches 100/100 later than the book's model from the "
+                     "same seed on some seeds");
+    double per_sequence, floor = loss_floor(&per_sequence);
+    int best_score = 0, perfect = 0, below_floor = 0, copy = 0;
     for (int s = 0; s < N_SEEDS; s++) {
-        worst_loss = fmax(worst_loss, no_mask->loss[s]);
-        best_score = fmax(best_score, best_score_of(&no_mask->run[s]));
+        int best = best_score_of(&no_mask->run[s]);
+        best_score = best > best_score ? best : best_score;
         perfect += no_mask->run[s].result.first_perfect >= 0;
+        below_floor += no_mask->loss[s] < floor / 10 && 2 * best < N_PROBLEMS;
+        copy += no_mask->copied[s] > 0.5 && trials[0].copied[s] < 0.05;
     }
-    double copies_least = 1, book_copies_most = 0;
-    for (int s = 0; s < N_SEEDS; s++) {
-        copies_least = fmin(copies_least, no_mask->copied[s]);
-        book_copies_most = fmax(book_copies_most, trials[0].copied[s]);
-    }
-    claim(claims, copies_least > 0.5 && book_copies_most < 0.05,
-          "Four parts, each for a reason",
+    double worst_loss = highest_of(no_mask->loss, N_SEEDS),
+           copies_least = lowest_of(no_mask->copied, N_SEEDS),
+           book_copies_most = highest_of(trials[0].copied, N_SEEDS);
+    claim_every(claims, copy, N_SEEDS, "Four parts, each for a reason",
           "without the mask the model copies: given a wrong next token, it "
           "predicts that token at more than half the rows, on every seed; "
           "the book's model at fewer than 1 in 20",
           "least share copied without the mask %.3f; most with it %.3f",
           copies_least, book_copies_most);
-    claim(claims, worst_loss < floor / 10 && 2 * best_score < N_PROBLEMS
-                  && perfect == 0, "Four parts, each for a reason",
+    claim_every(claims, below_floor, N_SEEDS, "Four parts, each for a reason",
           "without the mask the loss falls to a tenth of the floor or less "
           "on every seed, while no seed answers half of the problems at any "
           "check of its training",
@@ -708,25 +720,30 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           best_score, perfect);
     first_steps(no_residual, mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
-    claim(claims, all_perfect_once(no_residual) && count[0] > 0 && count[2] > 0,
-          "Four parts, each for a reason",
-          "every seed of the model without the residual reaches 100/100, "
-          "sooner than the book's model from the same seed on some seeds and "
-          "later on others",
-          "first 100/100 without: %s; with: %s",
-          first_perfect_list(no_residual, off, sizeof off), book);
-    first_perfect_range(no_layernorm, &lo, &hi);
+    claim_every(claims, seeds_perfect_after(no_residual, -1), N_SEEDS,
+                "Four parts, each for a reason",
+                "every seed of the model without the residual reaches 100/100",
+                "first 100/100 without: %s; with: %s",
+                first_perfect_list(no_residual, off, sizeof off), book);
+    sooner_and_later(claims, count,
+                     "without the residual the model reaches 100/100 sooner "
+                     "than the book's model from the same seed on some seeds",
+                     "without the residual the model reaches 100/100 later "
+                     "than the book's model from the same seed on some "
+                     "seeds");
     double rare = fmax(saturation(g, &wide_book),
                        saturation(no_layernorm->first, &wide_off));
-    claim(claims, all_perfect_once(no_layernorm) && lo > book_hi
-          && wide_off > wide_book && rare <= 20,
+    claim_every(claims, seeds_perfect_after(no_layernorm, book_hi), N_SEEDS,
+                "Four parts, each for a reason",
+                "every seed of the model without LayerNorm reaches 100/100 "
+                "later than every seed of the book's model",
+                "first 100/100 without: %s; with: %s",
+                first_perfect_list(no_layernorm, off, sizeof off), book);
+    claim(claims, wide_off > wide_book && rare <= 20,
           "Four parts, each for a reason",
-          "every seed of the model without LayerNorm reaches 100/100 later "
-          "than every seed of the book's model, with larger scores, saturated "
+          "the book's seed without LayerNorm has larger scores, saturated "
           "rows staying rare (under 20 %)",
-          "first 100/100 without: %s; with: %s; score spread %.1f against "
-          "%.1f; saturated rows %.0f %%",
-          first_perfect_list(no_layernorm, off, sizeof off), book, wide_off,
+          "score spread %.1f against %.1f; saturated rows %.0f %%", wide_off,
           wide_book, rare);
 }
 

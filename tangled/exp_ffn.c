@@ -453,28 +453,31 @@ static void claims_over_the_models(Text *numbers, Claims *claims,
         }
     for (int k = 0; k < 2; k++)
         list_values(lists[k], sizeof lists[k], counts[k], N_SEEDS);
-    claim(claims, fewer == N_SEEDS, "The feed-forward network",
+    claim_every(claims, fewer, N_SEEDS, "The feed-forward network",
           "on every seed, the activations need more directions for 90 % of "
           "their variance than the inputs, but at most a quarter of 64",
           "activations: %s; inputs: %s", lists[0], lists[1]);
-    claim(claims, clear == N_SEEDS, "The feed-forward network",
+    claim_every(claims, clear, N_SEEDS, "The feed-forward network",
           "on every seed, the activations vary in all 64 directions and the "
           "inputs in 31, no share within a factor 100 of the cut-off",
           "on %d of %d seeds; the inputs' 31st share at least %.0f times "
           "the cut-off, the 32nd at most 1/%.0f of it", clear, N_SEEDS,
           range[0][0] / ROUNDING_SHARE, ROUNDING_SHARE / range[1][1]);
-    claim(claims, 2 * worst > N_SEEDS && 2 * shared > N_SEEDS,
-          "The feed-forward network",
-          "on more than half the seeds 'a is 7' is the worst separated "
-          "concept, and on more than half one neuron is best for 'a is 7' "
-          "and 'b is 7'", "on %d and on %d of %d seeds", worst, shared,
-          N_SEEDS);
-    claim(claims, zero_best == N_SEEDS && fifty < N_SEEDS,
-          "The feed-forward network",
-          "'the answer is 0' is the best separated concept on every seed; the "
-          "neuron for 'the tens digit is 5' does not always beat the rule "
-          "'never'", "best on %d of %d seeds; beats 'never' on %d",
-          zero_best, N_SEEDS, fifty);
+    claim_count(claims, worst, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                "The feed-forward network", "on more than half the seeds 'a "
+                "is 7' is the worst separated concept", "on %d of %d seeds",
+                worst, N_SEEDS);
+    claim_count(claims, shared, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                "The feed-forward network", "on more than half the seeds one "
+                "neuron is best for 'a is 7' and 'b is 7'",
+                "on %d of %d seeds", shared, N_SEEDS);
+    claim_every(claims, zero_best, N_SEEDS, "The feed-forward network",
+                "'the answer is 0' is the best separated concept on every seed",
+                "best on %d of %d seeds", zero_best, N_SEEDS);
+    claim_count(claims, fifty, N_SEEDS, 0, N_SEEDS - 1,
+                "The feed-forward network", "the neuron for 'the tens digit "
+                "is 5' fails to beat the rule 'never' on some seeds",
+                "beats 'never' on %d of %d seeds", fifty, N_SEEDS);
 }
 
 static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
@@ -500,15 +503,16 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
     list_values(with_list, sizeof with_list, with, N_SEEDS);
     list_values(without_list, sizeof without_list, without, N_SEEDS);
     list_values(final_list, sizeof final_list, final, N_SEEDS);
-    claim(claims, slower == N_SEEDS, "The feed-forward network",
+    claim_every(claims, slower, N_SEEDS, "The feed-forward network",
           "the model without GELU needs more steps to its first 100/100 "
           "than with GELU, from every seed",
           "steps to 100/100 without GELU: %s; with: %s", without_list,
           with_list);
-    claim(claims, 2 * ends > N_SEEDS, "The feed-forward network",
+    claim_count(claims, ends, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                "The feed-forward network",
           "the model without GELU ends at 100/100 on most seeds",
           "final scores without GELU: %s", final_list);
-    claim(claims, reached == N_SEEDS, "The feed-forward network",
+    claim_every(claims, reached, N_SEEDS, "The feed-forward network",
           "the model without GELU answers all 100 problems at some check, "
           "on every seed", "on %d of %d seeds", reached, N_SEEDS);
     int lowest_without = lowest_of_the_seeds(e->no_gelu),

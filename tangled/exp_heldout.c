@@ -334,22 +334,27 @@ static void claims_about_twins(Claims *claims, const Twins *tw)
     for (int s = 0; s < N_SEEDS; s++)
         ahead += 2 * twins_right(tw, s, 0, TWIN_PAIRS)
                  > twins_right(tw, s, TWIN_PAIRS, TWINS_HELD);
-    claim(claims, 4 * ahead >= 3 * N_SEEDS, "Train it first",
+    claim_count(claims, ahead, N_SEEDS, (3 * N_SEEDS + 3) / 4, N_SEEDS,
+          "Train it first",
           "on at least three seeds in four, a larger share of the "
           "problems held out with their twin taught is answered than of "
           "those held out both ways", "on %d of %d seeds", ahead, N_SEEDS);
-    claim(claims, 4 * kept[0][0] > 3 * kept[0][1], "Train it first",
+    claim_count(claims, kept[0][0], kept[0][1], 3 * kept[0][1] / 4 + 1,
+          kept[0][1], "Train it first",
           "without a 0, more than three in four problems held out with "
           "their twin taught are answered", "%d of %d", kept[0][0],
           kept[0][1]);
-    claim(claims, 10 * gone[0][0] < gone[0][1], "Train it first",
+    claim_count(claims, gone[0][0], gone[0][1], 0, (gone[0][1] - 1) / 10,
+          "Train it first",
           "without a 0, fewer than one in ten problems held out both ways "
           "are answered", "%d of %d", gone[0][0], gone[0][1]);
-    claim(claims, 4 * gone[1][0] > 3 * gone[1][1], "Train it first",
+    claim_count(claims, gone[1][0], gone[1][1], 3 * gone[1][1] / 4 + 1,
+          gone[1][1], "Train it first",
           "with a 0, more than three in four problems held out both ways "
           "are answered", "%d of %d", gone[1][0], gone[1][1]);
     int pairs, alike = twins_alike(tw, &pairs);
-    claim(claims, 2 * alike > pairs, "Train it first",
+    claim_count(claims, alike, pairs, pairs / 2 + 1, pairs,
+          "Train it first",
           "most pairs held out both ways without a 0 are answered alike in "
           "both orders", "%d of %d pairs", alike, pairs);
 }
@@ -552,19 +557,21 @@ static void claims_about_held_out(Text *out, Claims *claims,
     number(out, "heldout_crossed_transformer_better", "%d", transformer);
     number(out, "heldout_crossed_transformer_by", "%d", by_transformer);
     number(out, "heldout_crossed_window_learns", "%d", learn);
-    claim(claims, perfect == 0, "Train it first",
-          "on chapter 2's layouts, the transformer answers no left-out "
-          "layout perfectly", "in %d of %d runs", perfect, runs);
-    claim(claims, window == runs, "Train it first",
+    claim_every(claims, runs - perfect, runs, "Train it first",
+          "on chapter 2's layouts, in no run does the transformer answer "
+          "the left-out layout perfectly", "perfect in %d of %d runs",
+          perfect, runs);
+    claim_every(claims, window, runs, "Train it first",
           "on chapter 2's layouts, the window perceptron answers the "
           "left-out layout better than the transformer in every run",
           "in %d of %d runs, by at least %d", window, runs, by_window);
-    claim(claims, transformer == crossed, "Train it first",
+    claim_every(claims, transformer, crossed, "Train it first",
           "on the crossed layouts, the transformer answers the left-out "
           "layout better than the window perceptron in every run",
           "in %d of %d runs, by at least %d", transformer, crossed,
           by_transformer);
-    claim(claims, learn == 0, "Train it first",
+    claim_every(claims, CROSSED_SEEDS - learn, CROSSED_SEEDS,
+                "Train it first",
           "the window perceptron does not learn the crossed family on any "
           "seed", "on %d of %d seeds", learn, CROSSED_SEEDS);
     claims_about_the_worst(out, claims, e);

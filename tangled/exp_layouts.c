@@ -272,7 +272,7 @@ static void claims_about_the_exchange(Claims *claims, const LayoutRuns *e)
     int below = 0;
     for (int s = 0; s < N_SEEDS; s++)
         below += exchange_below_frozen(e, s);
-    claim(claims, below == N_SEEDS, "Train it first",
+    claim_every(claims, below, N_SEEDS, "Train it first",
           "on every seed, a problem given the weights it gets in the "
           "paired layout answers worse than with its own layout's mean "
           "weights, both ways", "on %d of %d seeds", below, N_SEEDS);
@@ -323,11 +323,11 @@ static void claims_about_the_ablations(Claims *claims, const LayoutRuns *e)
             some |= e->ablated[s][0][head] < N_LAYOUTS * N_PROBLEMS;
         costly += some;
     }
-    claim(claims, direct_more == N_SEEDS, "Routing is computed live",
+    claim_every(claims, direct_more, N_SEEDS, "Routing is computed live",
           "on every seed of the layouts model, the heads' mean on the "
           "direct path keeps more strings right than on the path through "
           "the FFN", "on %d of %d seeds", direct_more, N_SEEDS);
-    claim(claims, costly == N_SEEDS, "Routing is computed live",
+    claim_every(claims, costly, N_SEEDS, "Routing is computed live",
           "on every seed of the layouts model, some head's mean costs "
           "strings", "on %d of %d seeds", costly, N_SEEDS);
 }
@@ -830,14 +830,14 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     for (int r = 0; r < N_SEEDS; r++)
         with_parser += e->parsed_right[r] == N_LAYOUTS * N_PROBLEMS;
     list_values(parser_list, sizeof parser_list, e->parsed_right, N_SEEDS);
-    claim(claims, with_parser == N_SEEDS, "The turn",
+    claim_every(claims, with_parser, N_SEEDS, "The turn",
           "with the parser in front, the perceptron of every seed answers "
           "all 600 strings", "strings answered: %s", parser_list);
     int answered = 0;
     for (int r = 0; r < N_SEEDS; r++)
         for (int which = 0; which < N_LAYOUTS; which++)
             answered += e->right[r][which];
-    claim(claims, answered == N_SEEDS * N_LAYOUTS * N_PROBLEMS,
+    claim_every(claims, answered, N_SEEDS * N_LAYOUTS * N_PROBLEMS,
           "Train it first", "every run answers every problem in every layout",
           "%d of %d strings over the seeds", answered,
           N_SEEDS * N_LAYOUTS * N_PROBLEMS);
@@ -867,16 +867,16 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     list_values(operands_list, sizeof operands_list, operands, N_SEEDS);
     list_values(fillers_list, sizeof fillers_list, fillers, N_SEEDS);
     list_values(sum_list, sizeof sum_list, sum_peaks, N_SEEDS);
-    claim(claims, more == N_SEEDS, "Train it first",
+    claim_every(claims, more, N_SEEDS, "Train it first",
           "on every seed and in every layout, the four heads of the = put "
           "more weight on the two operands than on all the fillers",
           "on the operands, %%: %s; on the fillers, %%: %s", operands_list,
           fillers_list);
-    claim(claims, moved == N_SEEDS, "Train it first",
+    claim_every(claims, moved, N_SEEDS, "Train it first",
           "on every seed, more than half of the weight on the pair's two "
           "positions lies on a", "on %d seeds; the least share %.2f", moved,
           moved_lo);
-    claim(claims, summed == N_SEEDS, "Train it first",
+    claim_every(claims, summed, N_SEEDS, "Train it first",
           "on every seed, the heads' summed = row peaks on an operand in "
           "more than four of five strings", "strings: %s", sum_list);
     int split = split_seed(e), most = 0, a_little = 1, extremes = 0;
@@ -928,7 +928,7 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     }
     list_values(first_list, sizeof first_list, first_perfect, N_SEEDS);
     list_values(control_list, sizeof control_list, control, N_SEEDS);
-    claim(claims, longer == N_SEEDS, "Train it first",
+    claim_every(claims, longer, N_SEEDS, "Train it first",
           "on every seed, six layouts need more steps than the book's "
           "layout alone", "first 100/100 on six layouts: %s; on the book's "
           "layout alone: %s", first_list, control_list);

@@ -380,7 +380,8 @@ static void claims_about_longer(Claims *claims, const Longer *x,
           "for step", "the checks of the book's seed up to step %d: %s",
           x->book_steps,
           same_start(&x->run[0][0].run, book) ? "the same" : "differ");
-    claim(claims, 4 * fewest >= 3 * LONG_SEEDS, chapter,
+    claim_count(claims, fewest, LONG_SEEDS, (3 * LONG_SEEDS + 3) / 4,
+                LONG_SEEDS, chapter,
           "every model trained five times as long collapses on most "
           "seeds (at least three in four)",
           "fewest seeds collapsed, over the models: %d of %d", fewest,
@@ -388,28 +389,38 @@ static void claims_about_longer(Claims *claims, const Longer *x,
     claim(claims, most_at == no_gelu, chapter,
           "the model without GELU collapses most often",
           "most collapses: %s, %d", x->model[most_at].label, most);
-    claim(claims, 10 * o->moved_above >= 9 * o->onsets
-          && median_of(o->moved, o->onsets) >= 2, chapter,
-          "a collapse is a jump: the steps of the fall move the "
-          "parameters several times as far as a typical check's",
-          "further at %d of %d onsets, median %.1f times",
-          o->moved_above, o->onsets, median_of(o->moved, o->onsets));
-    claim(claims, 2 * o->sharper < o->onsets
-          && median_of(o->sharpest, o->onsets) < 1, chapter,
-          "attention does not grow sharper before a collapse",
-          "sharper at %d of %d onsets, median %.2f times",
-          o->sharper, o->onsets, median_of(o->sharpest, o->onsets));
-    claim(claims, highest_of(o->loss, o->onsets) < 1.5, chapter,
+    claim_count(claims, o->moved_above, o->onsets,
+                (9 * o->onsets + 9) / 10, o->onsets, chapter,
+                "at nine onsets of a collapse in ten or more, the steps of "
+                "the fall move the parameters further than a typical "
+                "check's", "further at %d of %d onsets", o->moved_above,
+                o->onsets);
+    claim(claims, median_of(o->moved, o->onsets) >= 2, chapter,
+          "a collapse is a jump: at the median onset, the steps of the "
+          "fall move the parameters several times as far as a typical "
+          "check's", "median %.1f times", median_of(o->moved, o->onsets));
+    claim_count(claims, o->sharper, o->onsets, 0, (o->onsets - 1) / 2,
+                chapter, "attention grows sharper before fewer than half "
+                "the collapses", "sharper at %d of %d onsets", o->sharper,
+                o->onsets);
+    claim(claims, median_of(o->sharpest, o->onsets) < 1, chapter,
+          "attention does not grow sharper before a collapse: at the "
+          "median onset its sharpest score is below typical",
+          "median %.2f times", median_of(o->sharpest, o->onsets));
+    claim_every(claims, count_below(o->loss, o->onsets, 1.5), o->onsets,
+                chapter,
           "no spike in the loss announces a collapse (under 1.5 times "
           "its typical value at the check before)",
           "the batch's loss before the fall: at most %.2f times typical",
           highest_of(o->loss, o->onsets));
-    claim(claims, 2 * small->collapsed > LONG_SEEDS
-          && median_first(small) > median_first(&y[0]), chapter,
+    claim_count(claims, small->collapsed, LONG_SEEDS, LONG_SEEDS / 2 + 1,
+                LONG_SEEDS, chapter, "with a third of the step the book's "
+                "model still collapses, on more than half the seeds",
+                "collapsed on %d of %d seeds", small->collapsed,
+                LONG_SEEDS);
+    claim(claims, median_first(small) > median_first(&y[0]), chapter,
           "with a third of the step the book's model learns more slowly "
-          "and still collapses, on more than half the seeds",
-          "collapsed on %d of %d seeds; first 100/100 median %.0f "
-          "against %.0f", small->collapsed, LONG_SEEDS,
+          "(by the median first 100/100)", "median %.0f against %.0f",
           median_first(small), median_first(&y[0]));
 }
 

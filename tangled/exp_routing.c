@@ -247,31 +247,34 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
     number(numbers, "patch_short_frozen", "%d", short_frozen);
     number(numbers, "patch_value_more", "%d", value_more);
     number(numbers, "patch_all_matter", "%d", all_matter);
-    claim(claims, clean_lo == N_PROBLEMS, "Routing is computed live",
-          "every model of the seeds answers all the problems unpatched",
+    claim_every(claims, count_at_least(clean, N_SEEDS, N_PROBLEMS), N_SEEDS,
+                "Routing is computed live",
+          "on every seed, the model answers all the problems unpatched",
           "the fewest: %.0f", clean_lo);
-    claim(claims, short_alone == N_SEEDS, "Routing is computed live",
+    claim_every(claims, short_alone, N_SEEDS, "Routing is computed live",
           "on every seed no head alone, the others at their mean, keeps every "
           "problem right", "on %d of %d seeds; the best head alone keeps "
           "%.0f to %.0f", short_alone, N_SEEDS, lowest_of(best, N_SEEDS),
           highest_of(best, N_SEEDS));
-    claim(claims, all_matter > 0 && all_matter < N_SEEDS,
-          "Routing is computed live",
+    claim_count(claims, all_matter, N_SEEDS, 1, N_SEEDS - 1,
+                "Routing is computed live",
           "every head's mean costs problems on some seeds, not on all",
           "on %d of %d seeds", all_matter, N_SEEDS);
-    claim(claims, short_frozen == N_SEEDS, "Routing is computed live",
+    claim_every(claims, short_frozen, N_SEEDS, "Routing is computed live",
           "on every seed, the weights frozen at their mean lose problems",
           "on %d of %d seeds", short_frozen, N_SEEDS);
-    claim(claims, 2 * commuted_hi < iv[0].n_commuted,
-          "Routing is computed live",
+    claim_every(claims, count_below(commuted, N_SEEDS, iv[0].n_commuted / 2.0),
+                N_SEEDS, "Routing is computed live",
           "on every seed, the commuted problem's weights leave fewer than half "
           "of the problems with a != b right", "at most %.0f of %d",
           commuted_hi, iv[0].n_commuted);
-    claim(claims, value_more == N_SEEDS, "Routing is computed live",
+    claim_every(claims, value_more, N_SEEDS, "Routing is computed live",
           "on every seed, another first operand's value moves the answer more "
           "often than its key", "on %d of %d seeds", value_more, N_SEEDS);
-    claim(claims, highest_of(value, N_SEEDS) < 100
-                  && highest_of(key, N_SEEDS) < 100, "Routing is computed live",
+    int short_of_all = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        short_of_all += value[s] < 100 && key[s] < 100;
+    claim_every(claims, short_of_all, N_SEEDS, "Routing is computed live",
           "on no seed does another first operand's value, or its key, move "
           "every answer", "at most %.0f %% and %.0f %%",
           highest_of(value, N_SEEDS), highest_of(key, N_SEEDS));
@@ -312,27 +315,32 @@ static void numbers_of_paths(Text *numbers, Claims *claims,
     numbers_of_spread(numbers, "qk_moved", "%.0f", moved, N_SEEDS);
     double direct_lo = lowest_of(count[2], N_SEEDS);
     double via_ffn_hi = highest_of(count[3], N_SEEDS);
-    claim(claims, direct_keeps_more == N_SEEDS, "Routing is computed live",
+    claim_every(claims, direct_keeps_more, N_SEEDS,
+                "Routing is computed live",
           "on every seed, the heads' mean on the direct path keeps more "
           "problems right than on the path through the FFN",
           "on %d of %d seeds", direct_keeps_more, N_SEEDS);
-    claim(claims, 5 * direct_lo >= 4 * N_PROBLEMS, "Routing is computed live",
+    claim_every(claims,
+                count_at_least(count[2], N_SEEDS, 4.0 * N_PROBLEMS / 5),
+                N_SEEDS, "Routing is computed live",
           "on every seed, the heads' mean on the direct path leaves at least "
           "four problems in five right", "the fewest: %.0f", direct_lo);
-    claim(claims, 2 * via_ffn_hi < N_PROBLEMS, "Routing is computed live",
+    claim_every(claims, count_below(count[3], N_SEEDS, 0.5 * N_PROBLEMS),
+                N_SEEDS, "Routing is computed live",
           "on every seed, the heads' mean on the path through the FFN leaves "
           "fewer than half of the problems right", "the most: %.0f",
           via_ffn_hi);
-    claim(claims, lowest_of(difference[2], N_SEEDS) > 0
-                  && highest_of(difference[3], N_SEEDS) < 0,
-          "Routing is computed live",
+    int signed_right = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        signed_right += difference[2][s] > 0 && difference[3][s] < 0;
+    claim_every(claims, signed_right, N_SEEDS, "Routing is computed live",
           "on every seed, the mean logit difference stays above zero with the "
           "direct path changed and falls below it with the path through the "
           "FFN changed", "lowest %.1f; highest %.1f",
           lowest_of(difference[2], N_SEEDS),
           highest_of(difference[3], N_SEEDS));
-    claim(claims, 2 * highest_of(moved, N_SEEDS) < 100,
-          "Routing is computed live",
+    claim_every(claims, count_below(moved, N_SEEDS, 50), N_SEEDS,
+                "Routing is computed live",
           "on every seed, moving a digit from position 0 to 2 changes no "
           "head's score by half the range of its scores over the digits",
           "at most %.0f %%", highest_of(moved, N_SEEDS));
@@ -695,16 +703,21 @@ static int proofs_over_the_seeds(const char *model, const char *sweep,
         number(numbers, "swap_sweep_spread", "%d", spread);
         number(numbers, "own_sweep", "%d", own);
         numbers_of_spread(numbers, "swap_sweep_mean", "%.2f", mean, N_SEEDS);
-        claim(claims, 2 * follows > N_SEEDS && 2 * spread > N_SEEDS,
-              "Routing is computed live",
-              "on more than half the seeds, a head follows a digit in the pair "
-              "that changes most, and the swap moves most pairs' reading by more "
-              "than a quarter", "on %d and %d of %d seeds", follows, spread,
-              N_SEEDS);
-        claim(claims, own < N_SEEDS, "Routing is computed live",
-              "the head that weighs the model's own digit most reads it more "
-              "than any other position on some seeds, not on all",
-              "on %d of %d seeds", own, N_SEEDS);
+        claim_count(claims, follows, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                    "Routing is computed live",
+                    "on more than half the seeds, a head follows a digit in the "
+                    "pair that changes most", "on %d of %d seeds", follows,
+                    N_SEEDS);
+        claim_count(claims, spread, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                    "Routing is computed live",
+                    "on more than half the seeds, the swap moves most pairs' "
+                    "reading by more than a quarter", "on %d of %d seeds", spread,
+                    N_SEEDS);
+        claim_count(claims, own, N_SEEDS, 1, N_SEEDS - 1,
+                    "Routing is computed live",
+                    "the head that weighs the model's own digit most reads it "
+                    "more than any other position on some seeds, not on all",
+                    "on %d of %d seeds", own, N_SEEDS);
         numbers_of_interventions(numbers, claims, iv, book->n_heads);
         status = table_of_the_heads(dir, &iv[0], book->n_heads);
     }

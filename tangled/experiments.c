@@ -26,24 +26,6 @@ int decimals_for(double x)
     return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
 }
 
-int claim(Claims *c, int holds, const char *chapter, const char *says,
-          const char *measured, ...)
-{
-    if (c->n == MAX_CLAIMS) {
-        c->overflow = 1;
-        return holds;
-    }
-    Claim *k = &c->claim[c->n++];
-    k->chapter = chapter;
-    k->says = says;
-    k->holds = holds;
-    va_list args;
-    va_start(args, measured);
-    vsnprintf(k->measured, sizeof k->measured, measured, args);
-    va_end(args);
-    return holds;
-}
-
 void list_values(char *out, size_t size, const int *values, int n)
 {
     size_t used = 0;
@@ -221,6 +203,22 @@ double lowest_of(const double *values, int n)
 double highest_of(const double *values, int n)
 {
     return kth_smallest(values, n, n - 1);
+}
+
+int count_at_least(const double *values, int n, double bound)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        count += values[i] >= bound;
+    return count;
+}
+
+int count_below(const double *values, int n, double bound)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        count += values[i] < bound;
+    return count;
 }
 
 void numbers_of_spread(Text *numbers, const char *prefix,

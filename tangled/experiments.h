@@ -2,22 +2,11 @@
    topic (tangled; edit attention.nw) */
 #ifndef EXPERIMENTS_H
 #define EXPERIMENTS_H
+#include "claims.h"
 #include "core.h"
 #include "dissect.h"
 #include "svg.h"
 #include "views.h"
-
-enum { MAX_CLAIMS = 32 };
-typedef struct {
-    const char *chapter;        /* the chapter's title */
-    const char *says;           /* what its text says */
-    char measured[400];         /* what the experiment found */
-    int holds;
-} Claim;
-typedef struct {
-    int n, overflow;
-    Claim claim[MAX_CLAIMS];
-} Claims;
 
 enum { MAX_RECORDS = 1024 };
 typedef struct {
@@ -82,13 +71,13 @@ Topic perceptron_experiments, specimen_experiments, routing_experiments,
       ablation_experiments, heads_experiments, ffn_experiments,
       speed_experiments;
 
-int  claim(Claims *c, int holds, const char *chapter, const char *says,
-           const char *measured, ...) SVG_PRINTF_LIKE(5, 6);
 void list_values(char *out, size_t size, const int *values, int n);
 
 double median_of(const double *values, int n);
 double lowest_of(const double *values, int n);
 double highest_of(const double *values, int n);
+int count_at_least(const double *values, int n, double bound);
+int count_below(const double *values, int n, double bound);
 void numbers_of_spread(Text *numbers, const char *prefix,
                        const char *format, const double *values, int n);
 

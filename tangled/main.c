@@ -696,12 +696,16 @@ static int report_claims(const Claims *c, int book)
         if (k->holds)
             continue;
         false_claims++;
-        if (book)
+        if (book && k->misfiled[0] != '\0')
+            fail("the check of '%s' in chapter '%s' breaks the rule for "
+                 "extremes: %s", k->says, k->chapter, k->misfiled);
+        else if (book)
             fail("the chapter '%s' says %s; measured: %s: revise the "
                  "text", k->chapter, k->says, k->measured);
         else
             printf("for this model: the chapter '%s' says %s; here: "
-                   "%s\n", k->chapter, k->says, k->measured);
+                   "%s%s%s\n", k->chapter, k->says, k->measured,
+                   k->misfiled[0] ? "; " : "", k->misfiled);
     }
     return book && false_claims > 0 ? -1 : 0;
 }
@@ -732,6 +736,19 @@ static void markdown_escaped(Text *md, const char *s)
     }
 }
 
+static void reach_of(Text *md, const Claim *k)
+{
+    if (k->reach == ON_EVERY)
+        text_printf(md, "all %d", k->of);
+    else if (k->reach == ON_SOME && k->most == k->of)
+        text_printf(md, "%d/%d, ≥ %d", k->held, k->of, k->least);
+    else if (k->reach == ON_SOME && k->least == 0)
+        text_printf(md, "%d/%d, ≤ %d", k->held, k->of, k->most);
+    else if (k->reach == ON_SOME)
+        text_printf(md, "%d/%d, %d to %d", k->held, k->of, k->least,
+                    k->most);
+}
+
 static int save_claims(const char *dir, const char *topic,
                        const Claims *c)
 {
@@ -745,7 +762,9 @@ static int save_claims(const char *dir, const char *topic,
         markdown_escaped(&md, k->says);
         text_printf(&md, " | ");
         markdown_escaped(&md, k->measured);
-        text_printf(&md, "%s |\n", k->holds ? "" : " (does not hold)");
+        text_printf(&md, "%s | ", k->holds ? "" : " (does not hold)");
+        reach_of(&md, k);
+        text_printf(&md, " |\n");
     }
     snprintf(name, sizeof name, "claims-%s.md", topic);
     return save_table(dir, name, &md);
@@ -755,8 +774,8 @@ static int join_claims(const char *dir)
 {
     Text md = {0}, numbers = {0};
     int rows = 0;
-    text_printf(&md, "| Chapter | The text says | Measured |\n"
-                     "|:----|:--------|:--------|\n");
+    text_printf(&md, "| Chapter | The text says | Measured | Reach |\n"
+                     "|:----|:--------|:--------|:----|\n");
     for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
         char path[4096];
         size_t length;
