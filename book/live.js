@@ -233,8 +233,10 @@
     const seed = el('input', { type: 'text', value: about.seed, size: '6', 'aria-label': 'seed',
                                inputmode: 'numeric', class: 'live-seed' });
     const go = el('button', { type: 'button', class: 'live-train' }, 'Train');
-    const back = el('button', { type: 'button', class: 'live-book-model', hidden: '' },
-                    'Back to the book\'s model');
+    // one button switches between the book's model and the reader's last
+    // one, named for the model it switches to; it stays where it is, so
+    // the focus stays on it
+    const back = el('button', { type: 'button', class: 'live-book-model', hidden: '' });
     const refused = refusal();
     const status = el('span', { class: 'live-status' }, 'Not trained yet: the widgets use the book\'s model.');
     const said = announcer();
@@ -244,14 +246,24 @@
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'seed ', seed), go, save, back),
                refused, status, said, chart);
     let running = null;
+    let yours = null;             // the reader's last model: { bytes, owner }
+    let chosen = false;           // the reader switched models during this run
+    const offer = () => {
+      back.hidden = yours === null;
+      if (yours) back.textContent = model.owner === yours.owner ? 'Back to ' + bookOwner() : 'Use ' + yours.owner;
+    };
     seed.addEventListener('input', refused.clear);
     onEnter(seed, go);
     back.addEventListener('click', () => {
       refused.clear();
-      useModel(decode('live-model'), bookOwner());
-      back.hidden = true;
-      status.textContent = 'The widgets use the book\'s model again.';
-      said.say(status.textContent);
+      const toBook = model.owner === yours.owner;
+      useModel(toBook ? decode('live-model') : yours.bytes, toBook ? bookOwner() : yours.owner);
+      if (running) chosen = true;
+      offer();
+      const line = 'The widgets use ' + model.owner + (toBook ? ' again.' : '.') +
+        (running ? ' They keep it when the run ends.' : '');
+      if (!running) status.textContent = line;
+      said.say(line);
     });
     go.addEventListener('click', () => {
       const checked = checkedSeed(seed, refused);
@@ -260,6 +272,7 @@
       const steps = about.steps;
       running = startWorker(worker);
       save.hidden = true;
+      chosen = false;
       status.classList.remove('live-error');
       said.reset();
       paint.start();
@@ -292,15 +305,17 @@
           ' at step ' + r.first + ' (' +
           (first === null ? '-' : ((first - r.start) / 1000).toFixed(2) + ' s') + '), ' + steps + ' steps in ' +
           (r.ms / 1000).toFixed(2) + ' s, ' + perStep.toFixed(2) + ' ms a step. ' +
-          'The widgets below now use this model.';
+          (chosen ? 'The widgets keep ' + model.owner + ', as you chose during the run.'
+                  : 'The widgets below now use this model.');
         said.say(status.textContent);
         box.dataset.msPerStep = perStep.toFixed(3);
         box.dataset.firstPerfectSeconds = first === null ? '' : ((first - r.start) / 1000).toFixed(3);
-        useModel(r.checkpoint, 'your model (seed ' + checked + ')');
+        yours = { bytes: r.checkpoint, owner: 'your model (seed ' + checked + ')' };
+        if (!chosen) useModel(yours.bytes, yours.owner);
         save.href = URL.createObjectURL(new Blob([r.checkpoint], { type: 'application/octet-stream' }));
         save.download = 'seed' + checked + '.ckpt';
         save.hidden = false;
-        back.hidden = false;
+        offer();
       };
       run.postMessage({ module, seed: checked, steps });
     });

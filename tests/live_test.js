@@ -183,6 +183,25 @@ async function keyboard_only(page) {
       await page.keyboard.press('Space');
       check(/again/.test(await status('train')), 'keyboard: Space on the button brings the book\'s model back (' +
             await status('train') + ')');
+      // the focus stays on a control that does the same the other way
+      // (issue 37: the button hid itself and the focus fell to the page)
+      const focused = () => page.evaluate(() => {
+        const e = document.activeElement;
+        return { here: !!e.closest('div.live[data-widget="train"]') && e.getClientRects().length > 0,
+                 tag: e.tagName.toLowerCase(), text: e.textContent.trim().slice(0, 60) };
+      });
+      const owner = () => page.$eval('div.live[data-widget="stepper"] .live-status', (e) => e.textContent);
+      const f1 = await focused();
+      check(f1.here && f1.tag === 'button' && /your model \(seed 5\)/.test(f1.text),
+            'keyboard: after Space the focus stays on a button of the train widget, which offers the model back (' +
+            f1.tag + ' "' + f1.text + '")');
+      await page.keyboard.press('Space');
+      const f2 = await focused(), mine = await owner();
+      await page.keyboard.press('Enter');
+      const f3 = await focused(), book = await owner();
+      check(f2.here && f3.here && /your model \(seed 5\)/.test(mine) && /the book's model \(seed 1\)/.test(book),
+            'keyboard: Space and Enter on it switch to the reader\'s model and back, the focus kept (' + f2.text +
+            '; ' + f3.text + ')');
     }
   }
 
@@ -1039,6 +1058,32 @@ async function session(page) {
           'back to the book\'s model, the stepper shows the book\'s value again at the same step: ' + again[1] +
           ' (before the run ' + place[1] + ')');
   }
+  // The button switches models, and a switch made during a run holds
+  // when the run ends (issue 37: the run's end undid it): the reader's
+  // model of seed 3 is taken again, a run of seed 4 started, and during
+  // it the book's model chosen, from the keyboard.
+  const owner = () => page.$eval(stepper + ' .live-status', (e) => e.textContent.split(': ')[0]);
+  const button = () => page.$eval(box + ' button.live-book-model', (b) => (b.hidden ? '(hidden) ' : '') + b.textContent);
+  await page.focus(box + ' button.live-book-model');
+  await page.keyboard.press('Enter');
+  const mine = await owner();
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = '4'; });
+  await page.click(box + ' button.live-train');
+  await page.waitForFunction((b) => /^seed 4, step [1-9]\d*:/.test(document.querySelector(b + ' .live-status').textContent),
+                             { timeout: 30000 }, box);
+  await page.focus(box + ' button.live-book-model');
+  await page.keyboard.press('Enter');
+  const during = await owner();
+  await page.waitForFunction((b) => /^seed 4: /.test(document.querySelector(b + ' .live-status').textContent),
+                             { timeout: 60000 }, box);
+  const kept_model = await owner(), offered = await button();
+  check(/your model \(seed 3\)/.test(mine) && /the book's model \(seed 1\)/.test(during) &&
+        /the book's model \(seed 1\)/.test(kept_model) && /your model \(seed 4\)/.test(offered),
+        'the book\'s model chosen during a run is kept when the run ends, and the button offers the new model ' +
+        '(before the run: ' + mine + '; during it: ' + during + '; after it: ' + kept_model + '; the button: ' +
+        offered + ')');
+  await sleep(200);
+  check(live_workers(page) === 0, 'after three runs no worker is left (' + live_workers(page) + ')');
 }
 
 // ------------------------------------------------------------------ what a screen reader gets
