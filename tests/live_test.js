@@ -81,6 +81,7 @@ async function main() {
     await stepper(page);
     await grow(page);
     await swap(page);
+    await text_alternatives(page);
     await own(page);
     await patched(page);
     await neurons(page);
@@ -583,6 +584,14 @@ async function stepper(page) {
   await page.click(box + ' button.live-rowBack');
   const row = await read();
   check(row.at < back.at && row.v.u !== back.v.u, 'the row back goes to the previous u');
+  // a screen reader hears the step's value, not only where it is (issue 37)
+  await page.click(box + ' button.live-next');
+  const heard = await page.$eval(box, (b) => ({
+    said: [...b.querySelectorAll('[role="status"], [role="alert"], [aria-live]:not([aria-live="off"])')]
+      .map((r) => r.textContent).join(' | '),
+    name: b.querySelector('tr.live-now').dataset.name, value: b.querySelector('tr.live-now td').textContent }));
+  check(heard.said.includes(heard.name + ' = ' + heard.value), 'a step announces its value, ' + heard.name + ' = ' +
+        heard.value + ' (the live region says: ' + heard.said + ')');
 }
 
 // ------------------------------------------------------------------ one character at a time
@@ -679,6 +688,32 @@ async function swap(page) {
   const other = await page.$eval(box, (b) => ({ ...b.dataset, titles: [...b.querySelectorAll('.live-chart svg text')].map((t) => t.textContent) }));
   check(other.titles.includes('3*7=') && other.titles.includes('7*3=') && Number(other.change) > 0,
         'the reader\'s pair 3*7= is drawn in both orders, change ' + other.change);
+}
+
+// The grow and swap widgets give the numbers their colours stand for in
+// tables too (issue 37: they had no text alternative): the cells of the
+// tables, in order, are the numbers the drawings print, a drawing per
+// head (grow) or per order (swap), row by row.  (The grow widget is
+// given a question, whose squares are large enough to print their
+// numbers; with an answer digit they print none.)
+async function text_alternatives(page) {
+  await page.$eval('div.live[data-widget="grow"] input.live-sequence',
+                   (e) => { e.value = '7*8='; e.dispatchEvent(new Event('input')); });
+  for (const widget of ['grow', 'swap']) {
+    const got = await page.$eval('div.live[data-widget="' + widget + '"]', (b) => {
+      const frame = b.querySelector('details.live-numbers .live-numbers-frame');
+      return {
+        tables: frame ? frame.querySelectorAll('table').length : 0,
+        named: !!frame && frame.getAttribute('role') === 'region' && (frame.getAttribute('aria-label') || '').length > 5,
+        cells: frame ? [...frame.querySelectorAll('td')].map((td) => td.textContent).join(' ') : '',
+        drawn: [...b.querySelectorAll('.live-chart svg text')].map((t) => t.textContent)
+          .filter((t) => /^-?\d\.\d\d$/.test(t)).join(' '),
+        svgs: b.querySelectorAll('.live-chart svg').length };
+    });
+    check(got.tables === got.svgs && got.named && got.drawn.length > 0 && got.cells === got.drawn,
+          widget + ': the numbers of its ' + got.svgs + ' drawings are also in ' + got.tables + ' tables, in a named ' +
+          'box (' + got.cells.split(' ').length + ' cells; drawn: ' + got.drawn.split(' ').length + ')');
+  }
 }
 
 // ------------------------------------------------------------------ it reads its own output
@@ -794,6 +829,17 @@ async function run_experiment(page, widget, option, seed) {
     floor: (b.querySelector('.live-chart svg').textContent.match(/floor [0-9.]+/) || [null])[0],
   }));
   check(after.done === 'ok', widget + ': the experiment ends: ' + after.status);
+  // a screen reader hears the result, each model's row of the table, and
+  // each model by the table's name (issue 37: it heard the ms a step)
+  const heard = await page.$eval(box, (b) => [...b.querySelectorAll('[role="status"], [role="alert"], ' +
+    '[aria-live]:not([aria-live="off"])')].map((r) => r.textContent).join(' | '));
+  const cells = after.rows.map((r) => [r[0], r[1] === 'never' ? 'never' : 'step ' + r[1], 'score ' + r[2], 'loss ' + r[3]]);
+  check(cells.every((c) => c.every((x) => heard.includes(x))), widget + ': the end of the run announces its result (' +
+        heard + '; the table: ' + JSON.stringify(after.rows.map((r) => r.slice(0, 4))) + ')');
+  const chosen = await page.$eval(box + ' select.live-variant', (e) => e.options[e.selectedIndex].textContent);
+  check(after.rows.length === 2 && after.rows[1][0] === chosen && after.rows[0][0] === 'book\'s model',
+        widget + ': the model chosen in the menu, "' + chosen + '", has that name in the table: ' +
+        after.rows.map((r) => r[0]).join(', '));
   await sleep(200);
   check(live_workers(page) === 0, widget + ': the worker is terminated when the experiment is done (' +
         live_workers(page) + ' left)');
@@ -812,6 +858,17 @@ async function run_experiment(page, widget, option, seed) {
 }
 
 async function experiments(page) {
+  // each model of the menus has the name of the book's tables (issue 37:
+  // "without the residual" in the menu, "no residual" in the table;
+  // "eight heads" and "8 heads")
+  for (const [widget, rows] of [['ablations', ablation_rows()], ['heads', heads_rows()]]) {
+    const named = new Set([...rows.keys()].map((k) => k.split(',')[0]));
+    const options = await page.$$eval('div.live[data-widget="' + widget + '"] select.live-variant option',
+                                      (all) => all.map((o) => o.textContent));
+    const other = options.filter((o) => !named.has(o));
+    check(options.length >= 4 && other.length === 0, 'the ' + widget + ' menu names its models as the book\'s table does (' +
+          options.join(', ') + (other.length ? '; not in the table: ' + other.join(', ') : '') + ')');
+  }
   // bad input: the command line's message
   const box = 'div.live[data-widget="ablations"]';
   await page.$eval(box + ' input.live-seed', (e) => { e.value = '-3'; });
@@ -1006,6 +1063,18 @@ async function session(page) {
       new MutationObserver(() => { window.__announced = (window.__announced || 0) + 1; })
         .observe(r, { subtree: true, childList: true, characterData: true });
   });
+  // and what every live region of the page announces, by widget: the
+  // other widgets follow the new model quietly (issue 37: six of them
+  // spoke when a run ended)
+  await page.evaluate(() => {
+    window.__heard = {};
+    const live = '[role="status"], [role="alert"], [role="log"], [aria-live]:not([aria-live="off"])';
+    for (const r of document.querySelectorAll('div.live ' + live.split(', ').join(', div.live '))) {
+      const widget = r.closest('div.live').dataset.widget;
+      new MutationObserver(() => { window.__heard[widget] = (window.__heard[widget] || 0) + 1; })
+        .observe(r, { subtree: true, childList: true, characterData: true });
+    }
+  });
   await page.$eval(box + ' input.live-seed', (e) => { e.value = '3'; });
   await page.click(box + ' button.live-train');
   await page.waitForFunction((b) => /step [1-9]\d*:/.test(document.querySelector(b + ' .live-status').textContent),
@@ -1037,6 +1106,10 @@ async function session(page) {
   const announced = await page.evaluate(() => window.__announced || 0);
   check(announced >= 3 && announced <= 8, 'a screen reader hears the run ' + announced +
         ' times (its start, each quarter and its end), not at every record');
+  const heard = await page.evaluate(() => window.__heard);
+  const others = Object.entries(heard).filter(([w]) => w !== 'train');
+  check(others.length === 0, 'during the run and when it ends, no other widget announces anything (' +
+        (others.map(([w, n]) => w + ' ' + n).join(', ') || 'none') + '; the train widget ' + (heard.train || 0) + ')');
   await sleep(200);
   check(live_workers(page) === 0, 'after two runs no worker is left (' + live_workers(page) + ')');
 
@@ -1090,6 +1163,26 @@ async function session(page) {
 // Every chart is an image with a label that says what it shows; the
 // neuron's colours are also numbers, in a table.
 async function described(page) {
+  // One name for each model (issue 37): after every widget has run, the
+  // words of the widgets (their drawings and tables aside, which are the
+  // book's) call a model "the book's model" only with its seed, and the
+  // pair that changes most is not "the book's pick" when the model is
+  // the reader's
+  const words = await page.evaluate(() => {
+    const out = [];
+    for (const box of document.querySelectorAll('div.live')) {
+      const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      let text = '';
+      for (let n = walk.nextNode(); n; n = walk.nextNode())
+        if (!n.parentElement.closest('svg, td')) text += n.textContent + ' ';
+      for (const e of box.querySelectorAll('[aria-label]')) text += e.getAttribute('aria-label') + ' ';
+      for (const m of text.matchAll(/book's (model|pick)(.{0,10})/g))
+        if (m[1] === 'pick' || !/^ \(seed \d+\)/.test(m[2])) out.push(box.dataset.widget + ': ' + m[0]);
+    }
+    return out;
+  });
+  check(words.length === 0, 'the widgets name the book\'s model with its seed and have no "book\'s pick" (' +
+        (words.slice(0, 6).join('; ') || 'none other') + ')');
   const svgs = await page.$$eval('div.live svg', (all) => all.map((s) => ({
     widget: s.closest('div.live').dataset.widget, role: s.getAttribute('role'),
     label: s.getAttribute('aria-label') || (s.querySelector('title') || {}).textContent || '' })));
