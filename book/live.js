@@ -5,6 +5,8 @@
 // nothing about attention is computed here.
 (function () {
   'use strict';
+  // the widgets' boxes show from now on, at their size (live.css)
+  document.documentElement.dataset.live = 'starting';
 
   // ---------------------------------------------------------------- the module
   function decode(id) {

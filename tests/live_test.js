@@ -72,9 +72,10 @@ async function main() {
     const cdp = await page.createCDPSession();
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
     await page.goto('file://' + path.resolve(page_path), { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.live !== undefined, { timeout: 30000 });
+    await page.waitForFunction(() => ['ready', 'failed'].includes(document.documentElement.dataset.live), { timeout: 30000 });
     check(await page.evaluate(() => document.documentElement.dataset.live) === 'ready', 'the module loads from file://');
 
+    await no_jump(browser, page.url());
     await before_runs(page);
     await train(page, downloads);
     await session(page);
@@ -1030,6 +1031,46 @@ async function screenshots(page) {
       await shot(page, el, file);
       console.log('       screenshot ' + file);
     }
+  }
+}
+
+// ------------------------------------------------------------------ the page does not jump
+// When the module starts, the widgets appear in boxes already as tall as
+// they will be, so that a reader who reloads the page keeps the place
+// (issue 37).  A fresh page at each width is held before the module is
+// compiled; the top of chapter 10's heading, below every widget, is taken
+// there and again once the widgets have drawn.  Every part of the book
+// is laid out for both (weave.css would otherwise leave the parts far
+// from the window at a height they were drawn at before).
+async function no_jump(browser, url) {
+  for (const width of [1280, 400]) {
+    const fresh = await browser.newPage();
+    await fresh.setViewport({ width, height: 900 });
+    await fresh.evaluateOnNewDocument(() => {
+      const compile = WebAssembly.compile;
+      WebAssembly.compile = (bytes) => new Promise((resolve) => {
+        window.liveGo = () => resolve(compile(bytes));
+      });
+    });
+    await fresh.goto(url, { waitUntil: 'load' });
+    await fresh.waitForFunction(() => window.liveGo && document.documentElement.classList.contains('parted'),
+                                { timeout: 60000 });
+    await fresh.addStyleTag({ content: 'div.part { content-visibility: visible !important; }' });
+    const where = () => fresh.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
+      const head = document.getElementById('what-changed');
+      resolve({ top: head.getBoundingClientRect().top + window.scrollY, live: document.documentElement.dataset.live,
+                drawn: document.querySelectorAll('div.live svg, div.live table.live-weights tr').length });
+    })));
+    const before = await where();
+    await fresh.evaluate(() => window.liveGo());
+    await fresh.waitForFunction(() => document.documentElement.dataset.live === 'ready', { timeout: 60000 });
+    const after = await where();
+    const moved = after.top - before.top;
+    check(before.drawn === 0 && after.drawn > 0 && Math.abs(moved) <= 3,
+          'at ' + width + ' px chapter 10\'s heading stays where it was when the widgets appear (moved ' +
+          moved.toFixed(1) + ' px, from ' + before.top.toFixed(1) + '; before: ' + before.live + ', ' +
+          before.drawn + ' drawings; after: ' + after.drawn + ')');
+    await fresh.close();
   }
 }
 
