@@ -706,8 +706,12 @@
     const where = statusLine();
     const chart = el('div', { class: 'live-chart live-neuron-chart' });
     const numbers = el('table', { class: 'live-weights live-neuron-numbers' });
+    // the table scrolls sideways in its own box where the screen is too
+    // narrow for its ten columns; the keyboard reaches the box and scrolls it
+    const frame = el('div', { class: 'live-numbers-frame', tabindex: '0', role: 'region',
+                              'aria-label': 'the numbers of the table, a row for each a' }, numbers);
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'concept ', concept)), where, where.said, chart,
-               el('details', { class: 'live-numbers' }, el('summary', {}, 'The numbers of the table'), numbers));
+               el('details', { class: 'live-numbers' }, el('summary', {}, 'The numbers of the table'), frame));
     function run() {
       const found = book.call('neuron', Number(concept.value));
       if (!found.ok) {

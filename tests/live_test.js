@@ -86,6 +86,7 @@ async function main() {
     await own(page);
     await patched(page);
     await neurons(page);
+    await neuron_numbers(page);
     await screeplot(page);
     await experiments(page);
     await keyboard_only(page);
@@ -760,6 +761,55 @@ async function neurons(page) {
           'concept "' + names[c] + '": neuron ' + got[1] + ', d = ' + got[2] + ', ' + got[3] +
           ' right, drawn, as the book\'s table neurons.md says');
   }
+}
+
+// The neuron's table of numbers, opened: at 1280 px its eleven columns
+// are all in view; where they cannot be (400 px), the box that holds them
+// scrolls, and the keyboard reaches it (Tab from the summary), hears its
+// name and scrolls it to the last column with the arrow keys.
+async function neuron_numbers(page) {
+  const box = 'div.live[data-widget="neuron"]';
+  await page.$eval(box + ' details.live-numbers', (d) => { d.open = true; });
+  for (const width of [1280, 400]) {
+    await page.setViewport({ width, height: 900 });
+    const seen = () => page.$eval(box + ' table.live-neuron-numbers', (t) => {
+      let frame = t.parentElement;       // the box that clips the table sideways
+      while (frame && !/auto|scroll|hidden|clip/.test(getComputedStyle(frame).overflowX)) frame = frame.parentElement;
+      const f = frame.getBoundingClientRect();
+      const out = (c) => { const r = c.getBoundingClientRect(); return r.left < f.left - 0.5 || r.right > f.right + 0.5; };
+      const last = [...t.querySelectorAll('tr')].map((tr) => tr.lastElementChild);
+      return { hidden: [...t.querySelectorAll('th, td')].filter(out).length, lastHidden: last.filter(out).length,
+               scrolls: frame.scrollWidth > frame.clientWidth + 1, tab: frame.getAttribute('tabindex'),
+               role: frame.getAttribute('role'), label: frame.getAttribute('aria-label') || '' };
+    });
+    const at = await seen();
+    if (width === 1280) {
+      check(at.hidden === 0, 'at 1280 px every column of the neuron\'s numbers is in view (' + at.hidden +
+            ' cells hidden)');
+      continue;
+    }
+    check(at.hidden === 0 || (at.scrolls && at.tab === '0' && at.role === 'region' && at.label.length > 5),
+          'at 400 px the neuron\'s numbers fit or scroll in a box the keyboard reaches, named (' +
+          at.hidden + ' cells out of view; tabindex ' + at.tab + ', role ' + at.role + ', "' + at.label + '")');
+    if (at.hidden === 0) continue;
+    await page.focus(box + ' details.live-numbers > summary');
+    await page.keyboard.press('Tab');
+    const reached = await page.evaluate((b) => {
+      const e = document.activeElement;
+      return !!e && e.contains(document.querySelector(b + ' table.live-neuron-numbers'));
+    }, box);
+    let presses = 0;
+    while (reached && presses < 40 && (await seen()).lastHidden > 0) {
+      await page.keyboard.press('ArrowRight');
+      presses++;
+      await sleep(50);
+    }
+    const end = await seen();
+    check(reached && end.lastHidden === 0, 'at 400 px Tab from the summary reaches the neuron\'s numbers, and ' +
+          presses + ' presses of ArrowRight bring the last column into view (' + end.lastHidden + ' cells still hidden)');
+  }
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.$eval(box + ' details.live-numbers', (d) => { d.open = false; });
 }
 
 // ------------------------------------------------------------------ principal directions
