@@ -134,8 +134,13 @@
   // a box that scrolls sideways can be scrolled from the keyboard, and
   // is named where the focus stops on it
   function fitted(chart) {
-    if (chart.scrollWidth > chart.clientWidth + 1) chart.setAttribute('tabindex', '0');
-    else chart.removeAttribute('tabindex');
+    if (chart.scrollWidth > chart.clientWidth + 1) {
+      chart.setAttribute('tabindex', '0');
+      chart.setAttribute('role', 'region');
+      chart.setAttribute('aria-label', 'the chart, which scrolls sideways');
+    } else {
+      for (const a of ['tabindex', 'role', 'aria-label']) chart.removeAttribute(a);
+    }
   }
   window.addEventListener('resize', () => document.querySelectorAll('div.live .live-chart').forEach(fitted));
 
@@ -367,7 +372,7 @@
   // u, i, the value exactly (%.9g) and as attention trace prints it (%+.3f).
   function stepperWidget(box) {
     const text = el('input', { type: 'text', value: '7*8=', size: '8', 'aria-label': 'sequence', class: 'live-sequence' });
-    const pos = el('select', { 'aria-label': 'emitting row', class: 'live-pos' });
+    const pos = el('select', { class: 'live-pos' });      // named by its label
     const buttons = {};
     for (const [key, label] of [['rowBack', '« row'], ['back', '‹ step'], ['next', 'step ›'], ['rowNext', 'row »']])
       buttons[key] = el('button', { type: 'button', class: 'live-' + key }, label);
@@ -404,6 +409,7 @@
       for (const block of blocks) {
         const copy = block.cloneNode(true);
         copy.removeAttribute('id');             // the book's block keeps it
+        copy.removeAttribute('tabindex');       // the code box scrolls, not the copy
         // the copy is read, not followed: its links (the line numbers, the
         // names of chunks) keep their look but lead nowhere and take no focus
         for (const a of copy.querySelectorAll('a[href]')) a.removeAttribute('href');
@@ -805,8 +811,7 @@
     const choices = heads
       ? about.heads.map((n) => [n, 0, headsName(n)])
       : about.part_label.map((label, k) => [about.book_heads, k + 1, label]);
-    const which = el('select', { 'aria-label': heads ? 'heads' : 'part switched off',
-                                 class: 'live-variant' });
+    const which = el('select', { class: 'live-variant' });     // named by its label
     choices.forEach(([n, part, label], k) => which.append(el('option', { value: String(k) }, label)));
     const seed = el('input', { type: 'text', value: about.seed, size: '6', 'aria-label': 'seed',
                                inputmode: 'numeric', class: 'live-seed' });
