@@ -932,6 +932,16 @@ async function run_experiment(page, widget, option, seed) {
   const running = await page.$eval(box, (b) => b.dataset.done === undefined);
   check(running, widget + ': the page answered another widget (in ' + answer.toFixed(1) +
         ' ms) while the worker trained');
+  // a bad seed typed while it runs, and Enter: the command line's message
+  // beside the controls, the run untouched (issue 37)
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = ''; });
+  await page.focus(box + ' input.live-seed');
+  await page.keyboard.type('abc');
+  await page.keyboard.press('Enter');
+  const bad = await page.$eval(box, (b) => ({ refused: b.querySelector('.live-refusal').textContent,
+    shown: b.querySelector('.live-refusal').getBoundingClientRect().height > 0, going: b.dataset.done === undefined }));
+  check(bad.refused === seed_message('abc') && bad.shown && bad.going, widget + ': a bad seed typed while the ' +
+        'experiment runs is refused in sight, with the command line\'s message, and the run goes on: ' + bad.refused);
   await page.waitForFunction((b) => document.querySelector(b).dataset.done, { timeout: 120000 }, box);
   const after = await page.$eval(box, (b) => ({
     done: b.dataset.done, ms: b.dataset.msPerStep,
