@@ -5,6 +5,8 @@
 // nothing about attention is computed here.
 (function () {
   'use strict';
+  // the widgets' boxes show from now on, at their size (live.css)
+  document.documentElement.dataset.live = 'starting';
 
   // ---------------------------------------------------------------- the module
   function decode(id) {
@@ -129,10 +131,16 @@
     }
     if (!running) fitted(chart);
   }
-  // a box that scrolls sideways can be scrolled from the keyboard
+  // a box that scrolls sideways can be scrolled from the keyboard, and
+  // is named where the focus stops on it
   function fitted(chart) {
-    if (chart.scrollWidth > chart.clientWidth + 1) chart.setAttribute('tabindex', '0');
-    else chart.removeAttribute('tabindex');
+    if (chart.scrollWidth > chart.clientWidth + 1) {
+      chart.setAttribute('tabindex', '0');
+      chart.setAttribute('role', 'region');
+      chart.setAttribute('aria-label', 'the chart, which scrolls sideways');
+    } else {
+      for (const a of ['tabindex', 'role', 'aria-label']) chart.removeAttribute(a);
+    }
   }
   window.addEventListener('resize', () => document.querySelectorAll('div.live .live-chart').forEach(fitted));
 
@@ -185,7 +193,9 @@
     const loaded = book.call('load', bytes);
     if (!loaded.ok) throw new Error('the module refused a checkpoint: ' + loaded.error);
     model.owner = owner;
-    for (const f of model.changed) f();
+    const was = quiet;
+    quiet = true;
+    try { for (const f of model.changed) f(); } finally { quiet = was; }
   }
 
   // The seed typed into a widget, checked by the same C as attention train
@@ -205,18 +215,51 @@
     input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); button.click(); } });
   }
 
+  // What a screen reader hears comes from a live region of each widget's
+  // own, which speaks for the reader's actions in that widget only: while
+  // the page starts and while the widgets follow a new model (useModel),
+  // it is quiet, and the widget whose run made the model says so once.
   // The status of a run changes at every record; a screen reader hears
-  // only its start, each quarter and its end, from a live region of its own.
+  // only its start, each quarter and its end.
+  let quiet = true;
   function announcer() {
     const a = el('span', { class: 'live-announce', role: 'status' });
     let said = -1;
-    a.say = (text) => { a.textContent = text; };
+    a.say = (text) => { if (!quiet) a.textContent = text; };
     a.progress = (share, text) => {
       const quarter = Math.floor(share * 4);
       if (quarter > said) { said = quarter; a.textContent = text; }
     };
     a.reset = () => { said = 0; };
     return a;
+  }
+  // A widget's status line, shown, and said by its announcer: tell(text,
+  // error) puts the text in the line (red for an error) and says it.
+  function statusLine() {
+    const where = el('div', { class: 'live-status' }), said = announcer();
+    where.said = said;
+    where.tell = (text, error) => {
+      where.textContent = text;
+      where.classList.toggle('live-error', !!error);
+      said.say(text);
+    };
+    return where;
+  }
+
+  // The numbers a drawing's colours stand for, for a reader who does not
+  // see them: tables under a summary, in a box that scrolls sideways
+  // where the screen is too narrow for them, which the keyboard reaches.
+  // numbers.show(tables) puts tables in it: each [caption, head, rows],
+  // head the columns' names, each row [its name, ...cells].
+  function numbersBox(summary, label) {
+    const frame = el('div', { class: 'live-numbers-frame', tabindex: '0', role: 'region', 'aria-label': label });
+    const box = el('details', { class: 'live-numbers' }, el('summary', {}, summary), frame);
+    box.show = (tables) => frame.replaceChildren(...tables.map(([caption, head, rows]) =>
+      el('table', { class: 'live-weights' }, el('caption', {}, caption),
+         el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h))),
+         ...rows.map(([name, ...cells]) => el('tr', {}, el('th', { scope: 'row' }, name),
+                                              ...cells.map((c) => el('td', {}, c)))))));
+    return box;
   }
 
   // A worker of its own, which instantiates the module and runs body.
@@ -233,10 +276,13 @@
     const seed = el('input', { type: 'text', value: about.seed, size: '6', 'aria-label': 'seed',
                                inputmode: 'numeric', class: 'live-seed' });
     const go = el('button', { type: 'button', class: 'live-train' }, 'Train');
-    const back = el('button', { type: 'button', class: 'live-book-model', hidden: '' },
-                    'Back to the book\'s model');
+    // one button switches between the book's model and the reader's last
+    // one, named for the model it switches to; it stays where it is, so
+    // the focus stays on it
+    const back = el('button', { type: 'button', class: 'live-book-model', hidden: '' });
     const refused = refusal();
-    const status = el('span', { class: 'live-status' }, 'Not trained yet: the widgets use the book\'s model.');
+    const status = el('span', { class: 'live-status' },
+                      'Not trained yet: the widgets use ' + bookOwner() + '.');
     const said = announcer();
     const chart = el('div', { class: 'live-chart' });
     const paint = painter(chart, box, status);
@@ -244,14 +290,24 @@
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'seed ', seed), go, save, back),
                refused, status, said, chart);
     let running = null;
+    let yours = null;             // the reader's last model: { bytes, owner }
+    let chosen = false;           // the reader switched models during this run
+    const offer = () => {
+      back.hidden = yours === null;
+      if (yours) back.textContent = model.owner === yours.owner ? 'Back to ' + bookOwner() : 'Use ' + yours.owner;
+    };
     seed.addEventListener('input', refused.clear);
     onEnter(seed, go);
     back.addEventListener('click', () => {
       refused.clear();
-      useModel(decode('live-model'), bookOwner());
-      back.hidden = true;
-      status.textContent = 'The widgets use the book\'s model again.';
-      said.say(status.textContent);
+      const toBook = model.owner === yours.owner;
+      useModel(toBook ? decode('live-model') : yours.bytes, toBook ? bookOwner() : yours.owner);
+      if (running) chosen = true;
+      offer();
+      const line = 'The widgets use ' + model.owner + (toBook ? ' again.' : '.') +
+        (running ? ' They keep it when the run ends.' : '');
+      if (!running) status.textContent = line;
+      said.say(line);
     });
     go.addEventListener('click', () => {
       const checked = checkedSeed(seed, refused);
@@ -260,6 +316,7 @@
       const steps = about.steps;
       running = startWorker(worker);
       save.hidden = true;
+      chosen = false;
       status.classList.remove('live-error');
       said.reset();
       paint.start();
@@ -292,15 +349,17 @@
           ' at step ' + r.first + ' (' +
           (first === null ? '-' : ((first - r.start) / 1000).toFixed(2) + ' s') + '), ' + steps + ' steps in ' +
           (r.ms / 1000).toFixed(2) + ' s, ' + perStep.toFixed(2) + ' ms a step. ' +
-          'The widgets below now use this model.';
+          (chosen ? 'The widgets keep ' + model.owner + ', as you chose during the run.'
+                  : 'The widgets below now use this model.');
         said.say(status.textContent);
         box.dataset.msPerStep = perStep.toFixed(3);
         box.dataset.firstPerfectSeconds = first === null ? '' : ((first - r.start) / 1000).toFixed(3);
-        useModel(r.checkpoint, 'your model (seed ' + checked + ')');
+        yours = { bytes: r.checkpoint, owner: 'your model (seed ' + checked + ')' };
+        if (!chosen) useModel(yours.bytes, yours.owner);
         save.href = URL.createObjectURL(new Blob([r.checkpoint], { type: 'application/octet-stream' }));
         save.download = 'seed' + checked + '.ckpt';
         save.hidden = false;
-        back.hidden = false;
+        offer();
       };
       run.postMessage({ module, seed: checked, steps });
     });
@@ -313,18 +372,18 @@
   // u, i, the value exactly (%.9g) and as attention trace prints it (%+.3f).
   function stepperWidget(box) {
     const text = el('input', { type: 'text', value: '7*8=', size: '8', 'aria-label': 'sequence', class: 'live-sequence' });
-    const pos = el('select', { 'aria-label': 'emitting row', class: 'live-pos' });
+    const pos = el('select', { class: 'live-pos' });      // named by its label
     const buttons = {};
     for (const [key, label] of [['rowBack', '« row'], ['back', '‹ step'], ['next', 'step ›'], ['rowNext', 'row »']])
       buttons[key] = el('button', { type: 'button', class: 'live-' + key }, label);
-    const where = el('div', { class: 'live-status', role: 'status' });
+    const where = statusLine();
     // the code scrolls in its box, so the keyboard can reach it (Tab, then the arrows)
     const code = el('div', { class: 'live-code', tabindex: '0', role: 'region',
                              'aria-label': 'the code being stepped, its current line marked' });
     const vars = el('table', { class: 'live-vars' });
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'sequence ', text),
                   el('label', {}, 'emitting row t ', pos), ...Object.values(buttons)),
-               where, el('div', { class: 'live-stepper' }, code, vars));
+               where, where.said, el('div', { class: 'live-stepper' }, code, vars));
     let steps = [], at = 0, lines = new Map();
 
     // a new sequence is stepped at its last row, the one that emits the
@@ -350,6 +409,7 @@
       for (const block of blocks) {
         const copy = block.cloneNode(true);
         copy.removeAttribute('id');             // the book's block keeps it
+        copy.removeAttribute('tabindex');       // the code box scrolls, not the copy
         // the copy is read, not followed: its links (the line numbers, the
         // names of chunks) keep their look but lead nowhere and take no focus
         for (const a of copy.querySelectorAll('a[href]')) a.removeAttribute('href');
@@ -376,13 +436,11 @@
       steps = [];
       at = 0;
       if (!stepped.ok) {
-        where.textContent = stepped.error;
-        where.classList.add('live-error');
+        where.tell(stepped.error, true);
         code.replaceChildren();
         vars.replaceChildren();
         return;
       }
-      where.classList.remove('live-error');
       const f = stepped.fields;
       (f.line || []).forEach((line, k) =>
         steps.push({ line: Number(line), name: f.name[k], head: Number(f.head[k]), t: Number(f.t[k]),
@@ -408,8 +466,8 @@
         if (top < frame.scrollTop || top > frame.scrollTop + frame.clientHeight - 30)
           frame.scrollTop = top - frame.clientHeight / 3;
       }
-      where.textContent = 'step ' + (at + 1) + ' of ' + steps.length + ', ' + model.owner +
-        ': head ' + s.head + ', line ' + s.line + ' of attention.nw';
+      where.tell('step ' + (at + 1) + ' of ' + steps.length + ', ' + model.owner +
+        ': head ' + s.head + ', line ' + s.line + ' of attention.nw, ' + s.name + ' = ' + s.shown);
       // the values defined at this line: the loop indices it has, and the
       // latest value of each variable of this call of this function,
       // for the u (and i) of this step where the variable is one of a row
@@ -461,27 +519,31 @@
     const text = el('input', { type: 'text', value: '7*8=56', size: '8', 'aria-label': 'sequence', class: 'live-sequence' });
     const less = el('button', { type: 'button', class: 'live-less' }, '‹ one less');
     const more = el('button', { type: 'button', class: 'live-more' }, 'one more ›');
-    const where = el('div', { class: 'live-status', role: 'status' });
+    const where = statusLine();
     const chart = el('div', { class: 'live-chart live-square' });
+    const numbers = numbersBox('The numbers of the drawing', 'the weights of every head, a row for each t');
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'sequence ', text), less, more),
-               where, chart);
+               where, where.said, chart, numbers);
     let n = about.equals + 1;     // the question, 7*8=
     function run() {
       n = Math.max(1, Math.min(n, text.value.length));
       const shown = text.value.slice(0, n);
       const traced = book.call('weights', shown);
       if (!traced.ok) {
-        where.textContent = traced.error;
-        where.classList.add('live-error');
+        where.tell(traced.error, true);
         chart.replaceChildren();
         return;
       }
-      where.classList.remove('live-error');
-      const next = traced.fields.next;
+      const next = traced.fields.next, rows = traced.fields.weights, chars = [...shown];
       draw(chart, traced.svg, 'The weights of every head on \'' + shown + '\', a square each, ' +
-           'with its numbers: row t reads the rows u up to t; the last row is framed');
-      where.textContent = "'" + shown + "' (" + n + ' of ' + text.value.length + ' characters), ' +
-        model.owner + ': the last row chooses ' + named(next);
+           'with its numbers: row t reads the rows u up to t; the last row is framed; the numbers are ' +
+           'also in the tables below');
+      // the module's rows: for each head, row t's weights on u = 0 to t
+      numbers.show([...Array(rows.length / chars.length).keys()].map((head) => [
+        'head ' + head, ['t \\ u', ...chars.map((c, u) => u + ' ' + named(c))],
+        chars.map((c, t) => [t + ' ' + named(c), ...rows[head * chars.length + t].split(' ')])]));
+      where.tell("'" + shown + "' (" + n + ' of ' + text.value.length + ' characters), ' +
+        model.owner + ': the last row chooses ' + named(next));
       box.dataset.next = next;
     }
     less.addEventListener('click', () => { n = Math.max(1, n - 1); run(); });
@@ -495,37 +557,45 @@
   // The module draws the weights of the row of = for a*b= and b*a=, with
   // the book's view_swap; its fields are a, b, the measure of the change,
   // the head that follows a digit (-1: none), the pairs visited and the
-  // book's pick with its measure.
+  // pair that changes most with its measure.
   function swapWidget(box) {
     const text = el('input', { type: 'text', value: '7*8=', size: '6', 'aria-label': 'question', class: 'live-question' });
     const go = el('button', { type: 'button', class: 'live-swap' }, 'Swap');
-    const pick = el('button', { type: 'button', class: 'live-pick' }, 'The book\'s pick');
-    const where = el('div', { class: 'live-status', role: 'status' });
+    // the pair that changes most for the model in use (the book's or the reader's)
+    const pick = el('button', { type: 'button', class: 'live-pick' }, 'The pair that changes most');
+    const where = statusLine();
     const chart = el('div', { class: 'live-chart live-swap-chart' });
+    const numbers = numbersBox('The numbers of the drawing', 'the weights of the row of = in both orders, ' +
+                               'a row for each head');
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), go, pick),
-               where, chart);
+               where, where.said, chart, numbers);
     let best = null;
     function run() {
       const swapped = book.call('swap', text.value);
       if (!swapped.ok) {
-        where.textContent = swapped.error;
-        where.classList.add('live-error');
+        where.tell(swapped.error, true);
         chart.replaceChildren();
         return;
       }
-      where.classList.remove('live-error');
       const { a, b, change, head, visited } = swapped.fields;
       const [pa, pb, pchange] = [swapped.fields.pick_a, swapped.fields.pick_b, swapped.fields.pick_change];
       draw(chart, swapped.svg, 'The weights of the row of = of every head, with their numbers, for ' +
-           a + '*' + b + '= and ' + b + '*' + a + '=');
+           a + '*' + b + '= and ' + b + '*' + a + '=; the numbers are also in the tables below');
+      // the module's rows: a*b='s heads, then b*a='s
+      const rows = swapped.fields.weights, heads = rows.length / 2;
+      numbers.show([[a, b], [b, a]].map(([x, y], order) => {
+        const q = [...(x + '*' + y + '=')];
+        return [q.join(''), ['head', ...q.map((c, u) => u + ' ' + named(c))],
+                [...Array(heads).keys()].map((h) => [String(h), ...rows[order * heads + h].split(' ')])];
+      }));
       best = pa + '*' + pb + '=';
-      where.textContent = a + '*' + b + '= against ' + b + '*' + a + '=, ' + model.owner +
+      where.tell(a + '*' + b + '= against ' + b + '*' + a + '=, ' + model.owner +
         ': a share of ' + change + ' of the reading at the = moves to another position; ' +
         (head === '-1' ? 'no head has its largest weight on position ' + about.a_at + ' in one order and on ' +
                          about.b_at + ' in the other. '
                        : 'head ' + head + ' has its largest weight on position ' + about.a_at + ' in one order and on ' +
                          about.b_at + ' in the other: it follows a digit. ') +
-        'Of the ' + visited + ' pairs, the one that changes most is ' + best + ' (' + pchange + ').';
+        'Of the ' + visited + ' pairs, the one that changes most is ' + best + ' (' + pchange + ').');
       Object.assign(box.dataset, { change, head, pick: best, pickChange: pchange, visited });
     }
     go.addEventListener('click', run);
@@ -544,28 +614,26 @@
   function ownWidget(box) {
     const text = el('input', { type: 'text', value: '7*8=', size: '6', 'aria-label': 'question', class: 'live-question' });
     const go = el('button', { type: 'button', class: 'live-own' }, 'Trace row ' + (about.equals + 1));
-    const where = el('div', { class: 'live-status', role: 'status' });
+    const where = statusLine();
     const table = el('table', { class: 'live-weights' });
-    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), go), where, table);
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), go), where, where.said, table);
     function run() {
       table.replaceChildren();
       const traced = book.call('own_output', text.value);
       if (!traced.ok) {
-        where.textContent = traced.error;
-        where.classList.add('live-error');
+        where.tell(traced.error, true);
         return;
       }
-      where.classList.remove('live-error');
       const { tokens, next, row, top, most } = traced.fields, r = Number(row);
       const weights = traced.fields.weights.map((list) => list.split(' '));
       table.append(el('tr', {}, el('th', {}, 'head'),
                       ...[...tokens].map((c, u) => el('th', {}, u + " '" + c + "'"))));
       weights.forEach((w, head) => table.append(el('tr', { class: String(head) === top ? 'live-now' : '' },
         el('th', {}, String(head)), ...w.map((x, u) => el('td', u === r ? { class: 'live-own-cell' } : {}, x)))));
-      where.textContent = model.owner + ' answers ' + tokens.slice(0, r) + ' with ' + tokens[r] +
+      where.tell(model.owner + ' answers ' + tokens.slice(0, r) + ' with ' + tokens[r] +
         '; with that digit appended, row ' + row + ' chooses ' + next + '. There head ' + top + ' puts ' +
         weights[Number(top)][r] + ' of its reading on position ' + row + ', the digit the model wrote itself' +
-        (most === '1' ? ', more than on any other position.' : ', but more on an earlier position.');
+        (most === '1' ? ', more than on any other position.' : ', but more on an earlier position.'));
       Object.assign(box.dataset, { tokens, next, top, most });
     }
     go.addEventListener('click', run);
@@ -595,11 +663,11 @@
       option(1, 'its mean over the problems'), option(0, 'zeros'), option(2, 'those of another problem'));
     const other = el('input', { type: 'text', value: '3*6=', size: '6', 'aria-label': 'other problem', class: 'live-other' });
     const go = el('button', { type: 'button', class: 'live-patch' }, 'Patch');
-    const where = el('div', { class: 'live-status', role: 'status' });
+    const where = statusLine();
     const chart = el('div', { class: 'live-chart' });
     head.value = '4';
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), head, site, pos,
-                  el('label', {}, 'replaced by ', source), other, go), where, chart);
+                  el('label', {}, 'replaced by ', source), other, go), where, where.said, chart);
     function shown() {
       pos.hidden = Number(site.value) < 2;
       other.hidden = source.value !== '2';
@@ -610,18 +678,16 @@
       const patched = book.call('patch', input, Number(site.value), Number(source.value),
                                 Number(head.value), Number(pos.value));
       if (!patched.ok) {
-        where.textContent = patched.error;
-        where.classList.add('live-error');
+        where.tell(patched.error, true);
         chart.replaceChildren();
         return;
       }
-      where.classList.remove('live-error');
       const f = patched.fields, q = text.value;
       draw(chart, patched.svg, 'The weights of the row of = of every head, as the model computes them ' +
            'and patched, with their numbers');
-      where.textContent = model.owner + ' writes ' + q + f.clean + ' as it computes it, ' + q + f.patched +
+      where.tell(model.owner + ' writes ' + q + f.clean + ' as it computes it, ' + q + f.patched +
         ' patched (the right answer is ' + f.right + '); the logit difference of the right first token is ' +
-        f.diff_clean + ' as computed, ' + f.diff_patched + ' patched.';
+        f.diff_clean + ' as computed, ' + f.diff_patched + ' patched.');
       Object.assign(box.dataset, { clean: f.clean, patched: f.patched, diffClean: f.diff_clean,
                                    diffPatched: f.diff_patched });
     }
@@ -643,20 +709,22 @@
     const names = about.concept;
     const concept = el('select', { 'aria-label': 'concept', class: 'live-concept' },
                        ...names.map((name, c) => el('option', { value: String(c) }, name)));
-    const where = el('div', { class: 'live-status', role: 'status' });
+    const where = statusLine();
     const chart = el('div', { class: 'live-chart live-neuron-chart' });
     const numbers = el('table', { class: 'live-weights live-neuron-numbers' });
-    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'concept ', concept)), where, chart,
-               el('details', { class: 'live-numbers' }, el('summary', {}, 'The numbers of the table'), numbers));
+    // the table scrolls sideways in its own box where the screen is too
+    // narrow for its ten columns; the keyboard reaches the box and scrolls it
+    const frame = el('div', { class: 'live-numbers-frame', tabindex: '0', role: 'region',
+                              'aria-label': 'the numbers of the table, a row for each a' }, numbers);
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'concept ', concept)), where, where.said, chart,
+               el('details', { class: 'live-numbers' }, el('summary', {}, 'The numbers of the table'), frame));
     function run() {
       const found = book.call('neuron', Number(concept.value));
       if (!found.ok) {
-        where.textContent = found.error;
-        where.classList.add('live-error');
+        where.tell(found.error, true);
         chart.replaceChildren();
         return;
       }
-      where.classList.remove('live-error');
       // count, neuron, d, right; and the list value, the neuron's
       // activation on each problem a*b, a row of b for each a
       const { count, neuron, d, right } = found.fields, values = found.fields.value, digits = about.digits;
@@ -668,10 +736,10 @@
            ...values.slice(0, digits).map((v, b) => el('th', { scope: 'col' }, String(b)))),
         ...[...Array(digits).keys()].map((a) => el('tr', {}, el('th', { scope: 'row' }, String(a)),
           ...values.slice(digits * a, digits * a + digits).map((v) => el('td', {}, v)))));
-      where.textContent = model.owner + ': of the ' + about.neurons + ' neurons at the =, neuron ' + neuron +
+      where.tell(model.owner + ': of the ' + about.neurons + ' neurons at the =, neuron ' + neuron +
         ' separates the ' + count + ' problems where ' + names[Number(concept.value)] +
         ' from the others best, d = ' + d + '; one threshold on it sorts ' + right + ' of ' + about.problems +
-        ' right.';
+        ' right.');
       Object.assign(box.dataset, { count, neuron, d, right });
     }
     concept.addEventListener('change', run);
@@ -681,25 +749,23 @@
 
   // ---------------------------------------------------------------- principal directions
   function screeWidget(box) {
-    const where = el('div', { class: 'live-status', role: 'status' });
+    const where = statusLine();
     const chart = el('div', { class: 'live-chart' });
-    box.append(where, chart);
+    box.append(where, where.said, chart);
     function run() {
       const found = book.call('scree');
       if (!found.ok) {
-        where.textContent = found.error;
-        where.classList.add('live-error');
+        where.tell(found.error, true);
         chart.replaceChildren();
         return;
       }
-      where.classList.remove('live-error');
       const { count, first } = found.fields, countIn = found.fields.count_in;
       draw(chart, found.svg, 'The share of the variance along each principal direction, ' +
            'largest first, and the running total, for the ' + about.neurons + ' activations and the ' +
            about.inputs + ' inputs of the FFN: ' + count + ' and ' + countIn + ' directions hold 90 %');
-      where.textContent = model.owner + ': ' + count + ' directions hold 90\u00a0% of the variance of the ' +
+      where.tell(model.owner + ': ' + count + ' directions hold 90\u00a0% of the variance of the ' +
         about.neurons + ' activations, ' + countIn + ' that of the ' + about.inputs +
-        ' inputs; the first direction holds ' + first + '\u00a0%.';
+        ' inputs; the first direction holds ' + first + '\u00a0%.');
       Object.assign(box.dataset, { count, countIn, first });
     }
     model.changed.push(run);
@@ -734,14 +800,18 @@
   // One widget for chapter 7 (which part is switched off) and one for
   // chapter 8 (how many heads); the rest is the same.  The numbers of
   // heads and the parts, as the concepts, come from the module (the parts
-  // from its table of parts, numbered from 1).
+  // from its table of parts, numbered from 1).  Each model has one name,
+  // the one of the book's tables and the module's results: a part's label
+  // from the table of parts ('no residual'), a number of heads as
+  // '8 heads', and "book's model"; in sentences with its seed, as the
+  // other widgets name the book's model and the reader's.
+  const headsName = (n) => n + ' head' + (n > 1 ? 's' : '');
   function experimentWidget(box) {
     const heads = box.dataset.widget === 'heads';
     const choices = heads
-      ? about.heads.map((n, k) => [n, 0, about.heads_name[k]])
-      : about.part.map((what, k) => [about.book_heads, k + 1, `without ${what}`]);
-    const which = el('select', { 'aria-label': heads ? 'heads' : 'part switched off',
-                                 class: 'live-variant' });
+      ? about.heads.map((n) => [n, 0, headsName(n)])
+      : about.part_label.map((label, k) => [about.book_heads, k + 1, label]);
+    const which = el('select', { class: 'live-variant' });     // named by its label
     choices.forEach(([n, part, label], k) => which.append(el('option', { value: String(k) }, label)));
     const seed = el('input', { type: 'text', value: about.seed, size: '6', 'aria-label': 'seed',
                                inputmode: 'numeric', class: 'live-seed' });
@@ -771,19 +841,19 @@
       logs.hidden = true;
       status.classList.remove('live-error');
       delete box.dataset.done;
-      const names = ['the book\'s model', label];
+      const names = ['book\'s model', label].map((name) => name + ' (seed ' + checked + ')');
       const times = [[], []];        // [time, step] of each record, per run
       said.reset();
       paint.start();
-      said.say('Training the book\'s model and the model ' + label + ', seed ' + checked + ', in your browser.');
+      said.say('Training ' + names.join(' and ') + ' in your browser.');
       run.onmessage = (event) => {
         const r = event.data;
         if (!r.done) {
-          const line = 'seed ' + checked + ', ' + names[r.run] + ', step ' + r.step +
+          const line = names[r.run] + ', step ' + r.step +
             ': batch loss ' + r.loss.toFixed(4) + ', score ' + r.correct + '/' + about.problems;
-          paint.later(r.chart, 'Loss and score against the step, seed ' + checked + ': ' + names[r.run] +
+          paint.later(r.chart, 'Loss and score against the step: ' + names[r.run] +
                       ' at step ' + r.step + ', ' + r.correct + ' of ' + about.problems + ' problems right' +
-                      (r.run ? '; the book\'s model, solid, and ' + label + ', dashed' : ''), line);
+                      (r.run ? '; ' + names[0] + ', solid, and ' + names[1] + ', dashed' : ''), line);
           times[r.run].push([r.at, r.step]);
           said.progress((r.run + r.step / r.steps) / 2, line);
           return;
@@ -802,14 +872,19 @@
           said.say(r.message);
           return;
         }
-        status.textContent = 'seed ' + checked + ': both models trained ' +
-          'in your browser, ' + ms.map((x, k) => names[k] + ' ' + x.toFixed(2) + ' ms a step').join(', ') + '.';
-        said.say(status.textContent);
+        // the result first, as the table below has it; then the time
+        const f = r.results;
+        const perfect = about.problems + '/' + about.problems;
+        const result = f.name.map((name, k) => names[k] + ': ' +
+          (f.first[k] === 'never' ? 'never ' + perfect : 'first ' + perfect + ' at step ' + f.first[k]) +
+          ', final score ' + f.score[k] + ', final loss ' + f.loss[k]).join('; ') + '.';
+        status.textContent = result + ' Trained in your browser, ' +
+          ms.map((x, k) => x.toFixed(2)).join(' and ') + ' ms a step.';
+        said.say(result);
         table.replaceChildren(el('caption', {}, 'seed ' + checked),
                               el('tr', {}, ...['model', 'first ' + about.problems + '/' + about.problems +
                                                ' at step', 'final score',
                                                'final loss'].map((h) => el('th', { scope: 'col' }, h))));
-        const f = r.results;
         f.name.forEach((name, k) =>
           table.append(el('tr', { 'data-exact-loss': f.exact[k] },
                           ...[name, f.first[k], f.score[k], f.loss[k]].map((v) => el('td', {}, v)))));
@@ -881,6 +956,7 @@
     widgets('scree').forEach(screeWidget);
     widgets('ablations').forEach(experimentWidget);
     widgets('heads').forEach(experimentWidget);
+    quiet = false;
     document.documentElement.dataset.live = 'ready';
   }
   start().catch(without);

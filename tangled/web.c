@@ -485,6 +485,15 @@ WEB_EXPORT(weights) int web_weights(int length)
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     field("next", "%c", char_of_token(argmax(tr.logits[T - 1], VOCAB)));
+    for (int head = 0; head < tr.n_heads; head++)
+        for (int t = 0; t < T; t++) {
+            char row[8 * SEQ_LEN];
+            for (int u = 0, n = 0; u <= t; u++)
+                n += snprintf(row + n, sizeof row - (size_t)n, "%s%.2f",
+                              u > 0 ? " " : "",
+                              (double)tr.weights[head][t][u]);
+            field("weights[]", "%s", row);
+        }
     drawing_follows();
     for (int head = 0; head < tr.n_heads; head++)
         svg_heatmaps(&web.output, &maps[head], 1, 1, NULL, scale,
@@ -608,6 +617,14 @@ WEB_EXPORT(swap) int web_swap(int length)
     field("pick_a", "%d", pick_a);
     field("pick_b", "%d", pick_b);
     field("pick_change", "%.2f", (double)pick);
+    for (int order = 0; order < 2; order++) {   /* a*b=, then b*a= */
+        real w[MAX_HEADS][4];
+        question_weights(&web.g, order ? b : a, order ? a : b, w);
+        for (int head = 0; head < web.g.n_heads; head++)
+            field("weights[]", "%.2f %.2f %.2f %.2f", (double)w[head][0],
+                  (double)w[head][1], (double)w[head][2],
+                  (double)w[head][3]);
+    }
     drawing_follows();
     view_swap(&web.output, &web.g, a, b, 1);
     return 0;

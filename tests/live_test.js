@@ -72,22 +72,28 @@ async function main() {
     const cdp = await page.createCDPSession();
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
     await page.goto('file://' + path.resolve(page_path), { waitUntil: 'load' });
-    await page.waitForFunction(() => document.documentElement.dataset.live !== undefined, { timeout: 30000 });
+    await page.waitForFunction(() => ['ready', 'failed'].includes(document.documentElement.dataset.live), { timeout: 30000 });
     check(await page.evaluate(() => document.documentElement.dataset.live) === 'ready', 'the module loads from file://');
 
+    await no_jump(browser, page.url());
     await before_runs(page);
     await train(page, downloads);
     await session(page);
     await stepper(page);
     await grow(page);
     await swap(page);
+    await text_alternatives(page);
     await own(page);
     await patched(page);
     await neurons(page);
+    await neuron_numbers(page);
     await screeplot(page);
     await experiments(page);
     await keyboard_only(page);
     await widgets_accessible(page);
+    await label_in_name(page);
+    await tab_stops(page, 400);
+    await tab_stops(page, 1280);
     await screenshots(page);
     await described(page);
     await without_webassembly(page);
@@ -115,6 +121,68 @@ async function widgets_accessible(page) {
   check(r.violations.length === 0, 'axe-core ' + r.version + ' (WCAG 2.1 A and AA) over the ' + r.widgets +
         ' widgets, after they ran: ' + r.violations.length + ' rules broken on ' +
         r.violations.reduce((a, v) => a + v.n, 0) + ' elements');
+}
+
+// The name a screen reader gives each control of the widgets contains
+// the words its label shows (WCAG 2.5.3, label in name; issue 37: the
+// menus shown as "model" were named "part switched off" and "heads").
+// The names are the browser's own, from its accessibility tree.
+async function label_in_name(page) {
+  const wrong = [];
+  let n = 0;
+  for (const h of await page.$$('div.live input, div.live select, div.live button, div.live textarea')) {
+    const shown = await h.evaluate((e) => {
+      if (e.getClientRects().length === 0) return null;
+      const label = e.closest('label') || (e.id ? document.querySelector('label[for="' + e.id + '"]') : null);
+      if (!label) return e.tagName === 'BUTTON' ? e.textContent.trim() : null;
+      const copy = label.cloneNode(true);
+      copy.querySelectorAll('input, select, button, textarea').forEach((c) => c.remove());
+      return copy.textContent.trim();
+    });
+    if (!shown) continue;
+    n++;
+    const node = await page.accessibility.snapshot({ root: h, interestingOnly: false });
+    const name = node && node.name ? node.name : '';
+    if (!name.toLowerCase().includes(shown.toLowerCase()))
+      wrong.push('"' + shown + '" named "' + name + '" in ' + await h.evaluate((e) => e.closest('div.live').dataset.widget));
+  }
+  check(n > 20 && wrong.length === 0, 'the name of each of the ' + n + ' labelled controls contains its visible ' +
+        'label (' + (wrong.join('; ') || 'all do') + ')');
+}
+
+// Every tab stop in the widgets has a name, at the given width: each
+// widget is walked with Tab from its box to its end, the way a reader
+// without a mouse goes through it (issue 37: at 400 px the stepper's
+// copies of code blocks were three stops without a name).  A stop is
+// named when the browser gives it a role (a box without one, role
+// "generic", is read out as the whole of its text, if at all) and a
+// name.  The stepper copies its code anew at this width first.
+async function tab_stops(page, width) {
+  await page.setViewport({ width, height: 900 });
+  await sleep(500);                // page.html looks for frames that scroll 200 ms after a resize
+  await page.$eval('div.live[data-widget="stepper"] input.live-sequence',
+                   (e) => { e.value = '7*8='; e.dispatchEvent(new Event('input')); });
+  await sleep(500);
+  const unnamed = [];
+  let stops = 0;
+  for (const box of await page.$$('div.live')) {
+    const widget = await box.evaluate((b) => b.dataset.widget);
+    await box.evaluate((b) => { b.setAttribute('tabindex', '-1'); b.focus(); b.removeAttribute('tabindex'); });
+    for (let k = 0; k < 60; k++) {
+      await page.keyboard.press('Tab');
+      const inside = await page.evaluate((b) => b.contains(document.activeElement) && document.activeElement !== b, box);
+      if (!inside) break;
+      stops++;
+      const here = await page.evaluateHandle(() => document.activeElement);
+      const node = await page.accessibility.snapshot({ root: here, interestingOnly: false });
+      if (!node || !(node.name || '').trim() || ['generic', 'none', 'presentation', ''].includes(node.role || ''))
+        unnamed.push(widget + ' ' + await here.evaluate((e) => e.tagName.toLowerCase() + '.' + e.className) +
+                     ' (' + (node ? node.role : 'no node') + ')');
+    }
+  }
+  check(stops > 20 && unnamed.length === 0, 'at ' + width + ' px each of the ' + stops + ' tab stops of the ' +
+        'widgets has a name (' + (unnamed.join(', ') || 'none without') + ')');
+  await page.setViewport({ width: 1280, height: 900 });
 }
 
 // ------------------------------------------------------------------ keyboard alone
@@ -183,6 +251,25 @@ async function keyboard_only(page) {
       await page.keyboard.press('Space');
       check(/again/.test(await status('train')), 'keyboard: Space on the button brings the book\'s model back (' +
             await status('train') + ')');
+      // the focus stays on a control that does the same the other way
+      // (issue 37: the button hid itself and the focus fell to the page)
+      const focused = () => page.evaluate(() => {
+        const e = document.activeElement;
+        return { here: !!e.closest('div.live[data-widget="train"]') && e.getClientRects().length > 0,
+                 tag: e.tagName.toLowerCase(), text: e.textContent.trim().slice(0, 60) };
+      });
+      const owner = () => page.$eval('div.live[data-widget="stepper"] .live-status', (e) => e.textContent);
+      const f1 = await focused();
+      check(f1.here && f1.tag === 'button' && /your model \(seed 5\)/.test(f1.text),
+            'keyboard: after Space the focus stays on a button of the train widget, which offers the model back (' +
+            f1.tag + ' "' + f1.text + '")');
+      await page.keyboard.press('Space');
+      const f2 = await focused(), mine = await owner();
+      await page.keyboard.press('Enter');
+      const f3 = await focused(), book = await owner();
+      check(f2.here && f3.here && /your model \(seed 5\)/.test(mine) && /the book's model \(seed 1\)/.test(book),
+            'keyboard: Space and Enter on it switch to the reader\'s model and back, the focus kept (' + f2.text +
+            '; ' + f3.text + ')');
     }
   }
 
@@ -564,6 +651,14 @@ async function stepper(page) {
   await page.click(box + ' button.live-rowBack');
   const row = await read();
   check(row.at < back.at && row.v.u !== back.v.u, 'the row back goes to the previous u');
+  // a screen reader hears the step's value, not only where it is (issue 37)
+  await page.click(box + ' button.live-next');
+  const heard = await page.$eval(box, (b) => ({
+    said: [...b.querySelectorAll('[role="status"], [role="alert"], [aria-live]:not([aria-live="off"])')]
+      .map((r) => r.textContent).join(' | '),
+    name: b.querySelector('tr.live-now').dataset.name, value: b.querySelector('tr.live-now td').textContent }));
+  check(heard.said.includes(heard.name + ' = ' + heard.value), 'a step announces its value, ' + heard.name + ' = ' +
+        heard.value + ' (the live region says: ' + heard.said + ')');
 }
 
 // ------------------------------------------------------------------ one character at a time
@@ -662,6 +757,32 @@ async function swap(page) {
         'the reader\'s pair 3*7= is drawn in both orders, change ' + other.change);
 }
 
+// The grow and swap widgets give the numbers their colours stand for in
+// tables too (issue 37: they had no text alternative): the cells of the
+// tables, in order, are the numbers the drawings print, a drawing per
+// head (grow) or per order (swap), row by row.  (The grow widget is
+// given a question, whose squares are large enough to print their
+// numbers; with an answer digit they print none.)
+async function text_alternatives(page) {
+  await page.$eval('div.live[data-widget="grow"] input.live-sequence',
+                   (e) => { e.value = '7*8='; e.dispatchEvent(new Event('input')); });
+  for (const widget of ['grow', 'swap']) {
+    const got = await page.$eval('div.live[data-widget="' + widget + '"]', (b) => {
+      const frame = b.querySelector('details.live-numbers .live-numbers-frame');
+      return {
+        tables: frame ? frame.querySelectorAll('table').length : 0,
+        named: !!frame && frame.getAttribute('role') === 'region' && (frame.getAttribute('aria-label') || '').length > 5,
+        cells: frame ? [...frame.querySelectorAll('td')].map((td) => td.textContent).join(' ') : '',
+        drawn: [...b.querySelectorAll('.live-chart svg text')].map((t) => t.textContent)
+          .filter((t) => /^-?\d\.\d\d$/.test(t)).join(' '),
+        svgs: b.querySelectorAll('.live-chart svg').length };
+    });
+    check(got.tables === got.svgs && got.named && got.drawn.length > 0 && got.cells === got.drawn,
+          widget + ': the numbers of its ' + got.svgs + ' drawings are also in ' + got.tables + ' tables, in a named ' +
+          'box (' + got.cells.split(' ').length + ' cells; drawn: ' + got.drawn.split(' ').length + ')');
+  }
+}
+
 // ------------------------------------------------------------------ it reads its own output
 async function own(page) {
   const box = 'div.live[data-widget="own"]';
@@ -705,6 +826,55 @@ async function neurons(page) {
           'concept "' + names[c] + '": neuron ' + got[1] + ', d = ' + got[2] + ', ' + got[3] +
           ' right, drawn, as the book\'s table neurons.md says');
   }
+}
+
+// The neuron's table of numbers, opened: at 1280 px its eleven columns
+// are all in view; where they cannot be (400 px), the box that holds them
+// scrolls, and the keyboard reaches it (Tab from the summary), hears its
+// name and scrolls it to the last column with the arrow keys.
+async function neuron_numbers(page) {
+  const box = 'div.live[data-widget="neuron"]';
+  await page.$eval(box + ' details.live-numbers', (d) => { d.open = true; });
+  for (const width of [1280, 400]) {
+    await page.setViewport({ width, height: 900 });
+    const seen = () => page.$eval(box + ' table.live-neuron-numbers', (t) => {
+      let frame = t.parentElement;       // the box that clips the table sideways
+      while (frame && !/auto|scroll|hidden|clip/.test(getComputedStyle(frame).overflowX)) frame = frame.parentElement;
+      const f = frame.getBoundingClientRect();
+      const out = (c) => { const r = c.getBoundingClientRect(); return r.left < f.left - 0.5 || r.right > f.right + 0.5; };
+      const last = [...t.querySelectorAll('tr')].map((tr) => tr.lastElementChild);
+      return { hidden: [...t.querySelectorAll('th, td')].filter(out).length, lastHidden: last.filter(out).length,
+               scrolls: frame.scrollWidth > frame.clientWidth + 1, tab: frame.getAttribute('tabindex'),
+               role: frame.getAttribute('role'), label: frame.getAttribute('aria-label') || '' };
+    });
+    const at = await seen();
+    if (width === 1280) {
+      check(at.hidden === 0, 'at 1280 px every column of the neuron\'s numbers is in view (' + at.hidden +
+            ' cells hidden)');
+      continue;
+    }
+    check(at.hidden === 0 || (at.scrolls && at.tab === '0' && at.role === 'region' && at.label.length > 5),
+          'at 400 px the neuron\'s numbers fit or scroll in a box the keyboard reaches, named (' +
+          at.hidden + ' cells out of view; tabindex ' + at.tab + ', role ' + at.role + ', "' + at.label + '")');
+    if (at.hidden === 0) continue;
+    await page.focus(box + ' details.live-numbers > summary');
+    await page.keyboard.press('Tab');
+    const reached = await page.evaluate((b) => {
+      const e = document.activeElement;
+      return !!e && e.contains(document.querySelector(b + ' table.live-neuron-numbers'));
+    }, box);
+    let presses = 0;
+    while (reached && presses < 40 && (await seen()).lastHidden > 0) {
+      await page.keyboard.press('ArrowRight');
+      presses++;
+      await sleep(50);
+    }
+    const end = await seen();
+    check(reached && end.lastHidden === 0, 'at 400 px Tab from the summary reaches the neuron\'s numbers, and ' +
+          presses + ' presses of ArrowRight bring the last column into view (' + end.lastHidden + ' cells still hidden)');
+  }
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.$eval(box + ' details.live-numbers', (d) => { d.open = false; });
 }
 
 // ------------------------------------------------------------------ principal directions
@@ -762,6 +932,16 @@ async function run_experiment(page, widget, option, seed) {
   const running = await page.$eval(box, (b) => b.dataset.done === undefined);
   check(running, widget + ': the page answered another widget (in ' + answer.toFixed(1) +
         ' ms) while the worker trained');
+  // a bad seed typed while it runs, and Enter: the command line's message
+  // beside the controls, the run untouched (issue 37)
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = ''; });
+  await page.focus(box + ' input.live-seed');
+  await page.keyboard.type('abc');
+  await page.keyboard.press('Enter');
+  const bad = await page.$eval(box, (b) => ({ refused: b.querySelector('.live-refusal').textContent,
+    shown: b.querySelector('.live-refusal').getBoundingClientRect().height > 0, going: b.dataset.done === undefined }));
+  check(bad.refused === seed_message('abc') && bad.shown && bad.going, widget + ': a bad seed typed while the ' +
+        'experiment runs is refused in sight, with the command line\'s message, and the run goes on: ' + bad.refused);
   await page.waitForFunction((b) => document.querySelector(b).dataset.done, { timeout: 120000 }, box);
   const after = await page.$eval(box, (b) => ({
     done: b.dataset.done, ms: b.dataset.msPerStep,
@@ -775,6 +955,17 @@ async function run_experiment(page, widget, option, seed) {
     floor: (b.querySelector('.live-chart svg').textContent.match(/floor [0-9.]+/) || [null])[0],
   }));
   check(after.done === 'ok', widget + ': the experiment ends: ' + after.status);
+  // a screen reader hears the result, each model's row of the table, and
+  // each model by the table's name (issue 37: it heard the ms a step)
+  const heard = await page.$eval(box, (b) => [...b.querySelectorAll('[role="status"], [role="alert"], ' +
+    '[aria-live]:not([aria-live="off"])')].map((r) => r.textContent).join(' | '));
+  const cells = after.rows.map((r) => [r[0], r[1] === 'never' ? 'never' : 'step ' + r[1], 'score ' + r[2], 'loss ' + r[3]]);
+  check(cells.every((c) => c.every((x) => heard.includes(x))), widget + ': the end of the run announces its result (' +
+        heard + '; the table: ' + JSON.stringify(after.rows.map((r) => r.slice(0, 4))) + ')');
+  const chosen = await page.$eval(box + ' select.live-variant', (e) => e.options[e.selectedIndex].textContent);
+  check(after.rows.length === 2 && after.rows[1][0] === chosen && after.rows[0][0] === 'book\'s model',
+        widget + ': the model chosen in the menu, "' + chosen + '", has that name in the table: ' +
+        after.rows.map((r) => r[0]).join(', '));
   await sleep(200);
   check(live_workers(page) === 0, widget + ': the worker is terminated when the experiment is done (' +
         live_workers(page) + ' left)');
@@ -793,6 +984,17 @@ async function run_experiment(page, widget, option, seed) {
 }
 
 async function experiments(page) {
+  // each model of the menus has the name of the book's tables (issue 37:
+  // "without the residual" in the menu, "no residual" in the table;
+  // "eight heads" and "8 heads")
+  for (const [widget, rows] of [['ablations', ablation_rows()], ['heads', heads_rows()]]) {
+    const named = new Set([...rows.keys()].map((k) => k.split(',')[0]));
+    const options = await page.$$eval('div.live[data-widget="' + widget + '"] select.live-variant option',
+                                      (all) => all.map((o) => o.textContent));
+    const other = options.filter((o) => !named.has(o));
+    check(options.length >= 4 && other.length === 0, 'the ' + widget + ' menu names its models as the book\'s table does (' +
+          options.join(', ') + (other.length ? '; not in the table: ' + other.join(', ') : '') + ')');
+  }
   // bad input: the command line's message
   const box = 'div.live[data-widget="ablations"]';
   await page.$eval(box + ' input.live-seed', (e) => { e.value = '-3'; });
@@ -957,6 +1159,46 @@ async function screenshots(page) {
   }
 }
 
+// ------------------------------------------------------------------ the page does not jump
+// When the module starts, the widgets appear in boxes already as tall as
+// they will be, so that a reader who reloads the page keeps the place
+// (issue 37).  A fresh page at each width is held before the module is
+// compiled; the top of chapter 10's heading, below every widget, is taken
+// there and again once the widgets have drawn.  Every part of the book
+// is laid out for both (weave.css would otherwise leave the parts far
+// from the window at a height they were drawn at before).
+async function no_jump(browser, url) {
+  for (const width of [1280, 400]) {
+    const fresh = await browser.newPage();
+    await fresh.setViewport({ width, height: 900 });
+    await fresh.evaluateOnNewDocument(() => {
+      const compile = WebAssembly.compile;
+      WebAssembly.compile = (bytes) => new Promise((resolve) => {
+        window.liveGo = () => resolve(compile(bytes));
+      });
+    });
+    await fresh.goto(url, { waitUntil: 'load' });
+    await fresh.waitForFunction(() => window.liveGo && document.documentElement.classList.contains('parted'),
+                                { timeout: 60000 });
+    await fresh.addStyleTag({ content: 'div.part { content-visibility: visible !important; }' });
+    const where = () => fresh.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
+      const head = document.getElementById('what-changed');
+      resolve({ top: head.getBoundingClientRect().top + window.scrollY, live: document.documentElement.dataset.live,
+                drawn: document.querySelectorAll('div.live svg, div.live table.live-weights tr').length });
+    })));
+    const before = await where();
+    await fresh.evaluate(() => window.liveGo());
+    await fresh.waitForFunction(() => document.documentElement.dataset.live === 'ready', { timeout: 60000 });
+    const after = await where();
+    const moved = after.top - before.top;
+    check(before.drawn === 0 && after.drawn > 0 && Math.abs(moved) <= 3,
+          'at ' + width + ' px chapter 10\'s heading stays where it was when the widgets appear (moved ' +
+          moved.toFixed(1) + ' px, from ' + before.top.toFixed(1) + '; before: ' + before.live + ', ' +
+          before.drawn + ' drawings; after: ' + after.drawn + ')');
+    await fresh.close();
+  }
+}
+
 // ------------------------------------------------------------------ before any run
 // The results tables of the experiments are empty and hidden: they take
 // no room at any width (the book's table{display:block} must not show them).
@@ -986,6 +1228,18 @@ async function session(page) {
     for (const r of b.querySelectorAll('[role="status"], [aria-live]'))
       new MutationObserver(() => { window.__announced = (window.__announced || 0) + 1; })
         .observe(r, { subtree: true, childList: true, characterData: true });
+  });
+  // and what every live region of the page announces, by widget: the
+  // other widgets follow the new model quietly (issue 37: six of them
+  // spoke when a run ended)
+  await page.evaluate(() => {
+    window.__heard = {};
+    const live = '[role="status"], [role="alert"], [role="log"], [aria-live]:not([aria-live="off"])';
+    for (const r of document.querySelectorAll('div.live ' + live.split(', ').join(', div.live '))) {
+      const widget = r.closest('div.live').dataset.widget;
+      new MutationObserver(() => { window.__heard[widget] = (window.__heard[widget] || 0) + 1; })
+        .observe(r, { subtree: true, childList: true, characterData: true });
+    }
   });
   await page.$eval(box + ' input.live-seed', (e) => { e.value = '3'; });
   await page.click(box + ' button.live-train');
@@ -1018,6 +1272,10 @@ async function session(page) {
   const announced = await page.evaluate(() => window.__announced || 0);
   check(announced >= 3 && announced <= 8, 'a screen reader hears the run ' + announced +
         ' times (its start, each quarter and its end), not at every record');
+  const heard = await page.evaluate(() => window.__heard);
+  const others = Object.entries(heard).filter(([w]) => w !== 'train');
+  check(others.length === 0, 'during the run and when it ends, no other widget announces anything (' +
+        (others.map(([w, n]) => w + ' ' + n).join(', ') || 'none') + '; the train widget ' + (heard.train || 0) + ')');
   await sleep(200);
   check(live_workers(page) === 0, 'after two runs no worker is left (' + live_workers(page) + ')');
 
@@ -1039,12 +1297,58 @@ async function session(page) {
           'back to the book\'s model, the stepper shows the book\'s value again at the same step: ' + again[1] +
           ' (before the run ' + place[1] + ')');
   }
+  // The button switches models, and a switch made during a run holds
+  // when the run ends (issue 37: the run's end undid it): the reader's
+  // model of seed 3 is taken again, a run of seed 4 started, and during
+  // it the book's model chosen, from the keyboard.
+  const owner = () => page.$eval(stepper + ' .live-status', (e) => e.textContent.split(': ')[0]);
+  const button = () => page.$eval(box + ' button.live-book-model', (b) => (b.hidden ? '(hidden) ' : '') + b.textContent);
+  await page.focus(box + ' button.live-book-model');
+  await page.keyboard.press('Enter');
+  const mine = await owner();
+  await page.$eval(box + ' input.live-seed', (e) => { e.value = '4'; });
+  await page.click(box + ' button.live-train');
+  await page.waitForFunction((b) => /^seed 4, step [1-9]\d*:/.test(document.querySelector(b + ' .live-status').textContent),
+                             { timeout: 30000 }, box);
+  await page.focus(box + ' button.live-book-model');
+  await page.keyboard.press('Enter');
+  const during = await owner();
+  await page.waitForFunction((b) => /^seed 4: /.test(document.querySelector(b + ' .live-status').textContent),
+                             { timeout: 60000 }, box);
+  const kept_model = await owner(), offered = await button();
+  check(/your model \(seed 3\)/.test(mine) && /the book's model \(seed 1\)/.test(during) &&
+        /the book's model \(seed 1\)/.test(kept_model) && /your model \(seed 4\)/.test(offered),
+        'the book\'s model chosen during a run is kept when the run ends, and the button offers the new model ' +
+        '(before the run: ' + mine + '; during it: ' + during + '; after it: ' + kept_model + '; the button: ' +
+        offered + ')');
+  await sleep(200);
+  check(live_workers(page) === 0, 'after three runs no worker is left (' + live_workers(page) + ')');
 }
 
 // ------------------------------------------------------------------ what a screen reader gets
 // Every chart is an image with a label that says what it shows; the
 // neuron's colours are also numbers, in a table.
 async function described(page) {
+  // One name for each model (issue 37): after every widget has run, the
+  // words of the widgets (their drawings and tables aside, which are the
+  // book's) call a model "the book's model" only with its seed, and the
+  // pair that changes most is not "the book's pick" when the model is
+  // the reader's
+  const words = await page.evaluate(() => {
+    const out = [];
+    for (const box of document.querySelectorAll('div.live')) {
+      const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      let text = '';
+      for (let n = walk.nextNode(); n; n = walk.nextNode())
+        if (!n.parentElement.closest('svg, td')) text += n.textContent + ' ';
+      for (const e of box.querySelectorAll('[aria-label]')) text += e.getAttribute('aria-label') + ' ';
+      for (const m of text.matchAll(/book's (model|pick)(.{0,10})/g))
+        if (m[1] === 'pick' || !/^ \(seed \d+\)/.test(m[2])) out.push(box.dataset.widget + ': ' + m[0]);
+    }
+    return out;
+  });
+  check(words.length === 0, 'the widgets name the book\'s model with its seed and have no "book\'s pick" (' +
+        (words.slice(0, 6).join('; ') || 'none other') + ')');
   const svgs = await page.$$eval('div.live svg', (all) => all.map((s) => ({
     widget: s.closest('div.live').dataset.widget, role: s.getAttribute('role'),
     label: s.getAttribute('aria-label') || (s.querySelector('title') || {}).textContent || '' })));
