@@ -212,12 +212,25 @@ figures_keep_the_standard() {
     python3 tests/figures.py $NW $results/fig/*.svg
 }
 
+# The PDF book: the teacher's make builds it; the student edition's make
+# builds the HTML only and the PDF on request, so there a test of the PDF
+# skips until the student asks for it, and says how.  $1: the file the
+# test reads (book/attention.pdf, or the weave's files under $B).
+pdf_built() {
+    [ -f "$1" ] && return 0
+    if [ "${EDITION:-teacher}" = student ]; then
+        echo "skipped: $1 comes with the PDF book (make book/attention.pdf makes it)"; return 77
+    fi
+    echo "$1 not built (run make)"; return 1
+}
+
 # Figures are numbered by chapter in both books, and the text's "Figure
 # C.N" names a caption that exists: in the PDF (pdftotext), captions read
 # "Figure C.N:"; in the HTML they start with "Figure C.N." and every
 # reference is a link to its figure (checked by checklinks).
 figure_references_agree() {
-    [ -f book/attention.pdf ] && [ -f book/attention.html ] || { echo "books not built (run make)"; return 1; }
+    pdf_built book/attention.pdf || return $?
+    [ -f book/attention.html ] || { echo "book/attention.html not built (run make)"; return 1; }
     command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
     text=$(pdftotext book/attention.pdf - | tr "\n\f" "  ")
     captions=$(echo "$text" | grep -ao 'Figure [0-9]*\.[0-9]*:' | tr -d ':' | sort -u)
@@ -238,7 +251,7 @@ figure_references_agree() {
 # accent (pandoc writes it \^{}; the preamble and book.lua make it the
 # character): the PDF's text holds no U+02C6.
 pdf_carets_are_carets() {
-    [ -f book/attention.pdf ] || { echo "book/attention.pdf not built (run make)"; return 1; }
+    pdf_built book/attention.pdf || return $?
     command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
     accents=$(pdftotext book/attention.pdf - | grep -c "$(printf '\313\206')")
     carets=$(pdftotext book/attention.pdf - | grep -c '\^')
@@ -275,7 +288,7 @@ PY
 # The PDF has no overfull box over 1 pt (pdflatex's log of the last pass).
 pdf_no_overfull_box() {
     log=${B:-build}/attention.log
-    [ -f "$log" ] || { echo "$log not found (run make)"; return 1; }
+    pdf_built "$log" || return $?
     over=$(grep -o 'Overfull \\[hv]box ([0-9.]*pt too [a-z]*) .*' "$log" \
            | awk '{ v = $3; sub(/^\(/, "", v); sub(/pt$/, "", v); if (v + 0 > 1) print }')
     all=$(grep -c 'Overfull \\[hv]box' "$log")
@@ -293,7 +306,7 @@ pdf_no_overfull_box() {
 # words; curly apostrophes in every chunk name.
 pdf_page_layout() {
     pdf=book/attention.pdf
-    [ -f "$pdf" ] || { echo "$pdf not found (run make)"; return 1; }
+    pdf_built "$pdf" || return $?
     /usr/bin/python3 tests/pdf_layout.py "$pdf" || return 1
     cm=$(pdffonts "$pdf" | awk 'NR > 2 { sub(/^[A-Z]+\+/, "", $1); print $1 }' | grep '^CM' | sort -u)
     [ -z "$cm" ] || { echo "maths set in Computer Modern too:" $cm; return 1; }
@@ -316,7 +329,7 @@ pdf_page_layout() {
 # "<name 87b>" (uses in code, Used in, Continued in, the index) names a
 # head's label.
 pdf_chunk_labels_name_pages() {
-    [ -f book/attention.pdf ] || { echo "book/attention.pdf not built (run make)"; return 1; }
+    pdf_built book/attention.pdf || return $?
     command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
     pdftotext -layout book/attention.pdf - | python3 -c '
 import re, sys
@@ -495,7 +508,11 @@ katex_error_fails() {
 # Every placeholder of attention.nw got a value: none survives into the books.
 no_placeholder_survives() {
     status=0
-    for f in book/attention.html ${B:-build}/attention.tex; do
+    books=book/attention.html
+    # the LaTeX book comes with the PDF (in the student edition, on request)
+    if [ -f ${B:-build}/attention.tex ] || [ "${EDITION:-teacher}" != student ]; then
+        books="$books ${B:-build}/attention.tex"; fi
+    for f in $books; do
         [ -f "$f" ] || { echo "$f not built"; return 1; }
         if grep -o '{{[A-Za-z_][A-Za-z0-9_:|-]*}}' "$f" | head -3 | grep .; then status=1; fi
     done
@@ -1217,10 +1234,10 @@ course_mode() {
     # the edition builds: its own Makefile tangles, compiles and weaves the
     # HTML book (make), and the PDF book on request; make ends by saying
     # where the book is and what to run next
-    what="all book/attention.pdf"
+    what=all
     [ "$B" = build-san ] && what=program
     (cd $edition && make -s $what > $work/log 2>&1) || { echo "the student edition does not build:"; cat $work/log; return 1; }
-    [ "$B" = build-san ] || { [ -f $edition/book/attention.html ] && [ -f $edition/book/attention.pdf ] &&
+    [ "$B" = build-san ] || { [ -f $edition/book/attention.html ] && [ ! -e $edition/book/attention.pdf ] &&
         grep -q '^Next: read chapter 1, then run: make check EXERCISE=1$' $work/log; } ||
         { echo "the edition's make made no book, or did not say what comes next:"; cat $work/log; return 1; }
     grep -q 'TODO, exercise 1 ' $edition/tangled/core.c || { echo "no stub in the edition's core.c"; return 1; }
@@ -1307,6 +1324,14 @@ course_mode() {
     else
         echo "a fresh edition's make check does not end with the $n exercises to solve: $listed"; status=1
     fi
+    # it made no PDF, and its tests of the PDF skipped, saying how to make
+    # it; on request, the edition makes it
+    skipped=$(grep -c '^skipped: .* (make book/attention.pdf makes it)$' $work/check)
+    [ "$skipped" -gt 0 ] && [ ! -e $edition/book/attention.pdf ] ||
+        { echo "a fresh edition's make check made the PDF, or no test of the PDF skipped"; status=1; }
+    (cd $edition && make -s book/attention.pdf > $work/log 2>&1) && [ -f $edition/book/attention.pdf ] ||
+        { echo "the edition's make book/attention.pdf made no PDF:"; cat $work/log; status=1; }
+    echo "without the PDF, $skipped tests of it skipped, saying how to make it; make book/attention.pdf made it"
     took
     # as a student types it, by number (make check CHAPTER=n): a chapter
     # with exercises fails, and runs the tests of the exercises whose stubs
