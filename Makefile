@@ -93,11 +93,14 @@ MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 
 # The student edition's make builds what a student reads and runs: the
 # program and the HTML book; the PDF, which takes longer than both, is
-# made on request (make book/attention.pdf).
+# made on request (make book/attention.pdf).  It ends with the first
+# exercise still stubbed in attention.nw (course/student.awk's list).
 ifeq ($(EDITION),student)
 all: program book/attention.html
 	@echo "The book is book/attention.html (open it in a browser); make book/attention.pdf makes the PDF."
-	@echo "Next: read chapter 1, then run: make check EXERCISE=1"
+	@awk -f course/student.awk -v list=1 $(NW) | awk -F'|' '$$6 == 1 { \
+	    print "Next: read chapter " $$2 ", then run: make check EXERCISE=" $$1; found = 1; exit } \
+	  END { if (!found) print "Next: every exercise is solved; make check runs every test" }'
 else
 all: program book
 	@echo "The books are book/attention.html (open it in a browser; the live book) and book/attention.pdf;"

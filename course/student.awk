@@ -22,8 +22,11 @@
 # attention.nw has the same chunks, the same roots and the same chapters.
 #
 # list=1 prints one line per exercise, fields separated by "|":
-#   number|chapter|title|functions (space-separated)|name of its first chunk
-# (a name, not a line number, which would go stale as the student writes)
+#   number|chapter|title|functions (space-separated)|name of its first chunk|stub
+# (a name, not a line number, which would go stale as the student writes);
+# stub is 1 while a stub's marking line for the exercise (mark(), below) is
+# in the source, 0 once it is gone: the exercises still to solve, read from
+# the student's attention.nw as it is now, not from the last program built
 #
 # The chapter of an exercise is its chapter's number, which the stub's
 # TODO gives as `CHAPTER=n`, beside `make check EXERCISE=e`; what a chapter is, and which line
@@ -140,6 +143,12 @@ FNR == 1 {
 }
 FNR in chapter_at { chapter = chapter_at[FNR] }
 
+# a stub's marking line: that exercise is still to solve
+/exercise_stubs_ran \|= 1u << [0-9]+;/ {
+    marked = $0; sub(/.*exercise_stubs_ran \|= 1u << /, "", marked)
+    stubbed[marked + 0] = 1
+}
+
 state == "marker" {
     if ($0 ~ /^:::[ \t]*$/) { state = "doc"; pending = n; emit($0); next }
     statement[n] = statement[n] (statement[n] == "" ? "" : "\n") $0
@@ -186,6 +195,6 @@ END {
     if (state != "doc") { print "student.awk: unterminated exercise or chunk" > "/dev/stderr"; exit 1 }
     for (e = 1; e <= n; e++) {
         if (!chunks[e]) { print "student.awk: exercise " e " (" title[e] ") has no chunk" > "/dev/stderr"; exit 1 }
-        if (list) print e "|" ex_chapter[e] "|" title[e] "|" functions[e] "|" first_chunk[e]
+        if (list) print e "|" ex_chapter[e] "|" title[e] "|" functions[e] "|" first_chunk[e] "|" (e in stubbed ? 1 : 0)
     }
 }

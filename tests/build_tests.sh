@@ -1294,6 +1294,18 @@ course_mode() {
         fi
     done
     took
+    # the exercises still to solve follow the source: with exercise 1
+    # solved alone, make check CHAPTER=c (the quick loop, which builds no
+    # program) ends with the other ones
+    c1=$(awk -F'|' '$1 == 1 { print $2 }' $work/exercises)
+    (cd $work/one-1 && make check CHAPTER=$c1 > $work/log 2>&1)
+    listed=$(sed -n 's/^  make check EXERCISE=\([0-9]*\) .*/\1/p' $work/log | tr '\n' ' ')
+    if grep -q "^still to solve, $((n - 1)) of $n exercises" $work/log && [ "$listed" = "$(seq -s' ' 2 $n) " ]; then
+        echo "exercise 1 solved alone: make check CHAPTER=$c1 ends: $(grep '^still to solve' $work/log)"
+    else
+        echo "exercise 1 solved alone: make check CHAPTER=$c1 lists as still to solve: '$listed'"; status=1
+    fi
+    took
     # the whole make check of the fresh edition, after make: the chapters
     # with exercises fail and the group whole, nothing else; every test that
     # fails needs an exercise (a stub ran in it, or the program refuses to
@@ -1391,6 +1403,12 @@ course_mode() {
     (cd $solved && CHAPTER= $B/test_exercises > $work/log 2>&1) ||
         { echo "every exercise solved: the exercise tests fail:"; grep 'chapter-failure' $work/log; status=1; }
     echo "every exercise solved: tangled/ is the teacher's; the exercise tests pass, and chapters$passed"
+    # and make ends saying so, not with exercise 1 (the program and the
+    # book taken as made: only the last lines run)
+    next=$(cd $solved && make -s -o program -o book/attention.html all 2>&1 | grep '^Next:')
+    [ "$next" = "Next: every exercise is solved; make check runs every test" ] ||
+        { echo "every exercise solved: make ends '$next'"; status=1; }
+    echo "every exercise solved: make ends '$next'"
     took
     }
     # a type error in a stub names the student's attention.nw and its line
