@@ -802,14 +802,13 @@
   // heads and the parts, as the concepts, come from the module (the parts
   // from its table of parts, numbered from 1).  Each model has one name,
   // the one of the book's tables and the module's results: a part's label
-  // from the table of parts ('no residual'), a number of heads as
-  // '8 heads', and "book's model"; in sentences with its seed, as the
+  // from the table of parts ('no residual'), a number of heads as the
+  // module names it ('8 heads'), and "book's model"; in sentences with its seed, as the
   // other widgets name the book's model and the reader's.
-  const headsName = (n) => n + ' head' + (n > 1 ? 's' : '');
   function experimentWidget(box) {
     const heads = box.dataset.widget === 'heads';
     const choices = heads
-      ? about.heads.map((n) => [n, 0, headsName(n)])
+      ? about.heads.map((n, k) => [n, 0, about.heads_name[k]])
       : about.part_label.map((label, k) => [about.book_heads, k + 1, label]);
     const which = el('select', { class: 'live-variant' });     // named by its label
     choices.forEach(([n, part, label], k) => which.append(el('option', { value: String(k) }, label)));

@@ -86,9 +86,6 @@ static void drawing_follows(void) { text_printf(&web.output, "\n"); }
 
 WEB_EXPORT(about) int web_about(void)
 {
-    static const char *const words[MAX_HEADS + 1] = {
-        "no", "one", "two", "three", "four", "five", "six", "seven",
-        "eight"};
     TrainConfig cfg = train_defaults();
     clear_output();
     field("positions", "%d", SEQ_LEN);
@@ -105,12 +102,10 @@ WEB_EXPORT(about) int web_about(void)
     for (int n = 1; n <= MAX_HEADS; n++)
         if (WIDTH % n == 0) {
             field("heads[]", "%d", n);
-            field("heads_name[]", "%s head%s", words[n], n > 1 ? "s" : "");
+            field("heads_name[]", "%d head%s", n, n > 1 ? "s" : "");
         }
-    for (int k = 0, i; (i = ablated_part(k)) >= 0; k++) {
-        field("part[]", "%s", part_table[i].what);
+    for (int k = 0, i; (i = ablated_part(k)) >= 0; k++)
         field("part_label[]", "%s", part_table[i].label);
-    }
     for (int c = 0; c < N_CONCEPTS; c++)
         field("concept[]", "%s", concepts[c].name);
     return 0;
