@@ -250,9 +250,11 @@
   // see them: tables under a summary, in a box that scrolls sideways
   // where the screen is too narrow for them, which the keyboard reaches.
   // numbers.show(tables) puts tables in it: each [caption, head, rows],
-  // head the columns' names, each row [its name, ...cells].
-  function numbersBox(summary, label) {
-    const frame = el('div', { class: 'live-numbers-frame', tabindex: '0', role: 'region', 'aria-label': label });
+  // head the columns' names, each row [its name, ...cells]; or the box
+  // holds from the start what it is given after its label.
+  function numbersBox(summary, label, ...inside) {
+    const frame = el('div', { class: 'live-numbers-frame', tabindex: '0', role: 'region', 'aria-label': label },
+                     ...inside);
     const box = el('details', { class: 'live-numbers' }, el('summary', {}, summary), frame);
     box.show = (tables) => frame.replaceChildren(...tables.map(([caption, head, rows]) =>
       el('table', { class: 'live-weights' }, el('caption', {}, caption),
@@ -714,10 +716,8 @@
     const numbers = el('table', { class: 'live-weights live-neuron-numbers' });
     // the table scrolls sideways in its own box where the screen is too
     // narrow for its ten columns; the keyboard reaches the box and scrolls it
-    const frame = el('div', { class: 'live-numbers-frame', tabindex: '0', role: 'region',
-                              'aria-label': 'the numbers of the table, a row for each a' }, numbers);
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'concept ', concept)), where, where.said, chart,
-               el('details', { class: 'live-numbers' }, el('summary', {}, 'The numbers of the table'), frame));
+               numbersBox('The numbers of the table', 'the numbers of the table, a row for each a', numbers));
     function run() {
       const found = book.call('neuron', Number(concept.value));
       if (!found.ok) {
