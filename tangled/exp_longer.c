@@ -11,7 +11,7 @@
 #include <string.h>
 
 enum { LONGER = 5, COLLAPSE = 90, SMALLER_STEP = 3 };
-enum { LONG_SEEDS = N_SEEDS / 2 };      /* the sweep's first half */
+enum { LONG_SEEDS = N_SEEDS };          /* the sweep's seeds */
 enum { MAX_LONG = N_PARTS + 1 };
 
 typedef struct {
@@ -294,6 +294,7 @@ static void numbers_of_longer(Text *out, const Longer *x)
 {
     number(out, "longer_times", "%d", LONGER);
     number(out, "longer_seeds", "%d", LONG_SEEDS);
+    number(out, "longer_megabytes", "%.0f", sizeof *x / 1e6);
     number(out, "longer_steps", "%d", x->book_steps * LONGER);
     number(out, "longer_collapse", "%d", COLLAPSE);
     number(out, "longer_smaller", "%d", SMALLER_STEP);
