@@ -17,6 +17,7 @@ static int sweep_both_models(Text *numbers, Claims *claims,
                              const Sweep *sw);
 static int figure_training(const char *fig, const Run *gpt, const Run *mlp);
 static int figure_token_embedding(const char *fig, const Gpt *g);
+static int figure_wiring(const char *fig, Text *numbers);
 static int the_trace(const char *dir, const char *fig, Text *numbers,
                      Gpt *g);
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
@@ -50,6 +51,8 @@ int specimen_experiments(const char *model, const char *sweep,
         status = figure_training(fig, run, mlp);
     if (status == 0)
         status = figure_token_embedding(fig, g);
+    if (status == 0)
+        status = figure_wiring(fig, numbers);
     if (status == 0)
         status = the_trace(dir, fig, numbers, g);
     delete_transformer(g);
@@ -233,6 +236,200 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
     SvgColorScale scale = {SVG_DIVERGING, 0, 0, "value"};
     svg_heatmap(&svg, &map, scale, 760, 310);
     return save_text(fig, "token_embedding.svg", &svg);
+}
+
+enum { WIRE_PX = 2, WIRE_GAP = 14, WIRE_TURN = 20, WIRE_LINE = 21,
+       WIRE_TAG = 20,
+       WIRE_SPINE = 200, WIRE_BRANCH = 330, WIRE_INDENT = 20,
+       WIRE_ROWS = 540 };
+
+typedef struct {
+    const char *what;           /* what the stage does, said at the left */
+    int table[3], n_tables;     /* the tables it reads */
+    int branch;                 /* 1: off the stream; 2: and adds back */
+    int rows;                   /* 1: draw the rows it reads beside it */
+} WireStage;
+
+static const WireStage wire_stages[] = {
+    {"embedding", {TOK_EMB, POS_EMB}, 2, 0, 0},
+    {"LayerNorm", {LN1_GAIN}, 1, 1, 0},
+    {"q, k, v", {WQ, WK, WV}, 3, 1, 0},
+    {"attention", {0}, 0, 1, 1},
+    {"mix the heads", {WO}, 1, 2, 0},
+    {"LayerNorm", {LN2_GAIN}, 1, 1, 0},
+    {"widen", {W1}, 1, 1, 0},
+    {"add a bias", {B1}, 1, 1, 0},
+    {"GELU", {0}, 0, 1, 0},
+    {"shrink", {W2}, 1, 1, 0},
+    {"add a bias", {B2}, 1, 2, 0},
+    {"LayerNorm", {LNF_GAIN}, 1, 0, 0},
+    {"scores", {W_OUT}, 1, 0, 0},
+};
+enum { N_WIRE_STAGES = sizeof wire_stages / sizeof wire_stages[0] };
+
+static double table_height(int t)
+{
+    double h = gpt_tables[t].rows * WIRE_PX;
+    return h < 4 ? 4 : h;
+}
+
+static double stage_height(const WireStage *s)
+{
+    double h = s->rows ? 2 * WIRE_TAG + 22 : WIRE_LINE + 10;
+    for (int i = 0; i < s->n_tables; i++)
+        if (2 * WIRE_TAG + table_height(s->table[i]) > h)
+            h = 2 * WIRE_TAG + table_height(s->table[i]);
+    return h;
+}
+
+static void draw_table(Text *svg, int t, double x, double mid, int mark)
+{
+    const TableSpec *spec = &gpt_tables[t];
+    double w = spec->cols * WIRE_PX, h = table_height(t), y = mid - h / 2;
+    text_printf(svg, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                "height=\"%.1f\" fill=\"#e8eef5\" stroke=\"#555555\"/>\n",
+                x, y, w, h);
+    if (mark >= 0)
+        text_printf(svg, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                    "height=\"%d\" fill=\"%s\"/>\n",
+                    x, y + mark * WIRE_PX, w, WIRE_PX, svg_palette(0));
+    text_printf(svg, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"17\" "
+                "fill=\"#222222\">%s</text>\n", x, y - 6, spec->name);
+    text_printf(svg, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"17\" "
+                "fill=\"#222222\">%d \xc3\x97 %d</text>\n", x, y + h + 17,
+                spec->rows, spec->cols);
+}
+
+static void draw_stage(Text *svg, const WireStage *s, double mid,
+                       const int mark[N_GPT_TABLES], const char *box)
+{
+    int line = s->branch ? WIRE_BRANCH : WIRE_SPINE;
+    double x = line + WIRE_INDENT, end = x + 60;   /* to the last */
+    for (int i = 0, at = (int)x; i < s->n_tables; i++) {  /* centre */
+        int w = gpt_tables[s->table[i]].cols * WIRE_PX;
+        end = at + w / 2.0;
+        at += w + 24;
+    }
+    text_printf(svg, "<path d=\"M%d %.1f H%.1f\" stroke=\"%s\" "
+                "stroke-width=\"3\"/>\n", line, mid, end, svg_palette(0));
+    for (int i = 0; i < s->n_tables; i++) {
+        double w = gpt_tables[s->table[i]].cols * WIRE_PX;
+        draw_table(svg, s->table[i], x, mid, mark[s->table[i]]);
+        x += w + 24;
+    }
+    if (s->n_tables == 0)
+        text_printf(svg, "<rect x=\"%.1f\" y=\"%.1f\" width=\"120\" "
+                    "height=\"%d\" rx=\"4\" fill=\"white\" stroke=\"%s\" "
+                    "stroke-width=\"2\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+                    "font-size=\"17\" text-anchor=\"middle\" "
+                    "fill=\"#222222\">%s</text>\n", x,
+                    mid - WIRE_LINE / 2.0 - 2, WIRE_LINE + 4,
+                    svg_palette(0), x + 60, mid + 6, box);
+    text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                "text-anchor=\"end\" fill=\"#222222\">%s</text>\n",
+                WIRE_SPINE - 30, mid + 6, s->what);
+}
+
+static void draw_rows(Text *svg, const int *tokens, int length, int asking,
+                      double mid)
+{
+    double from = WIRE_BRANCH + WIRE_INDENT + 120;   /* the box's edge */
+    for (int t = 0; t < length; t++) {
+        double x = WIRE_ROWS + 28 * t, y = mid - 11;
+        int read = t <= asking;
+        const char *ink = t == asking ? svg_palette(0)
+                          : read ? "#777777" : "#aaaaaa";
+        int thick = t == asking ? 3 : 2;
+        text_printf(svg, "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" "
+                    "height=\"22\" fill=\"white\" stroke=\"%s\" "
+                    "stroke-width=\"%d\"%s/>\n<text x=\"%.1f\" y=\"%.1f\" "
+                    "font-size=\"17\" text-anchor=\"middle\" "
+                    "fill=\"#222222\">%c</text>\n", x, y, ink, thick,
+                    read ? "" : " stroke-dasharray=\"3 3\"", x + 11,
+                    y + 17, char_of_token(tokens[t]));
+        if (read)
+            text_printf(svg, "<path d=\"M%.1f %.1f C%.1f %.1f %.1f %.1f "
+                        "%.1f %.1f\" stroke=\"%s\" stroke-width=\"%d\" "
+                        "fill=\"none\"/>\n", from, mid, from + 30,
+                        mid + 26, x + 11, mid + 26, x + 11, mid + 11, ink,
+                        thick - 1);
+    }
+    text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                "fill=\"#222222\">the rows it reads</text>\n"
+                "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                "fill=\"#222222\">masked</text>\n", WIRE_ROWS, mid - 19,
+                WIRE_ROWS + 28 * (asking + 1), mid + 30);
+}
+
+static int starts_branch(int s)
+{
+    return wire_stages[s].branch
+           && (s == 0 || wire_stages[s - 1].branch != 1);
+}
+
+static int figure_wiring(const char *fig, Text *numbers)
+{
+    int seen[N_GPT_TABLES] = {0}, mark[N_GPT_TABLES], tokens[SEQ_LEN];
+    int length = problem_tokens(7 * 10 + 8, tokens), asking = 0;
+    double mid[N_WIRE_STAGES], y = 40, leave = 0;
+    char heads[32];
+    snprintf(heads, sizeof heads, "%d heads of %d", N_HEADS,
+             WIDTH / N_HEADS);
+    while (tokens[asking] != TOK_EQUALS)        /* 7*8=56: the row of = */
+        asking++;
+    for (int t = 0; t < N_GPT_TABLES; t++)
+        mark[t] = -1;
+    mark[TOK_EMB] = tokens[asking];
+    mark[POS_EMB] = asking;
+    for (int s = 0; s < N_WIRE_STAGES; s++) {
+        const WireStage *st = &wire_stages[s];
+        for (int i = 0; i < st->n_tables; i++)
+            seen[st->table[i]]++;
+        y += starts_branch(s) ? WIRE_TURN : 0;      /* room to turn */
+        mid[s] = y + stage_height(st) / 2;
+        y += stage_height(st) + WIRE_GAP
+             + (st->branch == 2 ? WIRE_TURN : 0);       /* and back */
+    }
+    for (int t = 0; t < N_GPT_TABLES; t++)
+        if (seen[t] != 1)
+            return fail("the wiring figure shows table %s %d times",
+                        gpt_tables[t].name, seen[t]);
+    number(numbers, "wiring_position", "%d", asking);
+    Text svg = {0};
+    const char *blue = svg_palette(0);
+    svg_begin(&svg, 760, y + 30);
+    text_printf(&svg, "<path d=\"M%d %.1f L%d %.1f\" stroke=\"%s\" "
+                "stroke-width=\"3\"/>\n", WIRE_SPINE, mid[0], WIRE_SPINE,
+                y, blue);
+    for (int s = 0; s < N_WIRE_STAGES; s++) {
+        const WireStage *st = &wire_stages[s];
+        double turn = stage_height(st) / 2 + (WIRE_GAP + WIRE_TURN) / 2.0;
+        if (starts_branch(s))
+            leave = mid[s] - turn;
+        if (st->branch == 2) {
+            double back = mid[s] + turn;
+            text_printf(&svg, "<path d=\"M%d %.1f H%d V%.1f H%d\" "
+                        "stroke=\"%s\" stroke-width=\"3\" fill=\"none\"/>"
+                        "\n<circle cx=\"%d\" cy=\"%.1f\" r=\"11\" "
+                        "fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/>"
+                        "\n<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                        "text-anchor=\"middle\" fill=\"%s\">+</text>\n",
+                        WIRE_SPINE, leave, WIRE_BRANCH, back,
+                        WIRE_SPINE + 11, blue, WIRE_SPINE, back, blue,
+                        WIRE_SPINE, back + 6, blue);
+        }
+    }
+    for (int s = 0; s < N_WIRE_STAGES; s++)
+        draw_stage(&svg, &wire_stages[s], mid[s], mark,
+                   wire_stages[s].rows ? heads : "z \xce\xa6(z)");
+    for (int s = 0; s < N_WIRE_STAGES; s++)
+        if (wire_stages[s].rows)
+            draw_rows(&svg, tokens, length - 1, asking, mid[s]);
+    text_printf(&svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                "text-anchor=\"middle\" fill=\"#222222\">the next token"
+                "</text>\n", WIRE_SPINE, y + 16);
+    svg_end(&svg);
+    return save_text(fig, "wiring.svg", &svg);
 }
 
 static double closest_tokens(const Gpt *g, int *a, int *b)

@@ -156,6 +156,30 @@ experiment_edit_reruns_its_part() {
 # series that only hue tells apart are refused (tests/grey.py).  First the
 # check itself must refuse two solid lines in the palette's blue and
 # vermilion, as the ablation figures once drew them.
+# The wiring figure draws every table of the model's table of tables
+# with its name and its shape, rows by columns, as often as the table
+# lists that shape (the program refuses to draw a list of stages that
+# misses a table; this checks what it drew against what it printed).
+wiring_draws_every_table() {
+    B=${B:-build}
+    results=$B/results; [ "${EDITION:-teacher}" = student ] && results=results
+    svg=$results/fig/wiring.svg table=$results/gpt_tables.md
+    [ -f $svg ] && [ -f $table ] || { echo "no $svg or $table (run make)"; return 1; }
+    awk -F'|' -v svg="$svg" '
+        BEGIN { while ((getline line < svg) > 0) drawn = drawn line "\n" }
+        $3 ~ /`/ { name = $3; gsub(/[ `]/, "", name)
+                   shape = ($4 + 0) " \303\227 " ($5 + 0); n++
+                   want[shape]++
+                   if (index(drawn, ">" name "<") == 0) { print "the wiring figure has no table " name; bad = 1 } }
+        END { for (shape in want) {
+                  s = drawn; count = 0
+                  while ((i = index(s, ">" shape "<")) > 0) { count++; s = substr(s, i + 1) }
+                  if (count != want[shape]) { print "the wiring figure draws " count " tables of " shape ", the table lists " want[shape]; bad = 1 } }
+              if (n < 2) { print "no tables read from the table of tables"; bad = 1 }
+              if (!bad) print "the wiring figure draws all " n " tables, each with its shape"
+              exit bad }' $table
+}
+
 line_charts_survive_grey() {
     B=${B:-build}
     results=$B/results; [ "${EDITION:-teacher}" = student ] && results=results

@@ -57,6 +57,7 @@ static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve
 static void test_line_charts_survive_grey(void **s) { (void)s; run("line_charts_survive_grey"); }
 static void test_figures_keep_the_standard(void **s) { (void)s; run("figures_keep_the_standard"); }
 static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
+static void test_wiring_draws_every_table(void **s) { (void)s; run("wiring_draws_every_table"); }
 static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_code_within_76_columns(void **s) { (void)s; run("code_within_76_columns"); }
 static void test_chunk_names_at_most_12_parts(void **s) { (void)s; run("chunk_names_at_most_12_parts"); }
@@ -101,6 +102,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "svg_dash_pattern", test_line_charts_survive_grey),
     CHAPTER_TEST("build", "TEXT_SIZE", test_figures_keep_the_standard),
     CHAPTER_TEST("build", "book/book.lua", test_figure_references_agree),
+    CHAPTER_TEST("training", "figure_wiring", test_wiring_draws_every_table),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_carets_are_carets),
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
     CHAPTER_TEST("build", "book/book.lua", test_numbers_read_as_prose),
