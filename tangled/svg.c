@@ -353,11 +353,6 @@ static Hex hex(Rgb c)
     return h;
 }
 
-void svg_color(SvgColorMap map, double u, char out[8])
-{
-    memcpy(out, hex(color_at(map, u)).s, 8);
-}
-
 /* Relative luminance (WCAG), from gamma-encoded sRGB. */
 static double luminance(Rgb c)
 {
@@ -982,27 +977,6 @@ void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
         legend_items(t, x, y, series, n, across, 0);
 }
 
-/* A legend inside the plot, on a white card, in its corner. */
-static void draw_inside_legend(Text *t, Frame *f, const SvgLinePanel *p)
-{
-    if (p->legend < SVG_LEGEND_BEST || p->legend >= SVG_LEGEND_NONE ||
-        series_count(p) == 0)
-        return;
-    SvgRect size = svg_legend_size(p->series, p->n_series, 0);
-    double w = size.w, h = size.h, m = 6;
-    double left = f->plot.x + m, right = plot_right(f) - w - m;
-    double top = f->plot.y + m, low = plot_bottom(f) - h - m;
-    SvgRect corners[4] = {{right, top, w, h},
-                          {left, top, w, h},
-                          {right, low, w, h},
-                          {left, low, w, h}};
-    SvgRect r = p->legend == SVG_LEGEND_BEST
-                    ? corners[best_spot(f, p, corners, 4)]
-                    : corners[p->legend - SVG_LEGEND_TOP_RIGHT];
-    put_rect(t, r, "white", "fill-opacity=\"0.9\" stroke=\"#cccccc\"");
-    svg_legend(t, r.x, r.y, p->series, p->n_series, 0);
-}
-
 void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
 {
     Frame f = line_frame(box, p);
@@ -1013,7 +987,6 @@ void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
              AXIS);
     draw_titles(t, &f, box.y, p->title, p->x_label, p->y_label);
     draw_all_series(t, &f, p);
-    draw_inside_legend(t, &f, p);
     draw_h_line(t, &f, p);
     draw_v_line(t, &f, p);
 }

@@ -63,11 +63,6 @@ typedef enum {
     SVG_LEGEND_RIGHT, /* outside the plot (the default) */
     SVG_LEGEND_BELOW, /* outside the plot */
     SVG_LEGEND_UNDER, /* below, one line a series */
-    SVG_LEGEND_BEST,  /* the inside corner that hides least data */
-    SVG_LEGEND_TOP_RIGHT,
-    SVG_LEGEND_TOP_LEFT,
-    SVG_LEGEND_BOTTOM_RIGHT,
-    SVG_LEGEND_BOTTOM_LEFT,
     SVG_LEGEND_NONE
 } SvgLegendPlace;
 
@@ -162,8 +157,6 @@ void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *map,
 double svg_heatmap_height(const SvgHeatmap *map, double cell);
 double svg_color_bar_width(SvgColorScale fitted);
 void svg_color_bar(Text *t, SvgRect box, SvgColorScale fitted);
-/* The colour for u in 0..1 as "#rrggbb". */
-void svg_color(SvgColorMap map, double u, char out[8]);
 
 
 #endif
