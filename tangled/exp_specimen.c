@@ -238,6 +238,95 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
     return save_text(fig, "token_embedding.svg", &svg);
 }
 
+static double closest_tokens(const Gpt *g, int *a, int *b)
+{
+    const real *table = g->model.p.table[TOK_EMB];
+    double best = -2;
+    for (int i = 0; i < VOCAB; i++)
+        for (int j = i + 1; j < VOCAB; j++) {
+            double c = cosine(table + i * WIDTH, table + j * WIDTH, WIDTH);
+            if (c > best)
+                best = c, *a = i, *b = j;
+        }
+    return best;
+}
+
+static int the_trace(const char *dir, const char *fig, Text *numbers,
+                     Gpt *g)
+{
+    int tokens[SEQ_LEN], T = 4, t = 3;
+    Trace *tr = malloc(sizeof *tr);
+    if (tr == NULL)
+        return fail("out of memory");
+    problem_tokens(7 * 10 + 8, tokens);
+    gpt_trace(g, tokens, T, tr);
+    numbers_of_the_trace(numbers, tr, t);
+    int status = table_of_the_trace(dir, tr, t);
+    if (status == 0)
+        status = figure_trace_weights(fig, tr);
+    free(tr);
+    return status;
+}
+
+static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
+{
+    int top_head = 0, top_u = 0;
+    for (int head = 0; head < tr->n_heads; head++)
+        for (int u = 0; u <= t; u++)
+            if (tr->weights[head][t][u] > tr->weights[top_head][t][top_u])
+                top_head = head, top_u = u;
+    number(out, "trace_next_token", "%c",
+           char_of_token(argmax(tr->logits[t], VOCAB)));
+    number(out, "trace_top_head", "%d", top_head);
+    number(out, "trace_top_u", "%d", top_u);
+    number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
+    number(out, "trace_top_weight", "%.2f",
+           (double)tr->weights[top_head][t][top_u]);
+}
+
+static int table_of_the_trace(const char *dir, const Trace *tr, int t)
+{
+    Text md = {0};
+    trace_table_head(&md, tr, t, "| head | |", "|--:|:--|");
+    for (int head = 0; head < tr->n_heads; head++) {
+        text_printf(&md, "\n| %d | score |", head);
+        for (int u = 0; u <= t; u++)
+            text_printf(&md, " %.2f |", (double)tr->scores[head][t][u]);
+        text_printf(&md, "\n| | weight |");
+        for (int u = 0; u <= t; u++)
+            text_printf(&md, " **%.2f** |",
+                        (double)tr->weights[head][t][u]);
+    }
+    text_printf(&md, "\n");
+    return save_table(dir, "trace_row.md", &md);
+}
+
+static int figure_trace_weights(const char *fig, const Trace *tr)
+{
+    static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
+    static char titles[MAX_HEADS][16], labels[SEQ_LEN][2];
+    static const char *names[SEQ_LEN];
+    SvgHeatmap maps[MAX_HEADS];
+    Text svg = {0};
+    for (int t = 0; t < tr->T; t++) {
+        labels[t][0] = char_of_token(tr->tokens[t]);
+        names[t] = labels[t];
+    }
+    for (int head = 0; head < tr->n_heads; head++) {
+        for (int t = 0; t < tr->T; t++)
+            for (int u = 0; u < tr->T; u++)
+                values[head][t * tr->T + u] =
+                    u > t ? NAN : (float)tr->weights[head][t][u];
+        snprintf(titles[head], sizeof titles[head], "head %d", head);
+        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)",
+                                  tr->T, tr->T, values[head], names, names,
+                                  "%.2f", 0};
+    }
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
+    svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
+    return save_text(fig, "trace_weights.svg", &svg);
+}
+
 enum { WIRE_PX = 2, WIRE_GAP = 14, WIRE_TURN = 20, WIRE_LINE = 21,
        WIRE_TAG = 20,
        WIRE_SPINE = 200, WIRE_BRANCH = 330, WIRE_INDENT = 20,
@@ -430,94 +519,5 @@ static int figure_wiring(const char *fig, Text *numbers)
                 "</text>\n", WIRE_SPINE, y + 16);
     svg_end(&svg);
     return save_text(fig, "wiring.svg", &svg);
-}
-
-static double closest_tokens(const Gpt *g, int *a, int *b)
-{
-    const real *table = g->model.p.table[TOK_EMB];
-    double best = -2;
-    for (int i = 0; i < VOCAB; i++)
-        for (int j = i + 1; j < VOCAB; j++) {
-            double c = cosine(table + i * WIDTH, table + j * WIDTH, WIDTH);
-            if (c > best)
-                best = c, *a = i, *b = j;
-        }
-    return best;
-}
-
-static int the_trace(const char *dir, const char *fig, Text *numbers,
-                     Gpt *g)
-{
-    int tokens[SEQ_LEN], T = 4, t = 3;
-    Trace *tr = malloc(sizeof *tr);
-    if (tr == NULL)
-        return fail("out of memory");
-    problem_tokens(7 * 10 + 8, tokens);
-    gpt_trace(g, tokens, T, tr);
-    numbers_of_the_trace(numbers, tr, t);
-    int status = table_of_the_trace(dir, tr, t);
-    if (status == 0)
-        status = figure_trace_weights(fig, tr);
-    free(tr);
-    return status;
-}
-
-static void numbers_of_the_trace(Text *out, const Trace *tr, int t)
-{
-    int top_head = 0, top_u = 0;
-    for (int head = 0; head < tr->n_heads; head++)
-        for (int u = 0; u <= t; u++)
-            if (tr->weights[head][t][u] > tr->weights[top_head][t][top_u])
-                top_head = head, top_u = u;
-    number(out, "trace_next_token", "%c",
-           char_of_token(argmax(tr->logits[t], VOCAB)));
-    number(out, "trace_top_head", "%d", top_head);
-    number(out, "trace_top_u", "%d", top_u);
-    number(out, "trace_top_char", "%c", char_of_token(tr->tokens[top_u]));
-    number(out, "trace_top_weight", "%.2f",
-           (double)tr->weights[top_head][t][top_u]);
-}
-
-static int table_of_the_trace(const char *dir, const Trace *tr, int t)
-{
-    Text md = {0};
-    trace_table_head(&md, tr, t, "| head | |", "|--:|:--|");
-    for (int head = 0; head < tr->n_heads; head++) {
-        text_printf(&md, "\n| %d | score |", head);
-        for (int u = 0; u <= t; u++)
-            text_printf(&md, " %.2f |", (double)tr->scores[head][t][u]);
-        text_printf(&md, "\n| | weight |");
-        for (int u = 0; u <= t; u++)
-            text_printf(&md, " **%.2f** |",
-                        (double)tr->weights[head][t][u]);
-    }
-    text_printf(&md, "\n");
-    return save_table(dir, "trace_row.md", &md);
-}
-
-static int figure_trace_weights(const char *fig, const Trace *tr)
-{
-    static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
-    static char titles[MAX_HEADS][16], labels[SEQ_LEN][2];
-    static const char *names[SEQ_LEN];
-    SvgHeatmap maps[MAX_HEADS];
-    Text svg = {0};
-    for (int t = 0; t < tr->T; t++) {
-        labels[t][0] = char_of_token(tr->tokens[t]);
-        names[t] = labels[t];
-    }
-    for (int head = 0; head < tr->n_heads; head++) {
-        for (int t = 0; t < tr->T; t++)
-            for (int u = 0; u < tr->T; u++)
-                values[head][t * tr->T + u] =
-                    u > t ? NAN : (float)tr->weights[head][t][u];
-        snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)",
-                                  tr->T, tr->T, values[head], names, names,
-                                  "%.2f", 0};
-    }
-    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
-    return save_text(fig, "trace_weights.svg", &svg);
 }
 
