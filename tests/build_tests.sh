@@ -247,6 +247,48 @@ figure_references_agree() {
     return $status
 }
 
+# Tables and appendices are numbered alike in both books: the PDF's
+# captions "Table C.N: ..." and the HTML's "Table C.N. ..." are the same
+# numbers with the same captions' first words, and the appendices have the
+# same letters and titles in both contents.
+tables_and_appendices_agree() {
+    pdf_built book/attention.pdf || return $?
+    html=${B:-build}/attention.pandoc.html
+    [ -f "$html" ] || { echo "$html not built (run make)"; return 1; }
+    pdftotext book/attention.pdf - | python3 -c '
+import html, re, sys
+norm = lambda s: re.sub(r"\s+", " ", s.replace("\u2019", "\x27")).strip()
+pdf = norm(sys.stdin.read())
+page = open(sys.argv[1], encoding="utf-8").read()
+text = lambda s: norm(html.unescape(re.sub(r"<[^>]*>", "", s)))
+p_tables = [(n, c[:30]) for n, c in re.findall(r"Table ([0-9A-Z]+\.[0-9]+): (.{30})", pdf)]
+h_tables = [(n, text(c)[:30]) for n, c in
+            re.findall(r"<caption><strong>Table ([0-9A-Z]+\.[0-9]+)\.</strong>(.*?)</caption>", page, re.S)]
+h_tables = [(n, c.strip()[:30]) for n, c in h_tables]
+p_tables = [(n, c.strip()[:30]) for n, c in p_tables]
+toc = page[page.find("<nav id=\"TOC\""):page.find("</nav>")]
+h_apps = [(l, text(t)) for l, t in
+          re.findall(r"toc-section-number\">([A-Z])</span>(.*?)</a>", toc, re.S)]
+contents = pdf[:pdf.find(h_apps[-1][1]) + 200] if h_apps else ""
+bad = []
+if not p_tables or [n for n, _ in p_tables] != [n for n, _ in h_tables]:
+    bad.append("tables: the PDF has %s, the HTML %s" % ([n for n, _ in p_tables], [n for n, _ in h_tables]))
+for (a, x), (b, y) in zip(p_tables, h_tables):
+    if x[:20] != y[:20]:
+        bad.append("Table %s: the PDF says \"%s\", the HTML \"%s\"" % (a, x, y))
+if [l for l, _ in h_apps] != [chr(65 + k) for k in range(len(h_apps))] or not h_apps:
+    bad.append("the HTML contents letter the appendices %s" % [l for l, _ in h_apps])
+for l, t in h_apps:
+    if (l + " " + t) not in pdf:
+        bad.append("the PDF has no \"%s %s\"" % (l, t))
+for b in bad[:10]:
+    print(b)
+print("%d tables numbered and captioned alike in both books; appendices %s lettered alike" %
+      (len(h_tables), "".join(l for l, _ in h_apps)))
+sys.exit(1 if bad else 0)
+' "$html"
+}
+
 # C's ^ prints, and copies from the PDF, as ^, not as a lone circumflex
 # accent (pandoc writes it \^{}; the preamble and book.lua make it the
 # character): the PDF's text holds no U+02C6.
@@ -303,11 +345,18 @@ pdf_no_overfull_box() {
 # under every heading, no half-empty page mid-chapter, no widow or orphan;
 # one face for the maths (pxfonts), with no symbol falling back to
 # Computer Modern; no table column whose cells wrap numbers or header
-# words; curly apostrophes in every chunk name.
+# words, and no header stacked in more than two lines; curly apostrophes
+# in every chunk name.  Tables and references as a book has them (from
+# the PDF and the .aux file of its last pass): every table numbered and
+# captioned, one of fewer than 10 rows on one page, the appendices
+# lettered, a reference to an appendix or a section with its number and
+# the page its heading is on.
 pdf_page_layout() {
     pdf=book/attention.pdf
     pdf_built "$pdf" || return $?
-    /usr/bin/python3 tests/pdf_layout.py "$pdf" || return 1
+    aux=${B:-build}/attention.aux
+    [ -f "$aux" ] || { echo "$aux not built (run make)"; return 1; }
+    /usr/bin/python3 tests/pdf_layout.py "$pdf" "$aux" || return 1
     cm=$(pdffonts "$pdf" | awk 'NR > 2 { sub(/^[A-Z]+\+/, "", $1); print $1 }' | grep '^CM' | sort -u)
     [ -z "$cm" ] || { echo "maths set in Computer Modern too:" $cm; return 1; }
     echo "no Computer Modern font in the PDF: the maths is in one face"
@@ -316,54 +365,64 @@ pdf_page_layout() {
     shares=$(grep -c 'p{(\\columnwidth' ${B:-build}/attention.tex)
     [ "$shares" = 0 ] || { echo "$shares table columns of pandoc's widths, whose cells wrap"; return 1; }
     echo "no table column of pandoc's widths: numbers and header words never wrap"
+    stacks=$(grep -o '\\nwstack{[lrc]}{[^}]*\(}[^}&]*\)*}' ${B:-build}/attention.tex |
+             awk -F'\\\\\\\\' '{ n++; if (NF > 2) { tall++; print "  " $0 } }
+                 END { printf "%d stacked headers, %d in more than two lines\n", n, tall + 0 }')
+    echo "$stacks" | tail -1
+    echo "$stacks" | tail -1 | grep -q ', 0 in more' || { echo "$stacks" | head -5; return 1; }
     straight=$(pdftotext "$pdf" - | grep -o "⟨[^⟨⟩]*'[^⟨⟩]*⟩" | head -3)
     [ -z "$straight" ] || { echo "chunk names with a straight apostrophe:" $straight; return 1; }
     echo "every chunk name sets its apostrophes curly"
 }
 
-# Chunk cross-references on paper, as noweb prints them: each chunk's head
-# carries a label, its page and a letter for its place on the page ("87b").
-# pdftotext of the PDF: every head's label names the page it is printed on
-# (the number in the running head, or at the foot of a chapter's first
-# page), the letters run a, b, c... down a page, and every reference
-# "<name 87b>" (uses in code, Used in, Continued in, the index) names a
-# head's label.
-pdf_chunk_labels_name_pages() {
+# One chunk label in both books: a chunk's number, counted through the
+# book.  In the PDF (pdftotext) every chunk head "N <name>" carries the
+# next number, 1, 2, 3 ... in page order, and every reference
+# "<name N>" (uses in code, Used in, Continued in, the index) names a
+# head N of that name; the HTML's heads carry the same numbers with the
+# same names, and its references name them as the PDF's do.
+chunk_labels_agree() {
     pdf_built book/attention.pdf || return $?
     command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
+    html=${B:-build}/attention.html
+    [ -f "$html" ] || { echo "$html not built (run make)"; return 1; }
     pdftotext -layout book/attention.pdf - | python3 -c '
-import re, sys
-pages = sys.stdin.read().split("\f")
-heads, bad, refs = {}, [], []
-for i, text in enumerate(pages, 1):
-    lines = [l.strip() for l in text.split("\n") if l.strip()]
-    if not lines:
-        continue
-    m = (re.match(r"^\S.*\s{2,}(\d+)$", lines[0])        # running head, right page
-         or re.match(r"^(\d+)\s{2,}\S", lines[0]))          # left page
-    if not m:
-        m = re.match(r"^(\d+)$", lines[-1])                # plain foot
-    printed = m.group(1) if m else None
-    letters = []
-    for l in lines:
-        m = re.match(r"^(\d+)([a-z]) \u27e8", l)   # a head (its name may wrap)
-        if m:
-            heads[m.group(1) + m.group(2)] = i
-            letters.append(m.group(2))
-            if m.group(1) != printed:
-                bad.append("PDF page %d (printed %s): head labelled %s%s" % (i, printed, m.group(1), m.group(2)))
-    if letters and letters != [chr(ord("a") + k) for k in range(len(letters))]:
-        bad.append("PDF page %d: head letters %s" % (i, "".join(letters)))
-    refs += re.findall(r"\u27e8[^\u27e8\u27e9]* (\d+[a-z])\u27e9", text)
-for r in refs:
-    if r not in heads:
-        bad.append("a reference names %s, which no head carries" % r)
+import html, re, sys
+def norm(s):
+    return re.sub(r"\s+", " ", s.replace("\u2019", "\x27")).strip()
+pdf = sys.stdin.read()
+heads, bad = [], []
+for m in re.finditer(r"^\s*(\d+) \u27e8([^\u27e9]*?)\u27e9\+?\u2261", pdf, re.M):
+    heads.append((int(m.group(1)), norm(m.group(2))))
+numbers = [n for n, _ in heads]
+if numbers != list(range(1, len(numbers) + 1)):
+    gaps = [(a, b) for a, b in zip(numbers, numbers[1:]) if b != a + 1][:5]
+    bad.append("the PDF'"'"'s heads are not numbered 1, 2, 3 ... in order: %s" % gaps)
+name = dict(heads)
+refs = re.findall(r"\u27e8([^\u27e8\u27e9]*?) (\d+)\u27e9", pdf)
+for r, n in refs:
+    if int(n) not in name:
+        bad.append("the PDF names chunk %s, which no head carries" % n)
+page = open(sys.argv[1], encoding="utf-8").read()
+hheads = []
+for m in re.finditer(r"<span class=\"chunknum\">(\d+)</span>(.*?)</span>", page, re.S):
+    t = html.unescape(re.sub(r"<[^>]*>", "", m.group(2)))
+    hheads.append((int(m.group(1)), norm(re.sub(r"\+?\u2261\s*$", "", t).strip().strip("\u27e8\u27e9"))))
+if [n for n, _ in hheads] != numbers:
+    bad.append("the HTML has %d chunk heads, the PDF %d, or numbered otherwise" % (len(hheads), len(heads)))
+same = sum(1 for (a, x), (b, y) in zip(heads, hheads) if a == b and x[:20] == y[:20])
+if same < 0.95 * len(heads):
+    bad.append("only %d of %d chunk heads have the same number and name in both books" % (same, len(heads)))
+hrefs = re.findall(r"<span class=\"chunklabel\">(?:&#160;|\s|\u00a0)*(\d+)</span>", page)
+for n in hrefs:
+    if int(n) not in name:
+        bad.append("the HTML names chunk %s, which the PDF has no head for" % n)
 for b in sorted(set(bad))[:20]:
     print(b)
-if bad or len(heads) < 100 or len(refs) < 100:
-    print("%d heads, %d references, %d faults" % (len(heads), len(refs), len(bad))); sys.exit(1)
-print("%d chunk heads each labelled with the page it is on; %d references, each to a head" % (len(heads), len(refs)))
-'
+print("%d chunk heads in the PDF, %d in the HTML, numbered alike, %d with the same name; "
+      "%d references in the PDF, %d in the HTML, each to a head" % (len(heads), len(hheads), same, len(refs), len(hrefs)))
+sys.exit(1 if bad or len(heads) < 100 or len(refs) < 100 else 0)
+' "$html"
 }
 
 # A type error put into a chunk makes the compiler name attention.nw and the
@@ -1560,8 +1619,8 @@ story_code_at_most_1250_lines() {
 # book.
 if [ "${B:-build}" = build-san ]; then
     case " prose_edit_recompiles_nothing html_links_resolve line_charts_survive_grey
-           figures_keep_the_standard figure_references_agree pdf_carets_are_carets
-           pdf_no_overfull_box pdf_page_layout pdf_chunk_labels_name_pages
+           figures_keep_the_standard figure_references_agree tables_and_appendices_agree pdf_carets_are_carets
+           pdf_no_overfull_box pdf_page_layout chunk_labels_agree
            no_placeholder_survives numbers_read_as_prose page_on_screen
            katex_error_fails live_book " in
         *[[:space:]]$1[[:space:]]*)
