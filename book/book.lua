@@ -15,11 +15,12 @@
 --    Chunk names are protected: nwpandoc.awk breaks "{{" with an empty
 --    span and marks their inline code with class nwname.
 --  * The chunk-use map written by nwpandoc.awk (class nwusemap) is dropped.
---  * Figures are numbered by chapter, "Figure C.N", as LaTeX numbers its
---    captions; in HTML the caption starts with its number.  A reference
---    @fig:NAME in the text (pandoc reads it as a citation) becomes
---    "Figure C.N" (a link in HTML, \ref in LaTeX), so that text and
---    caption agree; a reference to no figure fails the build.
+--  * Appendices are lettered, figures and tables numbered by chapter
+--    ("Figure 4.2", "Table A.1"), and a reference @fig:NAME, @tbl:NAME or
+--    @sec:ID in the text (pandoc reads it as a citation) becomes the
+--    number, in the PDF with a page for a section (see number_book); a
+--    reference to nothing fails the build.  Terms marked [..]{.idx} make
+--    the subject index; the chapter {#colophon} goes last.
 --  * An exercise (a div of class "exercise", see course/student.awk) is
 --    numbered in order through the book, "Exercise N." put before its statement; in LaTeX
 --    it becomes the environment nwexercise (weave-preamble.tex).
@@ -67,7 +68,11 @@ local function read_file(path)
   return s
 end
 
+local build = {commit = "", changed = false}   -- the commit the book is built from
+
 local function load_numbers(meta)
+  if meta.commit then build.commit = pandoc.utils.stringify(meta.commit) end
+  build.changed = meta.changed ~= nil
   if meta.numbers == nil then return end
   numbers_path = pandoc.utils.stringify(meta.numbers)
   numbers_dir = numbers_path:match("^(.*)/[^/]*$") or "."
@@ -83,6 +88,7 @@ local function load_numbers(meta)
       numbers[line:match("^%s*(%S+)")] = ""      -- name with empty value
     end
   end
+  numbers.book_commit = build.commit
 end
 
 -- a placeholder name: starts with a letter or _, then letters, digits, _ . - :
@@ -377,11 +383,56 @@ local function caption_inlines(el)
   return out
 end
 
+-- The subject index.  A term is marked in the text as a span,
+-- [text]{.idx key="term"} (key: the entry, if not the text).  In LaTeX
+-- the text is followed by \index{term}, and imakeidx (weave-preamble.tex)
+-- prints the index, with pages, where book.lua puts \printindex: before
+-- the index of chunks.  In HTML the span gets an anchor, idx-N, and the
+-- chapter "Index", in the same place, lists each term with a link to
+-- each place it is marked, named by the number of its section (or, in
+-- an unnumbered chapter, the chapter's title).
+local index_entries = {}   -- term -> list of {anchor, where}
+local index_marks = 0
+
+local function makeindex_key(key)   -- makeindex's special characters quoted
+  return (key:gsub('[!@|"]', '"%0'))
+end
+
+-- Spans for one book or one kind of build: [..]{.only-latex},
+-- [..]{.only-html}; [..]{.if-commit} when the book is built from a git
+-- commit, [..]{.if-no-commit} when not, [..]{.if-changed} when its source
+-- differs from that commit (Makefile: WEAVE's -M commit, -M changed).
+local function conditional(el)
+  local keep = nil
+  if has_class(el, "only-latex") then keep = is_latex
+  elseif has_class(el, "only-html") then keep = not is_latex
+  elseif has_class(el, "if-commit") then keep = build.commit ~= ""
+  elseif has_class(el, "if-no-commit") then keep = build.commit == ""
+  elseif has_class(el, "if-changed") then keep = build.commit ~= "" and build.changed end
+  if keep == nil then return nil end
+  return keep and el.content or {}
+end
+
 local function number_book(doc)
   local num = {}              -- the numbers of the headings open, pandoc's way
   local appendices, latex_appendix = 0, false
   local in_appendix = false
   local chapter, figures, tables = "0", 0, 0
+  local where = ""            -- the section a mark of the index is in
+  local function mark(el)
+    if not has_class(el, "idx") then return conditional(el) end
+    local key = el.attributes.key or pandoc.utils.stringify(el.content)
+    if is_latex then
+      local out = pandoc.List(el.content)
+      out:insert(pandoc.RawInline("latex", "\\index{" .. makeindex_key(key) .. "}"))
+      return out
+    end
+    index_marks = index_marks + 1
+    local anchor = "idx-" .. index_marks
+    index_entries[key] = index_entries[key] or pandoc.List()
+    index_entries[key]:insert({anchor, where})
+    return pandoc.Span(el.content, pandoc.Attr(anchor))
+  end
   local function heading(b)
     if b.level == 1 then
       in_appendix = has_class(b, "appendix")
@@ -394,7 +445,10 @@ local function number_book(doc)
        and (b.level <= 2 or (b.level == 3 and #num >= 2)) then
       b.classes = b.classes:filter(function(c) return c ~= "unnumbered" end)
     end
-    if has_class(b, "unnumbered") then return end
+    if has_class(b, "unnumbered") then
+      if b.level == 1 then where = pandoc.utils.stringify(b.content) end
+      return
+    end
     if #num >= b.level then
       for k = #num, b.level + 1, -1 do num[k] = nil end
       num[b.level] = num[b.level] + 1
@@ -410,6 +464,7 @@ local function number_book(doc)
     local parts = {chapter}
     for k = 2, b.level do parts[k] = tostring(num[k]) end
     local number = table.concat(parts, ".")
+    where = number
     if in_appendix and not is_latex then b.attributes.number = number end
     local kind = b.level > 1 and "Section" or (in_appendix and "Appendix" or "Chapter")
     if b.identifier ~= "" then heading_ref[b.identifier] = {kind, number} end
@@ -464,12 +519,62 @@ local function number_book(doc)
       elseif b.t == "Div" then
         b.content = visit(b.content)
       end
+      if b.t ~= "Div" and b.t ~= "Header" then b = pandoc.walk_block(b, {Span = mark}) end
       out:insert(b)
       i = i + 1
     end
     return out
   end
   doc.blocks = visit(doc.blocks)
+  -- the colophon (a chapter of the source, {#colophon}) goes last
+  local first, last = nil, nil
+  for k, b in ipairs(doc.blocks) do
+    if b.t == "Header" and b.level == 1 then
+      if first and not last then last = k - 1 end
+      if b.identifier == "colophon" then first = k end
+    end
+  end
+  if first then
+    last = last or #doc.blocks
+    local moved = pandoc.List()
+    for k = first, last do moved:insert(doc.blocks[k]) end
+    for k = last, first, -1 do doc.blocks:remove(k) end
+    doc.blocks:extend(moved)
+  end
+  -- the subject index, before the index of chunks
+  local index = pandoc.List()
+  if is_latex then
+    index:insert(pandoc.RawBlock("latex", "\\printindex"))
+  else
+    local keys = {}
+    for k in pairs(index_entries) do table.insert(keys, k) end
+    table.sort(keys, function(a, b)
+      local x, y = a:lower(), b:lower()
+      if x == y then return a < b end
+      return x < y
+    end)
+    local items = pandoc.List()
+    for _, k in ipairs(keys) do
+      local line, seen = pandoc.List({pandoc.Str(k)}), {}
+      for _, place in ipairs(index_entries[k]) do
+        if not seen[place[2]] then
+          seen[place[2]] = true
+          line:insert(pandoc.Str(","))
+          line:insert(pandoc.Space())
+          line:insert(pandoc.Link({pandoc.Str(place[2])}, "#" .. place[1]))
+        end
+      end
+      items:insert({pandoc.Plain(line)})
+    end
+    index:insert(pandoc.Header(1, {pandoc.Str("Index")}, pandoc.Attr("index", {"unnumbered"})))
+    index:insert(pandoc.Div({pandoc.BulletList(items)}, pandoc.Attr("", {"nwindex"})))
+  end
+  local at = nil
+  for k, b in ipairs(doc.blocks) do
+    if b.t == "Header" and b.identifier == "index-of-chunks" then at = k; break end
+  end
+  if not at then fail("no index of chunks to put the subject index before") end
+  for k = #index, 1, -1 do doc.blocks:insert(at, index[k]) end
   return doc
 end
 

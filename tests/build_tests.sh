@@ -289,6 +289,138 @@ sys.exit(1 if bad else 0)
 ' "$html"
 }
 
+# The apparatus of a book (issue 36, item 2), in both books as built:
+#  - every chapter (1-10) ends with "Further reading", citing at least one
+#    work, and every citation links to its entry in the References;
+#  - the subject index: in the PDF every page an entry gives shows the
+#    term (its first word, hyphenation undone, case ignored); in the HTML
+#    every entry links to a place that shows it;
+#  - the authors (LICENSE's copyright holders) on the title page;
+#  - the colophon, last, names the faces the book is set in, each one
+#    that the PDF embeds (pdffonts) or the page embeds (@font-face), and
+#    the commit it was built from, that of git rev-parse HEAD, saying so
+#    if the book's sources differ from it (outside git: no commit).
+book_apparatus() {
+    pdf_built book/attention.pdf || return $?
+    html=${B:-build}/attention.pandoc.html page=${B:-build}/attention.html
+    [ -f "$html" ] && [ -f "$page" ] || { echo "$html or $page not built (run make)"; return 1; }
+    commit=$(git rev-parse --short=12 HEAD 2>/dev/null)
+    changed=""
+    if [ -n "$commit" ] && git status --porcelain --untracked-files=no -- $NW book Makefile 2>/dev/null \
+         | grep -q .; then changed=yes; fi
+    authors=$(sed -n 's/^ *Copyright (c) [0-9]* //p' LICENSE | head -1)
+    pdffonts book/attention.pdf > "${TMPDIR:-/tmp}/fonts.$$" || return 1
+    pdftotext -layout book/attention.pdf - | python3 -c '
+import html, re, sys
+pdf_pages = sys.stdin.read().split("\f")
+src, page_file, fonts_file, commit, changed, authors = sys.argv[1:7]
+doc = open(src, encoding="utf-8").read()
+page = open(page_file, encoding="utf-8").read()
+fonts = open(fonts_file).read()
+bad = []
+text = lambda s: re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]*>", " ", s))).strip()
+# further reading, chapter by chapter
+chapters = re.split(r"<h1 data-number=\"\d+\"", doc)[1:]
+read = 0
+for k, ch in enumerate(chapters, 1):
+    ch = re.split(r"<h1 ", ch)[0]
+    m = re.search(r"<h2[^>]*>Further reading</h2>(.*)$", ch, re.S)
+    if not m:
+        bad.append("chapter %d has no Further reading" % k); continue
+    if not re.search(r"href=\"#ref-", m.group(1)):
+        bad.append("chapter %d: its Further reading cites nothing" % k); continue
+    if re.search(r"<h2", m.group(1)):
+        bad.append("chapter %d: Further reading is not its last section" % k)
+    read += 1
+cited = set(re.findall(r"href=\"#(ref-[^\"]+)\"", doc))
+entries = set(re.findall(r"id=\"(ref-[^\"]+)\"", doc))
+for c in sorted(cited - entries):
+    bad.append("a citation of %s, which the References lack" % c)
+# the printed index: entries "term, 12, 45" on the pages after "Index"
+printed = {}
+for i, t in enumerate(pdf_pages):
+    lines = [l.strip() for l in t.split("\n") if l.strip()]
+    if not lines: continue
+    m = (re.match(r"^\S.*\s{2,}(\d+)$", lines[0]) or re.match(r"^(\d+)\s{2,}\S", lines[0])
+         or re.match(r"^(\d+)$", lines[-1]))
+    if m: printed[m.group(1)] = t
+flat = lambda t: re.sub(r"[^a-z0-9]", "", re.sub(r"-\n\s*", "", t).lower())
+start = next((i for i, t in enumerate(pdf_pages) if re.search(r"^\s*Index\s*$", t, re.M)
+              and re.search(r"^\s*\S.*, \d+", t, re.M)), None)
+entries_pdf, places, missing = 0, 0, []
+if start is None:
+    bad.append("the PDF has no Index")
+else:
+    body = " \n".join(pdf_pages[start:start + 6])
+    body = body[:body.find("Index of chunks")] if "Index of chunks" in body else body
+    joined = re.sub(r",\s*\n\s*(?=\d)", ", ", body)
+    for term, nums in re.findall(r"([A-Za-z][A-Za-z0-9 -]*[A-Za-z0-9]), ((?:\d+, )*\d+)(?!\d)", joined):
+        entries_pdf += 1
+        word = re.sub(r"[^a-z0-9]", "", term.split()[0].lower())[:4]
+        for n in nums.split(", "):
+            places += 1
+            if word not in flat(printed.get(n, "")):
+                missing.append("%s on p. %s" % (term, n))
+    if entries_pdf < 30:
+        bad.append("the PDF index has %d entries" % entries_pdf)
+    for m in missing[:8]:
+        bad.append("the PDF index gives " + m + ", which does not show it")
+# the index on the page
+m = re.search(r"<h1[^>]*id=\"index\"[^>]*>.*?</h1>(.*?)<h1 ", doc, re.S)
+entries_html, links = 0, 0
+if not m:
+    bad.append("the HTML has no Index")
+else:
+    for item in re.findall(r"<li>(.*?)</li>", m.group(1), re.S):
+        entries_html += 1
+        term = text(item.split("<a ")[0]).rstrip(",").strip()
+        for target in re.findall(r"href=\"#(idx-\d+)\"", item):
+            links += 1
+            t = re.search(r"<span id=\"" + target + r"\">(.*?)</span>", doc, re.S)
+            if not t or re.sub(r"[^a-z0-9]", "", term.split()[0].lower())[:4] \
+                    not in re.sub(r"[^a-z0-9]", "", text(t.group(1)).lower()):
+                bad.append("the HTML index links %s to %s, which does not show it" % (term, target))
+# the authors on the title page
+if authors not in pdf_pages[0]:
+    bad.append("the PDF title page does not name %s" % authors)
+if not re.search(r"<p class=\"author\">" + re.escape(authors) + "</p>", doc):
+    bad.append("the HTML title does not name %s" % authors)
+# the colophon: last, its faces embedded, its commit
+col_pdf = next((t for t in reversed(pdf_pages) if "Colophon" in t), "")
+col_pdf = re.sub(r"\s+", " ", re.sub(r"-\n\s*", "", col_pdf))
+last_h1 = re.findall(r"<h1[^>]*id=\"([^\"]+)\"", doc)[-1:]
+if last_h1 != ["colophon"]:
+    bad.append("the HTML book ends with %s, not the colophon" % last_h1)
+col_html = text(doc[doc.find("id=\"colophon\""):])
+faces_pdf = {"URW Palladio L": "URWPalladioL", "Latin Modern Mono": "LMMono",
+             "DejaVu Sans": "DejaVuSans", "PX fonts": "Rpx"}
+faces_html = {"TeX Gyre Pagella": "\"TeX Gyre Pagella\"", "DejaVu Sans Mono": "\"DejaVu Sans Mono\"",
+              "KaTeX": "KaTeX_Main"}
+for face, name in faces_pdf.items():
+    if face not in col_pdf: bad.append("the PDF colophon does not name %s" % face)
+    elif name not in fonts: bad.append("the PDF colophon names %s, which the PDF does not embed" % face)
+for face, name in faces_html.items():
+    if face not in col_html: bad.append("the HTML colophon does not name %s" % face)
+    elif "@font-face{font-family:" + name not in page: bad.append("the HTML colophon names %s, which the page does not embed" % face)
+for where, col in (("PDF", col_pdf), ("HTML", col_html)):
+    if commit:
+        if ("commit " + commit) not in col: bad.append("the %s colophon does not name commit %s" % (where, commit))
+        if bool(changed) != ("not yet committed" in col):
+            bad.append("the %s colophon says the sources %s the commit" % (where, "match" if changed else "differ from"))
+    elif "names no commit" not in col:
+        bad.append("the %s colophon names a commit outside git" % where)
+for b in bad[:20]:
+    print(b)
+print("further reading at the end of %d of %d chapters; %d works cited, each in the References; "
+      "the PDF index: %d entries, %d pages each showing its term; the HTML index: %d entries, %d links; "
+      "authors %s on the title page; the colophon names the faces and %s" %
+      (read, len(chapters), len(cited), entries_pdf, places - len(missing), entries_html, links, authors,
+       ("commit " + commit + (" (with changes)" if changed else "")) if commit else "no commit"))
+sys.exit(1 if bad or read < 10 else 0)
+' "$html" "$page" "${TMPDIR:-/tmp}/fonts.$$" "$commit" "$changed" "$authors"
+    status=$?; rm -f "${TMPDIR:-/tmp}/fonts.$$"; return $status
+}
+
 # C's ^ prints, and copies from the PDF, as ^, not as a lone circumflex
 # accent (pandoc writes it \^{}; the preamble and book.lua make it the
 # character): the PDF's text holds no U+02C6.
@@ -1619,7 +1751,7 @@ story_code_at_most_1250_lines() {
 # book.
 if [ "${B:-build}" = build-san ]; then
     case " prose_edit_recompiles_nothing html_links_resolve line_charts_survive_grey
-           figures_keep_the_standard figure_references_agree tables_and_appendices_agree pdf_carets_are_carets
+           figures_keep_the_standard figure_references_agree tables_and_appendices_agree book_apparatus pdf_carets_are_carets
            pdf_no_overfull_box pdf_page_layout chunk_labels_agree
            no_placeholder_survives numbers_read_as_prose page_on_screen
            katex_error_fails live_book " in

@@ -134,8 +134,11 @@ def tables_and_references(pdf, aux, pages, fail):
           f'{short} of fewer than 10 rows, each on one page; the text names {len(mentions)}')
     # appendices: the letters of the contents, each opening its chapter
     letters = []
-    for page in text[:12]:
-        letters += re.findall(r'^\s*([A-Z]) {1,3}[A-Z].*?\s(\d+)\s*$', page, re.M)
+    first = next((i for i, page in enumerate(text) if re.search(r'^\s*Contents\s*$', page, re.M)), 0)
+    contents = [text[first]] + [page for page in text[first + 1:first + 30]
+                                if 'CONTENTS' in page.strip().split('\n')[0]]
+    for page in contents:
+        letters += re.findall(r'^\s*([A-Z]) {1,8}[A-Z].*?\s(\d+)\s*$', page, re.M)
     letters = sorted({x for x, _ in letters})
     if not letters or letters != [chr(ord('A') + k) for k in range(len(letters))]:
         fail(f'the contents letter the appendices {letters}, not A, B, C ...')
@@ -154,9 +157,9 @@ def tables_and_references(pdf, aux, pages, fail):
             ok = re.search(r'^\s*' + re.escape(number) + r'\s+\S', body, re.M)
         if not ok:
             fail(f'"{kind} {number} (p. {page})": page {page} has no heading {number}')
-    quoted = re.findall(r'appendix [\u201c"][^\u201d"]{1,60}[\u201d"]', flat, re.I)
+    quoted = re.findall(r'(?:[Aa]ppendix|[Aa]ppendix section|[Ss]ection|\(see) [\u201c"][A-Z][^\u201d"]{1,60}[\u201d"]', flat)
     for q in quoted[:5]:
-        fail(f'a reference by an appendix\'s title in quotes: {q}')
+        fail(f'a reference by a title in quotes: {q}')
     print(f'appendices lettered {letters[0] if letters else "?"} to {letters[-1] if letters else "?"}, '
           f'each opening with its letter; {len(refs)} references to an appendix or a section, '
           f'each with its number and the page its heading is on; {len(quoted)} by a title in quotes')

@@ -58,6 +58,7 @@ static void test_line_charts_survive_grey(void **s) { (void)s; run("line_charts_
 static void test_figures_keep_the_standard(void **s) { (void)s; run("figures_keep_the_standard"); }
 static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
 static void test_tables_and_appendices_agree(void **s) { (void)s; run("tables_and_appendices_agree"); }
+static void test_book_apparatus(void **s) { (void)s; run("book_apparatus"); }
 static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_code_within_76_columns(void **s) { (void)s; run("code_within_76_columns"); }
 static void test_chunk_names_at_most_12_parts(void **s) { (void)s; run("chunk_names_at_most_12_parts"); }
@@ -103,6 +104,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "TEXT_SIZE", test_figures_keep_the_standard),
     CHAPTER_TEST("build", "book/book.lua", test_figure_references_agree),
     CHAPTER_TEST("build", "book/book.lua", test_tables_and_appendices_agree),
+    CHAPTER_TEST("build", "book/book.lua", test_book_apparatus),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_carets_are_carets),
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
     CHAPTER_TEST("build", "book/book.lua", test_numbers_read_as_prose),
