@@ -261,16 +261,24 @@ $(B)/attention.md: $(NW) book/nwpandoc.awk | deps
 # same source gives the same book; outside a git checkout (the student
 # edition) the book is undated.  $(B)/book-date holds it, rewritten only
 # when it changes, so that a commit re-weaves the books.
+#
+# The colophon names the commit the book is built from (12 digits of its
+# hash) and says whether the book's sources ($(NW), book/, the Makefile)
+# differ from it; outside a git checkout it names none.  $(B)/book-date holds these too.
 BOOK_DATE := $(shell LC_ALL=C git log -1 --format=%cd --date=format:'%-d %B %Y' -- $(NW) 2>/dev/null)
+BOOK_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+BOOK_CHANGED := $(if $(BOOK_COMMIT),$(shell git status --porcelain --untracked-files=no -- \
+  $(NW) book Makefile 2>/dev/null | grep -q . && echo changed))
 WEAVE := pandoc -f markdown --fail-if-warnings --lua-filter=book/book.lua \
   --citeproc --bibliography=book/references.bib -M link-citations=true \
   -M numbers=$(RESULTS)/numbers.txt --number-sections --toc \
-  $(if $(BOOK_DATE),-M 'date=$(BOOK_DATE)')
+  $(if $(BOOK_DATE),-M 'date=$(BOOK_DATE)') $(if $(BOOK_COMMIT),-M commit=$(BOOK_COMMIT)) \
+  $(if $(BOOK_CHANGED),-M changed=true)
 WEAVE_DEPS := $(B)/attention.md $(B)/results.stamp book/book.lua book/nwpost.awk $(B)/book-date \
   book/references.bib
 $(B)/book-date: FORCE | deps
 	@mkdir -p $(B)
-	@echo '$(BOOK_DATE)' > $@.$$$$.tmp; cmp -s $@.$$$$.tmp $@ || cp $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
+	@echo '$(BOOK_DATE) $(BOOK_COMMIT) $(BOOK_CHANGED)' > $@.$$$$.tmp; cmp -s $@.$$$$.tmp $@ || cp $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
 
 # HTML: one self-contained page (figures embedded as SVG), every in-page
 # link checked by book/checklinks.  Its maths is typeset here, by

@@ -15,11 +15,12 @@
 --    Chunk names are protected: nwpandoc.awk breaks "{{" with an empty
 --    span and marks their inline code with class nwname.
 --  * The chunk-use map written by nwpandoc.awk (class nwusemap) is dropped.
---  * Figures are numbered by chapter, "Figure C.N", as LaTeX numbers its
---    captions; in HTML the caption starts with its number.  A reference
---    @fig:NAME in the text (pandoc reads it as a citation) becomes
---    "Figure C.N" (a link in HTML, \ref in LaTeX), so that text and
---    caption agree; a reference to no figure fails the build.
+--  * Appendices are lettered, figures and tables numbered by chapter
+--    ("Figure 4.2", "Table A.1"), and a reference @fig:NAME, @tbl:NAME or
+--    @sec:ID in the text (pandoc reads it as a citation) becomes the
+--    number, in the PDF with a page for a section (see number_book); a
+--    reference to nothing fails the build.  Terms marked [..]{.idx} make
+--    the subject index; the chapter {#colophon} goes last.
 --  * An exercise (a div of class "exercise", see course/student.awk) is
 --    numbered in order through the book, "Exercise N." put before its statement; in LaTeX
 --    it becomes the environment nwexercise (weave-preamble.tex).
@@ -67,7 +68,11 @@ local function read_file(path)
   return s
 end
 
+local build = {commit = "", changed = false}   -- the commit the book is built from
+
 local function load_numbers(meta)
+  if meta.commit then build.commit = pandoc.utils.stringify(meta.commit) end
+  build.changed = meta.changed ~= nil
   if meta.numbers == nil then return end
   numbers_path = pandoc.utils.stringify(meta.numbers)
   numbers_dir = numbers_path:match("^(.*)/[^/]*$") or "."
@@ -83,6 +88,7 @@ local function load_numbers(meta)
       numbers[line:match("^%s*(%S+)")] = ""      -- name with empty value
     end
   end
+  numbers.book_commit = build.commit
 end
 
 -- a placeholder name: starts with a letter or _, then letters, digits, _ . - :
@@ -280,6 +286,14 @@ local function inlines(els)
   return out
 end
 
+-- a table put in by {{table:NAME}} is named tbl:NAME
+local function name_table(blocks, name)
+  for _, b in ipairs(blocks) do
+    if b.t == "Table" and b.identifier == "" then b.identifier = "tbl:" .. name end
+  end
+  return blocks
+end
+
 local function table_para(el)
   local s = pandoc.utils.stringify(el):gsub("^%s+", ""):gsub("%s+$", "")
   local name = s:match("^{{table:([^{}]+)}}$")
@@ -290,7 +304,7 @@ local function table_para(el)
     note_missing("{{table:" .. name .. "}} (no file " .. path .. ")")
     return {}       -- dropped; the build fails at the end
   end
-  return pandoc.read(text, "markdown").blocks
+  return name_table(pandoc.read(text, "markdown").blocks, name)
 end
 
 local is_latex = FORMAT:match("latex") ~= nil
@@ -305,41 +319,298 @@ local function latex_wrap(el, macro)
   return el
 end
 
--- Figures: an implicit figure is a paragraph of one image whose title
--- starts with "fig:" (pandoc 2.17).  Chapters are level-1 headings
--- without the class unnumbered.
+-- Chapters, appendices, figures and tables, numbered in one walk of the
+-- book (the pass "number_book" below, run before the others see a
+-- heading or a table).
+--
+-- A level-1 heading of class "appendix" begins an appendix.  The
+-- appendices are lettered A, B, ... here, in the order they come, and
+-- their sections numbered A.1, A.1.1 as a chapter's are, so that moving
+-- an appendix moves its letter: in HTML the heading gets its number
+-- (pandoc keeps a "number" it finds), in LaTeX \appendix comes before
+-- the first one and LaTeX letters the chapters after it.  An appendix's
+-- heading is written unnumbered in the source ({-}), so that the tools
+-- that count chapters (tests/chapters.awk) pass it by; the class
+-- "unnumbered" is taken off here.  A level-3 heading directly under an
+-- appendix, with no section above it, stays unnumbered.
+--
+-- Figures and tables are numbered by chapter, "Figure C.N", "Table C.N"
+-- (C a chapter's number or an appendix's letter), as LaTeX numbers its
+-- captions; in HTML the caption starts with its number.  An implicit
+-- figure is a paragraph of one image whose title starts with "fig:"
+-- (pandoc 2.17).  A table's caption is the paragraph "Table: ..." after
+-- it (pandoc's own syntax for a table written in the text; book.lua
+-- attaches it to a table put in by {{table:NAME}} as well); it may end
+-- with the table's identifier, {#tbl:NAME}, which for {{table:NAME}} is
+-- tbl:NAME unless the caption says otherwise.  A table without a
+-- caption fails the build.
+--
+-- A reference in the text, written as a citation, becomes the number of
+-- what it names (a link in HTML, \ref in LaTeX), so that the text and the
+-- caption or heading agree; one to nothing fails the build:
+--   @fig:NAME   "Figure C.N"
+--   @tbl:NAME   "Table C.N"
+--   @sec:ID     "Chapter 4", "Appendix C" or "Section C.2" (the heading
+--               with identifier ID), in the PDF with its page:
+--               "Appendix C (p. 212)"; in brackets, [@sec:ID],
+--               "(Appendix C, p. 212)"
 local figure_number = {}  -- identifier -> "C.N"
+local table_number = {}   -- identifier -> "C.N"
+local heading_ref = {}    -- identifier -> {kind, number}
+local LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-local function number_figures(blocks)
-  local chapter, n = 0, 0
+local function caption_id(inlines)     -- a trailing {#tbl:NAME}, taken off
+  local last = inlines[#inlines]
+  if last and last.t == "Str" then
+    local id = last.text:match("^{#([%w_:%-%.]+)}$")
+    if id then
+      inlines:remove(#inlines)
+      while #inlines > 0 and (inlines[#inlines].t == "Space"
+                              or inlines[#inlines].t == "SoftBreak") do
+        inlines:remove(#inlines)
+      end
+      return id
+    end
+  end
+  return nil
+end
+
+local function caption_inlines(el)
+  local out = pandoc.List()
+  for _, b in ipairs(el.caption.long or {}) do
+    if b.content then out:extend(b.content) end
+  end
+  return out
+end
+
+-- The subject index.  A term is marked in the text as a span,
+-- [text]{.idx key="term"} (key: the entry, if not the text).  In LaTeX
+-- the text is followed by \index{term}, and imakeidx (weave-preamble.tex)
+-- prints the index, with pages, where book.lua puts \printindex: before
+-- the index of chunks.  In HTML the span gets an anchor, idx-N, and the
+-- chapter "Index", in the same place, lists each term with a link to
+-- each place it is marked, named by the number of its section (or, in
+-- an unnumbered chapter, the chapter's title).
+local index_entries = {}   -- term -> list of {anchor, where}
+local index_marks = 0
+
+local function makeindex_key(key)   -- makeindex's special characters quoted
+  return (key:gsub('[!@|"]', '"%0'))
+end
+
+-- Spans for one book or one kind of build: [..]{.only-latex},
+-- [..]{.only-html}; [..]{.if-commit} when the book is built from a git
+-- commit, [..]{.if-no-commit} when not, [..]{.if-changed} when its source
+-- differs from that commit (Makefile: WEAVE's -M commit, -M changed).
+local function conditional(el)
+  local keep = nil
+  if has_class(el, "only-latex") then keep = is_latex
+  elseif has_class(el, "only-html") then keep = not is_latex
+  elseif has_class(el, "if-commit") then keep = build.commit ~= ""
+  elseif has_class(el, "if-no-commit") then keep = build.commit == ""
+  elseif has_class(el, "if-changed") then keep = build.commit ~= "" and build.changed end
+  if keep == nil then return nil end
+  return keep and el.content or {}
+end
+
+local function number_book(doc)
+  local num = {}              -- the numbers of the headings open, pandoc's way
+  local appendices, latex_appendix = 0, false
+  local in_appendix = false
+  local chapter, figures, tables = "0", 0, 0
+  local where = ""            -- the section a mark of the index is in
+  local function mark(el)
+    if not has_class(el, "idx") then return conditional(el) end
+    local key = el.attributes.key or pandoc.utils.stringify(el.content)
+    index_marks = index_marks + 1
+    if is_latex then
+      local out = pandoc.List(el.content)
+      out:insert(pandoc.RawInline("latex", "\\index{" .. makeindex_key(key) .. "}"))
+      return out
+    end
+    local anchor = "idx-" .. index_marks
+    index_entries[key] = index_entries[key] or pandoc.List()
+    index_entries[key]:insert({anchor, where})
+    return pandoc.Span(el.content, pandoc.Attr(anchor))
+  end
+  local function heading(b)
+    if b.level == 1 then
+      in_appendix = has_class(b, "appendix")
+      if in_appendix then
+        appendices = appendices + 1
+        if appendices > #LETTERS then fail("more appendices than letters") end
+      end
+    end
+    if in_appendix and has_class(b, "unnumbered")
+       and (b.level <= 2 or (b.level == 3 and #num >= 2)) then
+      b.classes = b.classes:filter(function(c) return c ~= "unnumbered" end)
+    end
+    if has_class(b, "unnumbered") then
+      if b.level == 1 then where = pandoc.utils.stringify(b.content) end
+      return
+    end
+    if #num >= b.level then
+      for k = #num, b.level + 1, -1 do num[k] = nil end
+      num[b.level] = num[b.level] + 1
+    else
+      for k = #num + 1, b.level - 1 do num[k] = 0 end
+      num[b.level] = 1
+    end
+    if b.level == 1 then
+      num[1] = in_appendix and appendices or num[1]
+      chapter = in_appendix and LETTERS:sub(appendices, appendices) or tostring(num[1])
+      figures, tables = 0, 0
+    end
+    local parts = {chapter}
+    for k = 2, b.level do parts[k] = tostring(num[k]) end
+    local number = table.concat(parts, ".")
+    where = number
+    if in_appendix and not is_latex then b.attributes.number = number end
+    local kind = b.level > 1 and "Section" or (in_appendix and "Appendix" or "Chapter")
+    if b.identifier ~= "" then heading_ref[b.identifier] = {kind, number} end
+  end
   local function visit(list)
-    for _, b in ipairs(list) do
-      if b.t == "Header" and b.level == 1 and not has_class(b, "unnumbered") then
-        chapter, n = chapter + 1, 0
+    local out = pandoc.List()
+    local i = 1
+    while i <= #list do
+      local b = list[i]
+      if b.t == "Header" then
+        if b.level == 1 and has_class(b, "appendix") and is_latex and not latex_appendix then
+          out:insert(pandoc.RawBlock("latex", "\\appendix"))
+          latex_appendix = true
+        end
+        heading(b)
       elseif b.t == "Para" and #b.content == 1 and b.content[1].t == "Image"
              and b.content[1].title:match("^fig:") then
-        n = n + 1
-        local img, number = b.content[1], chapter .. "." .. n
+        figures = figures + 1
+        local img, number = b.content[1], chapter .. "." .. figures
         if img.identifier ~= "" then figure_number[img.identifier] = number end
         if not is_latex then
           img.caption:insert(1, pandoc.Space())
           img.caption:insert(1, pandoc.Strong({pandoc.Str("Figure " .. number .. ".")}))
         end
+      elseif b.t == "Table" then
+        local caption = caption_inlines(b)
+        local after = list[i + 1]
+        if #caption == 0 and after and after.t == "Para" and after.content[1]
+           and after.content[1].t == "Str" and after.content[1].text == "Table:" then
+          caption = after.content:clone()
+          caption:remove(1)
+          while caption[1] and caption[1].t == "Space" do caption:remove(1) end
+          i = i + 1
+        end
+        if #caption == 0 then
+          fail("a table without a caption (a paragraph \"Table: ...\" after it): "
+               .. pandoc.utils.stringify(b.head.rows[1] or {}):sub(1, 60))
+        end
+        local id = caption_id(caption)
+        if id then b.identifier = id end
+        if b.identifier == "" then fail("a table without an identifier: "
+                                        .. pandoc.utils.stringify(caption):sub(1, 60)) end
+        if table_number[b.identifier] then fail("two tables tbl:" .. b.identifier) end
+        tables = tables + 1
+        local number = chapter .. "." .. tables
+        table_number[b.identifier] = number
+        if not is_latex then
+          caption:insert(1, pandoc.Space())
+          caption:insert(1, pandoc.Strong({pandoc.Str("Table " .. number .. ".")}))
+        end
+        b.caption.long = {pandoc.Plain(caption)}
       elseif b.t == "Div" then
-        visit(b.content)
+        b.content = visit(b.content)
       end
+      if b.t ~= "Div" and b.t ~= "Header" then b = pandoc.walk_block(b, {Span = mark}) end
+      out:insert(b)
+      i = i + 1
+    end
+    return out
+  end
+  doc.blocks = visit(doc.blocks)
+  -- the colophon (a chapter of the source, {#colophon}) goes last
+  local first, last = nil, nil
+  for k, b in ipairs(doc.blocks) do
+    if b.t == "Header" and b.level == 1 then
+      if first and not last then last = k - 1 end
+      if b.identifier == "colophon" then first = k end
     end
   end
-  visit(blocks)
+  if first then
+    last = last or #doc.blocks
+    local moved = pandoc.List()
+    for k = first, last do moved:insert(doc.blocks[k]) end
+    for k = last, first, -1 do doc.blocks:remove(k) end
+    doc.blocks:extend(moved)
+  end
+  -- the subject index, before the index of chunks
+  local index = pandoc.List()
+  if is_latex then
+    index:insert(pandoc.RawBlock("latex", "\\printindex"))
+  else
+    local keys = {}
+    for k in pairs(index_entries) do table.insert(keys, k) end
+    table.sort(keys, function(a, b)
+      local x, y = a:lower(), b:lower()
+      if x == y then return a < b end
+      return x < y
+    end)
+    local items = pandoc.List()
+    for _, k in ipairs(keys) do
+      local line, seen = pandoc.List({pandoc.Str(k)}), {}
+      for _, place in ipairs(index_entries[k]) do
+        if not seen[place[2]] then
+          seen[place[2]] = true
+          line:insert(pandoc.Str(","))
+          line:insert(pandoc.Space())
+          line:insert(pandoc.Link({pandoc.Str(place[2])}, "#" .. place[1]))
+        end
+      end
+      items:insert({pandoc.Plain(line)})
+    end
+    index:insert(pandoc.Header(1, {pandoc.Str("Index")}, pandoc.Attr("index", {"unnumbered"})))
+    index:insert(pandoc.Div({pandoc.BulletList(items)}, pandoc.Attr("", {"nwindex"})))
+  end
+  local at = nil
+  for k, b in ipairs(doc.blocks) do
+    if b.t == "Header" and b.identifier == "index-of-chunks" then at = k; break end
+  end
+  -- (a document without one, such as a test's, gets the index at its end,
+  -- and none if it marks no term)
+  if index_marks > 0 or at then
+    at = at or #doc.blocks + 1
+    for k = #index, 1, -1 do doc.blocks:insert(at, index[k]) end
+  end
+  return doc
 end
 
-local function figure_reference(el)
-  local id = el.citations[1].id
-  if not id:match("^fig:") then return nil end
-  local number = figure_number[id]
-  if not number then fail("a reference to no figure: @" .. id) end
-  if is_latex then return pandoc.RawInline("latex", "Figure~\\ref{" .. id .. "}") end
-  return pandoc.Link({pandoc.Str("Figure"), pandoc.Space(), pandoc.Str(number)}, "#" .. id)
+local function reference(el)
+  local c = el.citations[1]
+  local kind, id = c.id:match("^(%a+):(.+)$")
+  if kind ~= "fig" and kind ~= "tbl" and kind ~= "sec" then return nil end
+  if #el.citations > 1 then fail("one reference at a time: " .. pandoc.utils.stringify(el)) end
+  local word, number, target
+  if kind == "fig" then
+    word, number, target = "Figure", figure_number[c.id], c.id
+    if not number then fail("a reference to no figure: @" .. c.id) end
+  elseif kind == "tbl" then
+    word, number, target = "Table", table_number[c.id], c.id
+    if not number then fail("a reference to no table: @" .. c.id) end
+  else
+    local h = heading_ref[id]
+    if not h then fail("a reference to no numbered heading: @" .. c.id) end
+    word, number, target = h[1], h[2], id
+  end
+  local bracketed = c.mode == "NormalCitation"
+  if is_latex then
+    local tex = word .. "~\\ref{" .. target .. "}"
+    if kind == "sec" then
+      tex = tex .. (bracketed and ", p.~" or " (p.~") .. "\\pageref{" .. target .. "}"
+                .. (bracketed and "" or ")")
+    end
+    return pandoc.RawInline("latex", bracketed and "(" .. tex .. ")" or tex)
+  end
+  local link = pandoc.Link({pandoc.Str(word), pandoc.Str("\u{a0}" .. number)}, "#" .. target)
+  if bracketed then return {pandoc.Str("("), link, pandoc.Str(")")} end
+  return link
 end
 
 -- LaTeX: inline code holding ^ is written here, because pandoc writes ^ as
@@ -412,6 +683,8 @@ end
 local LINE_CHARS = 66     -- characters of \\small type in the text block
 local COLUMN_GAP = 2.7    -- the space between two columns, in characters
 local SHORT = 16
+local FOOT_CHARS = 80     -- characters of \footnotesize type in the text block
+local FOOT_GAP = 1.3      -- the space between two columns there (\tabcolsep 3pt)
 local function words_of(inlines)    -- lists of inlines between spaces
   local words, word = {}, pandoc.List()
   for _, x in ipairs(inlines) do
@@ -425,8 +698,9 @@ end
 local function chars(inlines)
   return utf8.len(pandoc.utils.stringify(inlines)) or 0
 end
--- a header stacked in lines of at most WIDTH characters, as LaTeX
-local function stacked(blocks, width, align)
+-- a header stacked in lines of at most WIDTH characters (the lines, as
+-- lists of inlines)
+local function header_lines(blocks, width)
   local inlines = pandoc.List()
   for _, b in ipairs(blocks) do if b.content then inlines:extend(b.content) end end
   local lines, line, n = {}, pandoc.List(), 0
@@ -439,11 +713,17 @@ local function stacked(blocks, width, align)
     line:extend(w); n = n + k
   end
   if #line > 0 then table.insert(lines, line) end
+  return lines
+end
+local function lines_of(blocks, width) return #header_lines(blocks, width) end
+-- the same, as LaTeX
+local function stacked(blocks, width, align, top)
   local tex = {}
-  for _, l in ipairs(lines) do
+  for _, l in ipairs(header_lines(blocks, width)) do
     table.insert(tex, (pandoc.write(pandoc.Pandoc({pandoc.Plain(l)}), "latex"):gsub("%s+$", "")))
   end
-  return pandoc.RawInline("latex", "\\nwstack{" .. align .. "}{" .. table.concat(tex, "\\\\") .. "}")
+  return pandoc.RawInline("latex", (top and "\\nwstacktop{" or "\\nwstack{") .. align .. "}{"
+                           .. table.concat(tex, "\\\\") .. "}")
 end
 function latex_table(el)
   local rows, widest, data, word = 0, {}, {}, {}
@@ -479,17 +759,90 @@ function latex_table(el)
     else spec[i] = ">{\\raggedright\\arraybackslash}X"; any_text = true end
   end
   if not fits then       -- stack the headers of the short columns
+    -- each header in at most two lines, as narrow as that and its data allow
+    local head_width = {}
     for _, row in ipairs(el.head.rows) do
       local col = 1
       for _, cell in ipairs(row.cells) do
         if cell.col_span == 1 and data[col] <= SHORT then
           local width = math.max(data[col], word[col])
+          while lines_of(cell.contents, width) > 2 do width = width + 1 end
+          head_width[col] = math.max(head_width[col] or 0, width)
+        end
+        col = col + cell.col_span
+      end
+    end
+    -- A text column narrower than its longest word would hyphenate a
+    -- name; then a column of ranges ("0.4142 to 0.4223") breaks each
+    -- range after its "to", the widest such column first, until the text
+    -- columns have room (in characters of the smaller type, FOOT_CHARS a
+    -- line, FOOT_GAP between columns).
+    local function body_cells(col, f)
+      for _, body in ipairs(el.bodies) do
+        for _, row in ipairs(body.body) do
+          if row.cells[col] then f(row.cells[col]) end
+        end
+      end
+    end
+    local longest, short_sum, ranges = 0, 0, {}
+    for i = 1, #spec do
+      if data[i] <= SHORT then
+        short_sum = short_sum + (head_width[i] or data[i])
+        local ok, broken = true, 0
+        body_cells(i, function(cell)
+          local text = pandoc.utils.stringify(cell.contents)
+          local a, b = text:match("^(%S+ to) (%S+)$")
+          if a then broken = math.max(broken, utf8.len(a), utf8.len(b))
+          elseif text:match("^%S*$") then broken = math.max(broken, utf8.len(text))
+          else ok = false end
+        end)
+        if ok and broken < data[i] then ranges[i] = broken end
+      else
+        body_cells(i, function(cell)
+          for _, b in ipairs(cell.contents) do
+            for _, w in ipairs(words_of(b.content or {})) do longest = math.max(longest, chars(w)) end
+          end
+        end)
+      end
+    end
+    local room = FOOT_CHARS - short_sum - #spec * FOOT_GAP
+    while any_text and room < longest + 1 do
+      local best, gain = nil, 0
+      for i, broken in pairs(ranges) do
+        local width = math.max(broken, word[i])
+        for _, row in ipairs(el.head.rows) do
+          local cell = row.cells[i]
+          if cell then while lines_of(cell.contents, width) > 2 do width = width + 1 end end
+        end
+        local g = (head_width[i] or data[i]) - width
+        if g > gain then best, gain = i, g end
+      end
+      if not best then break end
+      data[best] = ranges[best]; ranges[best] = nil
+      head_width[best] = (head_width[best] or 0) - gain
+      room = room + gain
+      body_cells(best, function(cell)
+        cell.contents = {pandoc.Plain({stacked(cell.contents, data[best], spec[best], true)})}
+      end)
+    end
+    for _, row in ipairs(el.head.rows) do
+      local col = 1
+      for _, cell in ipairs(row.cells) do
+        if cell.col_span == 1 and data[col] <= SHORT then
+          local width = math.max(data[col], word[col])
+          while lines_of(cell.contents, width) > 2 do width = width + 1 end
           cell.contents = {pandoc.Plain({stacked(cell.contents, width, spec[col])})}
         end
         col = col + cell.col_span
       end
     end
   end
+  -- the caption: above the table, numbered by LaTeX, with the table's
+  -- label; after the table, \nwtableend writes the page it ends on to
+  -- the .aux file (for tests/pdf_layout.py)
+  local caption = caption_inlines(el)
+  local label = "\\label{" .. el.identifier .. "}"
+  el.caption.long = {}
   local tex = pandoc.write(pandoc.Pandoc({el}), "latex")
   local a, b = tex:find("\\begin{longtable}%[%]{@{}[lrc]*@{}}")
   if not a then fail("a table pandoc did not write as a longtable") end
@@ -499,13 +852,19 @@ function latex_table(el)
   local width = (env == "tabularx" or env == "xltabular") and "{\\linewidth}" or ""
   tex = tex:sub(1, a - 1) .. "\\begin{" .. env .. "}" .. width .. "{@{}" .. table.concat(spec) .. "@{}}"
         .. tex:sub(b + 1):gsub("\\end{longtable}", "\\end{" .. env .. "}")
-  if rows < 10 then
-    if tex:find("\\caption") then fail("a short table with a caption") end
-    tex = tex:gsub("\n\\end[a-z]*head\n", "\n"):gsub("\n\\end[a-z]*foot\n", "\n")
-    tex = "\\par\\noindent\n" .. tex .. "\\par"
-  end
   local size = fits and "\\small" or "\\footnotesize\\setlength{\\tabcolsep}{3pt}"
-  return pandoc.RawBlock("latex", "{" .. size .. "\n" .. tex .. "\n}")
+  local ends = "\\nwtableend{" .. el.identifier .. "}{" .. rows .. "}"
+  local text = pandoc.write(pandoc.Pandoc({pandoc.Plain(caption)}), "latex"):gsub("%s+$", "")
+  if rows < 10 then      -- a float: it never breaks
+    tex = tex:gsub("\n\\end[a-z]*head\n", "\n"):gsub("\n\\end[a-z]*foot\n", "\n")
+    return {pandoc.RawBlock("latex", "\\begin{table}[tbp]\n\\caption{" .. text .. label .. "}\n{"
+             .. size .. "\n\\noindent\n" .. tex .. "\n}" .. ends .. "\n\\end{table}")}
+  end
+  -- a longtable, which may break: its caption above it, with room
+  -- for the caption and the table's first rows on the page
+  return {pandoc.RawBlock("latex", "\\FloatBarrier"),
+          pandoc.RawBlock("latex", "\\Needspace{10\\baselineskip}\n\\captionof{table}{" .. text .. label
+            .. "}\\nopagebreak\n{" .. size .. "\\setlength{\\LTpre}{0pt}\n" .. tex .. "\n}" .. ends)}
 end
 
 -- an SVG figure's text, and the width it is drawn at, in its pixels
@@ -661,6 +1020,7 @@ return {
       end
     end },
   { Para = table_para, Plain = table_para },
+  { Pandoc = number_book },
   { Inlines = inlines,
     Code = function(el)      -- code in chunk names (class nwname) is left alone
       if not has_class(el, "nwname") then el.text = subst(el.text); return el end
@@ -677,7 +1037,7 @@ return {
     end,
     Table = function(el)        -- numbers flush right; LaTeX: place waiting figures first
       el = align_numbers(el)
-      if is_latex then return {pandoc.RawBlock("latex", "\\FloatBarrier"), latex_table(el)} end
+      if is_latex then return latex_table(el) end
       return el
     end,
     Strong = latex_bold_math,
@@ -732,13 +1092,12 @@ return {
   },
   { Pandoc = function(doc)
       check_missing()
-      number_figures(doc.blocks)
       if not is_latex then
         doc.blocks = html_parts(doc.blocks)
         doc.blocks:insert(pandoc.RawBlock("html",
           '<a class="to-contents" href="#TOC">Contents</a>'))
       end
-      doc = doc:walk({ Cite = figure_reference, Code = latex_code_with_caret,
+      doc = doc:walk({ Cite = reference, Code = latex_code_with_caret,
                        Str = latex_str_with_caret, Math = html_math })
       return is_latex and doc or doc:walk({ Image = html_caption_unlinked })
     end },

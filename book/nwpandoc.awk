@@ -92,9 +92,8 @@ function md_name(s, num,   out, a, b) {
     }
     return "⟨" out md_escape(s) pagelabel(num) "⟩"
 }
-# the label of chunk number num: in LaTeX its page label ("87b",
-# weave-preamble.tex computes it from the page the chunk's head is on), in
-# HTML its number, as the chunk's heading shows it
+# the label of chunk number num: its number, as the chunk's heading shows
+# it, in both books (LaTeX: \nwlab, weave-preamble.tex)
 function pagelabel(num) {
     return num == "" ? "" : "`~\\nwlab{" num "}`{=latex}`<span class=\"chunklabel\">&#160;" num "</span>`{=html}"
 }

@@ -85,7 +85,7 @@ function html_esc(s,   out, i, c) {
 # HTML: the name and, as in the chunk's heading, its number ("⟨name 87⟩").
 # LaTeX: \nwcodelink{anchor}{name}{number} (weave-preamble.tex)
 # detokenizes the anchor, as fancyvrb makes "-" active inside Verbatim, and
-# prints the page label of chunk number ("87b") after the name.
+# prints the chunk's number after the name, as the HTML does.
 # inside pandoc's Highlighting Verbatim (commandchars=\\\{\}) only \ { }
 # are special; everything else is printed as is
 function tex_esc(s,   out, i, c) {

@@ -197,9 +197,9 @@ static int short_table_of_trials(const char *dir,
 {
     Text md = {0};
     /* the dashes set the columns' widths in print */
-    text_printf(&md, "| model | first 100/100: median | fewest to most "
-                     "| sooner, as soon, later than the book's "
-                     "| seeds fell back (lowest) | final score "
+    text_printf(&md, "| model | median first 100/100 | fewest to most "
+                     "| sooner, as soon, later "
+                     "| fell back (lowest) | final score "
                      "| final loss |\n|:-------------|----------:"
                      "|-----------:|-----------:|----------:|--------:"
                      "|-----------:|\n");

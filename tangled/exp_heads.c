@@ -218,8 +218,8 @@ static int table_of_heads(const char *dir, const HeadRuns *e)
     int four[N_SEEDS], mine[N_SEEDS], count[3];
     steps_of_heads(e->heads[2], four);
     text_printf(&md, "| heads | $d_{\\mathrm{head}}$ "
-                "| first 100/100: median | fewest to most "
-                "| sooner, as soon, later than four heads | final score "
+                "| median first 100/100 | fewest to most "
+                "| sooner, as soon, later | final score "
                 "| final loss |\n|-----:|-----:|----------:|-----------:"
                 "|------------:|--------:|-----------:|\n");
     for (int c = 0; c < N_HEAD_CHOICES; c++) {

@@ -716,13 +716,12 @@ static void numbers_of_the_figure(Text *out, const LayoutRuns *e)
 static int table_of_runs(const char *dir, const LayoutRuns *e)
 {
     Text md = {0};
-    text_printf(&md, "| seed | right in each layout, at least "
-                     "| first all right at step "
-                     "| the control's, at step "
-                     "| weight on $a$ and $b$, %% | on fillers, %% "
-                     "| share that moves with $a$ "
-                     "| strings: a head over half on $a$ or $b$ "
-                     "| strings: the sum of heads peaks on $a$ or $b$ |\n"
+    text_printf(&md, "| seed | least right | first perfect "
+                     "| control's first "
+                     "| on $a$, $b$, %% | on fillers, %% "
+                     "| moves with $a$ "
+                     "| a head over half "
+                     "| heads peak on $a$, $b$ |\n"
                      "|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
     for (int r = 0; r < N_SEEDS; r++) {
         int least = N_PROBLEMS;

@@ -271,6 +271,180 @@ figure_references_agree() {
     return $status
 }
 
+# Tables and appendices are numbered alike in both books: the PDF's
+# captions "Table C.N: ..." and the HTML's "Table C.N. ..." are the same
+# numbers with the same captions' first words, and the appendices have the
+# same letters and titles in both contents.
+tables_and_appendices_agree() {
+    pdf_built book/attention.pdf || return $?
+    html=${B:-build}/attention.pandoc.html
+    [ -f "$html" ] || { echo "$html not built (run make)"; return 1; }
+    pdftotext book/attention.pdf - | python3 -c '
+import html, re, sys
+norm = lambda s: re.sub(r"\s+", " ", s.replace("\u2019", "\x27")).strip()
+pdf = norm(sys.stdin.read())
+page = open(sys.argv[1], encoding="utf-8").read()
+text = lambda s: norm(html.unescape(re.sub(r"<[^>]*>", "", s)))
+p_tables = [(n, c[:30]) for n, c in re.findall(r"Table ([0-9A-Z]+\.[0-9]+): (.{30})", pdf)]
+h_tables = [(n, text(c)[:30]) for n, c in
+            re.findall(r"<caption><strong>Table ([0-9A-Z]+\.[0-9]+)\.</strong>(.*?)</caption>", page, re.S)]
+h_tables = [(n, c.strip()[:30]) for n, c in h_tables]
+p_tables = [(n, c.strip()[:30]) for n, c in p_tables]
+toc = page[page.find("<nav id=\"TOC\""):page.find("</nav>")]
+h_apps = [(l, text(t)) for l, t in
+          re.findall(r"toc-section-number\">([A-Z])</span>(.*?)</a>", toc, re.S)]
+contents = pdf[:pdf.find(h_apps[-1][1]) + 200] if h_apps else ""
+bad = []
+if not p_tables or [n for n, _ in p_tables] != [n for n, _ in h_tables]:
+    bad.append("tables: the PDF has %s, the HTML %s" % ([n for n, _ in p_tables], [n for n, _ in h_tables]))
+for (a, x), (b, y) in zip(p_tables, h_tables):
+    if x[:20] != y[:20]:
+        bad.append("Table %s: the PDF says \"%s\", the HTML \"%s\"" % (a, x, y))
+if [l for l, _ in h_apps] != [chr(65 + k) for k in range(len(h_apps))] or not h_apps:
+    bad.append("the HTML contents letter the appendices %s" % [l for l, _ in h_apps])
+for l, t in h_apps:
+    if (l + " " + t) not in pdf:
+        bad.append("the PDF has no \"%s %s\"" % (l, t))
+for b in bad[:10]:
+    print(b)
+print("%d tables numbered and captioned alike in both books; appendices %s lettered alike" %
+      (len(h_tables), "".join(l for l, _ in h_apps)))
+sys.exit(1 if bad else 0)
+' "$html"
+}
+
+# The apparatus of a book (issue 36, item 2), in both books as built:
+#  - every chapter (1-10) ends with "Further reading", citing at least one
+#    work, and every citation links to its entry in the References;
+#  - the subject index: in the PDF every page an entry gives shows the
+#    term (its first word, hyphenation undone, case ignored); in the HTML
+#    every entry links to a place that shows it;
+#  - the authors (LICENSE's copyright holders) on the title page;
+#  - the colophon, last, names the faces the book is set in, each one
+#    that the PDF embeds (pdffonts) or the page embeds (@font-face), and
+#    the commit it was built from, that of git rev-parse HEAD, saying so
+#    if the book's sources differ from it (outside git: no commit).
+book_apparatus() {
+    pdf_built book/attention.pdf || return $?
+    html=${B:-build}/attention.pandoc.html page=${B:-build}/attention.html
+    [ -f "$html" ] && [ -f "$page" ] || { echo "$html or $page not built (run make)"; return 1; }
+    commit=$(git rev-parse --short=12 HEAD 2>/dev/null)
+    changed=""
+    if [ -n "$commit" ] && git status --porcelain --untracked-files=no -- $NW book Makefile 2>/dev/null \
+         | grep -q .; then changed=yes; fi
+    authors=$(sed -n 's/^ *Copyright (c) [0-9]* //p' LICENSE | head -1)
+    pdffonts book/attention.pdf > "${TMPDIR:-/tmp}/fonts.$$" || return 1
+    pdftotext -layout book/attention.pdf - | python3 -c '
+import html, re, sys
+pdf_pages = sys.stdin.read().split("\f")
+src, page_file, fonts_file, commit, changed, authors = sys.argv[1:7]
+doc = open(src, encoding="utf-8").read()
+page = open(page_file, encoding="utf-8").read()
+fonts = open(fonts_file).read()
+bad = []
+text = lambda s: re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]*>", " ", s))).strip()
+# further reading, chapter by chapter
+chapters = re.split(r"<h1 data-number=\"\d+\"", doc)[1:]
+read = 0
+for k, ch in enumerate(chapters, 1):
+    ch = re.split(r"<h1 ", ch)[0]
+    m = re.search(r"<h2[^>]*>Further reading</h2>(.*)$", ch, re.S)
+    if not m:
+        bad.append("chapter %d has no Further reading" % k); continue
+    if not re.search(r"href=\"#ref-", m.group(1)):
+        bad.append("chapter %d: its Further reading cites nothing" % k); continue
+    if re.search(r"<h2", m.group(1)):
+        bad.append("chapter %d: Further reading is not its last section" % k)
+    read += 1
+cited = set(re.findall(r"href=\"#(ref-[^\"]+)\"", doc))
+entries = set(re.findall(r"id=\"(ref-[^\"]+)\"", doc))
+for c in sorted(cited - entries):
+    bad.append("a citation of %s, which the References lack" % c)
+# the printed index: entries "term, 12, 45" on the pages after "Index"
+printed = {}
+for i, t in enumerate(pdf_pages):
+    lines = [l.strip() for l in t.split("\n") if l.strip()]
+    if not lines: continue
+    m = (re.match(r"^\S.*\s{2,}(\d+)$", lines[0]) or re.match(r"^(\d+)\s{2,}\S", lines[0])
+         or re.match(r"^(\d+)$", lines[-1]))
+    if m: printed[m.group(1)] = t
+flat = lambda t: re.sub(r"[^a-z0-9]", "", re.sub(r"-\n\s*", "", t).lower())
+start = next((i for i, t in enumerate(pdf_pages) if re.search(r"^\s*Index\s*$", t, re.M)
+              and re.search(r"^\s*\S.*, \d+", t, re.M)), None)
+entries_pdf, places, missing = 0, 0, []
+if start is None:
+    bad.append("the PDF has no Index")
+else:
+    body = " \n".join(pdf_pages[start:start + 6])
+    body = body[:body.find("Index of chunks")] if "Index of chunks" in body else body
+    joined = re.sub(r",\s*\n\s*(?=\d)", ", ", body)
+    for term, nums in re.findall(r"([A-Za-z][A-Za-z0-9 -]*[A-Za-z0-9]), ((?:\d+, )*\d+)(?!\d)", joined):
+        entries_pdf += 1
+        word = re.sub(r"[^a-z0-9]", "", term.split()[0].lower())[:4]
+        for n in nums.split(", "):
+            places += 1
+            if word not in flat(printed.get(n, "")):
+                missing.append("%s on p. %s" % (term, n))
+    if entries_pdf < 30:
+        bad.append("the PDF index has %d entries" % entries_pdf)
+    for m in missing[:8]:
+        bad.append("the PDF index gives " + m + ", which does not show it")
+# the index on the page
+m = re.search(r"<h1[^>]*id=\"index\"[^>]*>.*?</h1>(.*?)<h1 ", doc, re.S)
+entries_html, links = 0, 0
+if not m:
+    bad.append("the HTML has no Index")
+else:
+    for item in re.findall(r"<li>(.*?)</li>", m.group(1), re.S):
+        entries_html += 1
+        term = text(item.split("<a ")[0]).rstrip(",").strip()
+        for target in re.findall(r"href=\"#(idx-\d+)\"", item):
+            links += 1
+            t = re.search(r"<span id=\"" + target + r"\">(.*?)</span>", doc, re.S)
+            if not t or re.sub(r"[^a-z0-9]", "", term.split()[0].lower())[:4] \
+                    not in re.sub(r"[^a-z0-9]", "", text(t.group(1)).lower()):
+                bad.append("the HTML index links %s to %s, which does not show it" % (term, target))
+# the authors on the title page
+if authors not in pdf_pages[0]:
+    bad.append("the PDF title page does not name %s" % authors)
+if not re.search(r"<p class=\"author\">" + re.escape(authors) + "</p>", doc):
+    bad.append("the HTML title does not name %s" % authors)
+# the colophon: last, its faces embedded, its commit
+col_pdf = next((t for t in reversed(pdf_pages) if "Colophon" in t), "")
+col_pdf = re.sub(r"\s+", " ", re.sub(r"-\n\s*", "", col_pdf))
+last_h1 = re.findall(r"<h1[^>]*id=\"([^\"]+)\"", doc)[-1:]
+if last_h1 != ["colophon"]:
+    bad.append("the HTML book ends with %s, not the colophon" % last_h1)
+col_html = text(doc[doc.find("id=\"colophon\""):])
+faces_pdf = {"URW Palladio L": "URWPalladioL", "Latin Modern Mono": "LMMono",
+             "DejaVu Sans": "DejaVuSans", "PX fonts": "Rpx"}
+faces_html = {"TeX Gyre Pagella": "\"TeX Gyre Pagella\"", "DejaVu Sans Mono": "\"DejaVu Sans Mono\"",
+              "KaTeX": "KaTeX_Main"}
+for face, name in faces_pdf.items():
+    if face not in col_pdf: bad.append("the PDF colophon does not name %s" % face)
+    elif name not in fonts: bad.append("the PDF colophon names %s, which the PDF does not embed" % face)
+for face, name in faces_html.items():
+    if face not in col_html: bad.append("the HTML colophon does not name %s" % face)
+    elif "@font-face{font-family:" + name not in page: bad.append("the HTML colophon names %s, which the page does not embed" % face)
+for where, col in (("PDF", col_pdf), ("HTML", col_html)):
+    if commit:
+        if ("commit " + commit) not in col: bad.append("the %s colophon does not name commit %s" % (where, commit))
+        if bool(changed) != ("not yet committed" in col):
+            bad.append("the %s colophon says the sources %s the commit" % (where, "match" if changed else "differ from"))
+    elif "names no commit" not in col:
+        bad.append("the %s colophon names a commit outside git" % where)
+for b in bad[:20]:
+    print(b)
+print("further reading at the end of %d of %d chapters; %d works cited, each in the References; "
+      "the PDF index: %d entries, %d pages each showing its term; the HTML index: %d entries, %d links; "
+      "authors %s on the title page; the colophon names the faces and %s" %
+      (read, len(chapters), len(cited), entries_pdf, places - len(missing), entries_html, links, authors,
+       ("commit " + commit + (" (with changes)" if changed else "")) if commit else "no commit"))
+sys.exit(1 if bad or read < 10 else 0)
+' "$html" "$page" "${TMPDIR:-/tmp}/fonts.$$" "$commit" "$changed" "$authors"
+    status=$?; rm -f "${TMPDIR:-/tmp}/fonts.$$"; return $status
+}
+
 # C's ^ prints, and copies from the PDF, as ^, not as a lone circumflex
 # accent (pandoc writes it \^{}; the preamble and book.lua make it the
 # character): the PDF's text holds no U+02C6.
@@ -327,11 +501,18 @@ pdf_no_overfull_box() {
 # under every heading, no half-empty page mid-chapter, no widow or orphan;
 # one face for the maths (pxfonts), with no symbol falling back to
 # Computer Modern; no table column whose cells wrap numbers or header
-# words; curly apostrophes in every chunk name.
+# words, and no header stacked in more than two lines; curly apostrophes
+# in every chunk name.  Tables and references as a book has them (from
+# the PDF and the .aux file of its last pass): every table numbered and
+# captioned, one of fewer than 10 rows on one page, the appendices
+# lettered, a reference to an appendix or a section with its number and
+# the page its heading is on.
 pdf_page_layout() {
     pdf=book/attention.pdf
     pdf_built "$pdf" || return $?
-    /usr/bin/python3 tests/pdf_layout.py "$pdf" || return 1
+    aux=${B:-build}/attention.aux
+    [ -f "$aux" ] || { echo "$aux not built (run make)"; return 1; }
+    /usr/bin/python3 tests/pdf_layout.py "$pdf" "$aux" || return 1
     cm=$(pdffonts "$pdf" | awk 'NR > 2 { sub(/^[A-Z]+\+/, "", $1); print $1 }' | grep '^CM' | sort -u)
     [ -z "$cm" ] || { echo "maths set in Computer Modern too:" $cm; return 1; }
     echo "no Computer Modern font in the PDF: the maths is in one face"
@@ -340,54 +521,64 @@ pdf_page_layout() {
     shares=$(grep -c 'p{(\\columnwidth' ${B:-build}/attention.tex)
     [ "$shares" = 0 ] || { echo "$shares table columns of pandoc's widths, whose cells wrap"; return 1; }
     echo "no table column of pandoc's widths: numbers and header words never wrap"
+    stacks=$(grep -o '\\nwstack{[lrc]}{[^}]*\(}[^}&]*\)*}' ${B:-build}/attention.tex |
+             awk -F'\\\\\\\\' '{ n++; if (NF > 2) { tall++; print "  " $0 } }
+                 END { printf "%d stacked headers, %d in more than two lines\n", n, tall + 0 }')
+    echo "$stacks" | tail -1
+    echo "$stacks" | tail -1 | grep -q ', 0 in more' || { echo "$stacks" | head -5; return 1; }
     straight=$(pdftotext "$pdf" - | grep -o "⟨[^⟨⟩]*'[^⟨⟩]*⟩" | head -3)
     [ -z "$straight" ] || { echo "chunk names with a straight apostrophe:" $straight; return 1; }
     echo "every chunk name sets its apostrophes curly"
 }
 
-# Chunk cross-references on paper, as noweb prints them: each chunk's head
-# carries a label, its page and a letter for its place on the page ("87b").
-# pdftotext of the PDF: every head's label names the page it is printed on
-# (the number in the running head, or at the foot of a chapter's first
-# page), the letters run a, b, c... down a page, and every reference
-# "<name 87b>" (uses in code, Used in, Continued in, the index) names a
-# head's label.
-pdf_chunk_labels_name_pages() {
+# One chunk label in both books: a chunk's number, counted through the
+# book.  In the PDF (pdftotext) every chunk head "N <name>" carries the
+# next number, 1, 2, 3 ... in page order, and every reference
+# "<name N>" (uses in code, Used in, Continued in, the index) names a
+# head N of that name; the HTML's heads carry the same numbers with the
+# same names, and its references name them as the PDF's do.
+chunk_labels_agree() {
     pdf_built book/attention.pdf || return $?
     command -v pdftotext > /dev/null || { echo "pdftotext is not installed"; return 1; }
+    html=${B:-build}/attention.html
+    [ -f "$html" ] || { echo "$html not built (run make)"; return 1; }
     pdftotext -layout book/attention.pdf - | python3 -c '
-import re, sys
-pages = sys.stdin.read().split("\f")
-heads, bad, refs = {}, [], []
-for i, text in enumerate(pages, 1):
-    lines = [l.strip() for l in text.split("\n") if l.strip()]
-    if not lines:
-        continue
-    m = (re.match(r"^\S.*\s{2,}(\d+)$", lines[0])        # running head, right page
-         or re.match(r"^(\d+)\s{2,}\S", lines[0]))          # left page
-    if not m:
-        m = re.match(r"^(\d+)$", lines[-1])                # plain foot
-    printed = m.group(1) if m else None
-    letters = []
-    for l in lines:
-        m = re.match(r"^(\d+)([a-z]) \u27e8", l)   # a head (its name may wrap)
-        if m:
-            heads[m.group(1) + m.group(2)] = i
-            letters.append(m.group(2))
-            if m.group(1) != printed:
-                bad.append("PDF page %d (printed %s): head labelled %s%s" % (i, printed, m.group(1), m.group(2)))
-    if letters and letters != [chr(ord("a") + k) for k in range(len(letters))]:
-        bad.append("PDF page %d: head letters %s" % (i, "".join(letters)))
-    refs += re.findall(r"\u27e8[^\u27e8\u27e9]* (\d+[a-z])\u27e9", text)
-for r in refs:
-    if r not in heads:
-        bad.append("a reference names %s, which no head carries" % r)
+import html, re, sys
+def norm(s):
+    return re.sub(r"\s+", " ", s.replace("\u2019", "\x27")).strip()
+pdf = sys.stdin.read()
+heads, bad = [], []
+for m in re.finditer(r"^\s*(\d+) \u27e8([^\u27e9]*?)\u27e9\+?\u2261", pdf, re.M):
+    heads.append((int(m.group(1)), norm(m.group(2))))
+numbers = [n for n, _ in heads]
+if numbers != list(range(1, len(numbers) + 1)):
+    gaps = [(a, b) for a, b in zip(numbers, numbers[1:]) if b != a + 1][:5]
+    bad.append("the PDF'"'"'s heads are not numbered 1, 2, 3 ... in order: %s" % gaps)
+name = dict(heads)
+refs = re.findall(r"\u27e8([^\u27e8\u27e9]*?) (\d+)\u27e9", pdf)
+for r, n in refs:
+    if int(n) not in name:
+        bad.append("the PDF names chunk %s, which no head carries" % n)
+page = open(sys.argv[1], encoding="utf-8").read()
+hheads = []
+for m in re.finditer(r"<span class=\"chunknum\">(\d+)</span>(.*?)</span>", page, re.S):
+    t = html.unescape(re.sub(r"<[^>]*>", "", m.group(2)))
+    hheads.append((int(m.group(1)), norm(re.sub(r"\+?\u2261\s*$", "", t).strip().strip("\u27e8\u27e9"))))
+if [n for n, _ in hheads] != numbers:
+    bad.append("the HTML has %d chunk heads, the PDF %d, or numbered otherwise" % (len(hheads), len(heads)))
+same = sum(1 for (a, x), (b, y) in zip(heads, hheads) if a == b and x[:20] == y[:20])
+if same < 0.95 * len(heads):
+    bad.append("only %d of %d chunk heads have the same number and name in both books" % (same, len(heads)))
+hrefs = re.findall(r"<span class=\"chunklabel\">(?:&#160;|\s|\u00a0)*(\d+)</span>", page)
+for n in hrefs:
+    if int(n) not in name:
+        bad.append("the HTML names chunk %s, which the PDF has no head for" % n)
 for b in sorted(set(bad))[:20]:
     print(b)
-if bad or len(heads) < 100 or len(refs) < 100:
-    print("%d heads, %d references, %d faults" % (len(heads), len(refs), len(bad))); sys.exit(1)
-print("%d chunk heads each labelled with the page it is on; %d references, each to a head" % (len(heads), len(refs)))
-'
+print("%d chunk heads in the PDF, %d in the HTML, numbered alike, %d with the same name; "
+      "%d references in the PDF, %d in the HTML, each to a head" % (len(heads), len(hheads), same, len(refs), len(hrefs)))
+sys.exit(1 if bad or len(heads) < 100 or len(refs) < 100 else 0)
+' "$html"
 }
 
 # A type error put into a chunk makes the compiler name attention.nw and the
@@ -1584,8 +1775,8 @@ story_code_at_most_1250_lines() {
 # book.
 if [ "${B:-build}" = build-san ]; then
     case " prose_edit_recompiles_nothing html_links_resolve line_charts_survive_grey
-           figures_keep_the_standard figure_references_agree pdf_carets_are_carets
-           pdf_no_overfull_box pdf_page_layout pdf_chunk_labels_name_pages
+           figures_keep_the_standard figure_references_agree tables_and_appendices_agree book_apparatus pdf_carets_are_carets
+           pdf_no_overfull_box pdf_page_layout chunk_labels_agree
            no_placeholder_survives numbers_read_as_prose page_on_screen
            katex_error_fails live_book " in
         *[[:space:]]$1[[:space:]]*)

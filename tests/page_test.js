@@ -27,6 +27,13 @@
 //   axe-core's WCAG 2.1 A and AA rules find no violation; and for a reader
 //   who asks for a dark page (prefers-color-scheme), a dark ground whose
 //   text is again at 4.5:1 or more, by our count and by axe-core's.
+// Tables and references as a book has them (issue 36): every table
+//   captioned "Table C.N." (C a chapter's number or an appendix's letter),
+//   each number once, and at 1280 px no header cell in more than two lines;
+//   the appendices lettered A, B, C ... in order, "Appendix A" in the
+//   heading; a link that names a table, a chapter, an appendix or a section
+//   ("Table 4.2", "Appendix D", "Section M.2") names the number its target
+//   carries.
 // Screenshots of the maths sections, and of the page at 1280 and 400 px,
 // go to SHOTS (math-NAME-WIDTH.png, page-WIDTH.png, page-dark-1280.png).  Prints what it
 // found; exits non-zero on a failure.
@@ -72,6 +79,7 @@ async function main() {
     await measure(page);
     await maths_size(page);
     await chunk_labels(page);
+    await tables_and_references(page);
     await contrast(page);
     for (const width of [1280, 400]) {
       await page.setViewport({ width, height: 900 });
@@ -271,6 +279,61 @@ async function chunk_labels(page) {
   });
   check(c.refs > 0 && c.wrong === 0, 'chunk references carry the number of the chunk\'s heading: ' + c.refs +
         ' references' + (c.wrong ? ', ' + c.wrong + ' without it, such as ' + c.example : ''));
+}
+
+async function tables_and_references(page) {
+  const r = await page.evaluate(() => {
+    const lines = (el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].filter((x) => x.width > 0)
+                     .map((x) => Math.round(x.bottom / 4))).size;
+    };
+    const tables = [...document.querySelectorAll('table:not([class])')];
+    const numbers = {}, bad = [], tall = [];
+    for (const t of tables) {
+      const c = t.querySelector(':scope > caption');
+      const m = c && c.textContent.match(/^Table ([0-9A-Z]+\.[0-9]+)\. \S/);
+      if (!m) { bad.push('a table without a caption "Table C.N. ..." (' + (t.id || t.textContent.slice(0, 40)) + ')'); continue; }
+      if (numbers[m[1]]) bad.push('Table ' + m[1] + ' twice');
+      numbers[m[1]] = t.id || '?';
+      for (const th of t.querySelectorAll('th'))
+        if (th.textContent.trim() && lines(th) > 2) tall.push(th.textContent.trim() + ' (' + lines(th) + ' lines)');
+    }
+    const letters = [...document.querySelectorAll('h1.appendix')].map((h) => h.getAttribute('data-number'));
+    const shown = [...document.querySelectorAll('h1.appendix')].map((h) => {
+      const n = h.querySelector('.header-section-number');      // "Appendix " is weave.css's
+      return n ? getComputedStyle(n, '::before').content.replace(/^"|"$/g, '') + n.textContent : h.textContent;
+    });
+    letters.forEach((x, k) => {
+      if (x !== String.fromCharCode(65 + k)) bad.push('appendix ' + (k + 1) + ' lettered ' + x);
+      if (shown[k] !== 'Appendix ' + x) bad.push('appendix ' + x + "'s heading reads " + shown[k]);
+    });
+    let refs = 0;
+    for (const a of document.querySelectorAll('a[href^="#"]')) {
+      const m = a.textContent.match(/^(Table|Chapter|Appendix|Section)\s([0-9A-Z]+(?:\.[0-9]+)*)$/);
+      if (!m) continue;
+      refs++;
+      const target = document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));
+      let number = null;
+      if (target && m[1] === 'Table') {
+        const c = target.querySelector(':scope > caption');
+        number = c && (c.textContent.match(/^Table ([0-9A-Z.]+)\./) || [])[1];
+      } else if (target) {
+        if (m[1] === 'Appendix' && !target.matches('h1.appendix')) number = null;
+        else number = target.getAttribute('data-number');
+      }
+      if (number !== m[2]) bad.push('"' + a.textContent + '" links to ' + a.getAttribute('href') + ', numbered ' + number);
+    }
+    return { tables: tables.length, numbered: Object.keys(numbers).length, bad, tall, letters, refs };
+  });
+  check(r.tables > 0 && r.numbered === r.tables && r.bad.length === 0,
+        r.tables + ' tables, ' + r.numbered + ' captioned with their numbers; appendices lettered ' +
+        (r.letters[0] || '?') + ' to ' + (r.letters[r.letters.length - 1] || '?') + '; ' + r.refs +
+        ' links that name a table, chapter, appendix or section, each its target\'s number' +
+        (r.bad.length ? '; wrong: ' + r.bad.slice(0, 6).join('; ') : ''));
+  check(r.tall.length === 0, 'at 1280 px no table header cell in more than two lines' +
+        (r.tall.length ? ' (' + r.tall.length + ': ' + r.tall.slice(0, 6).join('; ') + ')' : ''));
 }
 
 // contrast (WCAG 2.1): the computed colour of each kind of text against

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """pdf_layout.py: the printed book's pages, measured as a reader sees them.
 
-    /usr/bin/python3 tests/pdf_layout.py BOOK.pdf
+    /usr/bin/python3 tests/pdf_layout.py BOOK.pdf [BOOK.aux]
 
 Reads every word's box from `pdftotext -bbox-layout` and checks the rules
 of the printed page (weave-preamble.tex):
@@ -16,7 +16,19 @@ of the printed page (weave-preamble.tex):
     chapter (or a blank page);
   - no widow (a paragraph's last line alone at the top of a page) and no
     orphan (a paragraph's first line alone at the foot of one, or in the
-    contents a chapter's entry without the entries of its sections).
+    contents a chapter's entry without the entries of its sections);
+  - tables as a book has them (given the .aux file of the last pass):
+    every table captioned "Table C.N:" (C a chapter's number or an
+    appendix's letter), once, and named in the text only by a number
+    that has a caption; a table of fewer than 10 rows begins and ends
+    on one page (its caption's page and the page of its end, which
+    weave-preamble.tex's \nwtableend writes to the .aux file);
+  - references as a book has them: the appendices are lettered, each
+    opening with "Appendix X" on its first page; a reference to an
+    appendix or a section gives its number and page ("Appendix D
+    (p. 167)", "Section M.2 (p. 300)"), and that page is the one on
+    which the heading stands; no reference names an appendix by its
+    title in quotes.
 
 Prints what it measured and each failure; exits 1 on a failure.
 """
@@ -72,7 +84,88 @@ def mode(values):
     return max(counts, key=counts.get)
 
 
-def main(pdf):
+def tables_and_references(pdf, aux, pages, fail):
+    """The rules of tables and references (see the top of this file)."""
+    text = subprocess.run(['pdftotext', '-layout', pdf, '-'], check=True,
+                          capture_output=True, text=True).stdout.split('\f')
+    # each page's printed number: the running head's, or a chapter
+    # opening's at its foot
+    printed = {}
+    for i, page in enumerate(text, 1):
+        lines = [l.strip() for l in page.split('\n') if l.strip()]
+        if not lines:
+            continue
+        m = (re.match(r'^\S.*\s{2,}(\d+)$', lines[0]) or re.match(r'^(\d+)\s{2,}\S', lines[0])
+             or re.match(r'^(\d+)$', lines[-1]))
+        if m:
+            printed[m.group(1)] = i
+    flat = re.sub(r'\s+', ' ', ' '.join(text))
+    captions = re.findall(r'Table ([0-9A-Z]+\.[0-9]+):', flat)
+    repeated = sorted({c for c in captions if captions.count(c) > 1})
+    if repeated:
+        fail(f'tables captioned twice: {repeated}')
+    if not captions:
+        fail('no table is captioned "Table C.N:"')
+    mentions = set(re.findall(r'Table ([0-9A-Z]+\.[0-9]+)(?![0-9:])', flat))
+    for m in sorted(mentions - set(captions)):
+        fail(f'the text names Table {m}, which has no caption')
+    # the .aux file: \newlabel{ID}{{NUMBER}{PAGE}...} and
+    # \nwtablepages{ID}{ROWS}{LAST PAGE}
+    labels, tables = {}, []
+    for line in open(aux, encoding='utf-8', errors='replace'):
+        m = re.match(r'\\newlabel\{([^{}]+)\}\{\{([^{}]*)\}\{([^{}]*)\}', line)
+        if m:
+            labels[m.group(1)] = (m.group(2), m.group(3))
+        m = re.match(r'\\nwtablepages\{([^{}]+)\}\{(\d+)\}\{(\d+)\}', line)
+        if m:
+            tables.append((m.group(1), int(m.group(2)), m.group(3)))
+    short = 0
+    for name, rows, last in tables:
+        number, first = labels.get(name, ('?', '?'))
+        if number not in captions:
+            fail(f'table {name} ({number}) has no caption "Table {number}:" in the PDF')
+        if rows < 10:
+            short += 1
+            if first != last:
+                fail(f'Table {number} ({rows} rows) breaks: pp. {first} to {last}')
+    if len(tables) != len(captions):
+        fail(f'{len(tables)} tables in the .aux file, {len(captions)} captions in the PDF')
+    print(f'tables: {len(captions)} captioned and numbered ({", ".join(captions)}); '
+          f'{short} of fewer than 10 rows, each on one page; the text names {len(mentions)}')
+    # appendices: the letters of the contents, each opening its chapter
+    letters = []
+    first = next((i for i, page in enumerate(text) if re.search(r'^\s*Contents\s*$', page, re.M)), 0)
+    contents = [text[first]] + [page for page in text[first + 1:first + 30]
+                                if 'CONTENTS' in page.strip().split('\n')[0]]
+    for page in contents:
+        letters += re.findall(r'^\s*([A-Z]) {1,8}[A-Z].*?\s(\d+)\s*$', page, re.M)
+    letters = sorted({x for x, _ in letters})
+    if not letters or letters != [chr(ord('A') + k) for k in range(len(letters))]:
+        fail(f'the contents letter the appendices {letters}, not A, B, C ...')
+    opened = {m for page in text for m in re.findall(r'^\s*Appendix ([A-Z])\s*$', page, re.M)}
+    for x in letters:
+        if x not in opened:
+            fail(f'no page opens Appendix {x}')
+    # references: a number and a page, the page where the heading is
+    refs = re.findall(r'(Appendix|Section|Chapter) ([0-9A-Z]+(?:\.[0-9]+)*)(?: \(p\. |, p\. )(\d+)', flat)
+    for kind, number, page in refs:
+        where = printed.get(page)
+        body = text[where - 1] if where else ''
+        if kind == 'Appendix':
+            ok = re.search(r'^\s*Appendix ' + number + r'\s*$', body, re.M)
+        else:
+            ok = re.search(r'^\s*' + re.escape(number) + r'\s+\S', body, re.M)
+        if not ok:
+            fail(f'"{kind} {number} (p. {page})": page {page} has no heading {number}')
+    quoted = re.findall(r'(?:[Aa]ppendix|[Aa]ppendix section|[Ss]ection|\(see) [\u201c"][A-Z][^\u201d"]{1,60}[\u201d"]', flat)
+    for q in quoted[:5]:
+        fail(f'a reference by a title in quotes: {q}')
+    print(f'appendices lettered {letters[0] if letters else "?"} to {letters[-1] if letters else "?"}, '
+          f'each opening with its letter; {len(refs)} references to an appendix or a section, '
+          f'each with its number and the page its heading is on; {len(quoted)} by a title in quotes')
+
+
+def main(pdf, aux=None):
     pages = [(w, h, rows_of(ws)) for w, h, ws in pages_of(pdf)]
     failures = []
 
@@ -94,7 +187,7 @@ def main(pdf):
           f'{edges[0][0]:.1f} pt (even)')
 
     # each page: head, body rows, foot; rows classified
-    chunk_head = re.compile(r'^\d+[a-z]+$')
+    chunk_head = re.compile(r'^\d+$')
     number = re.compile(r'^\d+$')
     parsed = []
     for n, (w, h, rows) in enumerate(pages, 1):
@@ -109,10 +202,10 @@ def main(pdf):
             # a sign in it makes the row
             big = first['y1'] - first['y0'] > 13
             r['heading'] = (big and r['height'] < 24 and abs(r['x0'] - left) < 1.5
-                            and re.match(r'^\d+\.\d+(\.\d+)? +\S', r['text']) is not None)
+                            and re.match(r'^(\d+|[A-Z])\.\d+(\.\d+)? +\S', r['text']) is not None)
             r['code'] = (number.match(first['text']) is not None and first['x1'] < left - 5
                          and first['y1'] - first['y0'] < 7)
-            r['chunkhead'] = (chunk_head.match(first['text']) is not None and len(r['words']) > 1
+            r['chunkhead'] = (not r['code'] and chunk_head.match(first['text']) is not None and len(r['words']) > 1
                               and r['words'][1]['text'].startswith('⟨'))   # its name may wrap
             r['chunkend'] = re.match(r'^(Used in|Continued in|Root chunk|Defines)', r['text']) is not None
             r['prose'] = (not r['code'] and not r['chunkhead'] and abs(r['x0'] - left) < 1.5
@@ -214,9 +307,12 @@ def main(pdf):
             if alone:
                 fail(f'p{p["n"]}: an orphan at the foot: "{z["text"][:40]}"')
 
+    if aux:
+        tables_and_references(pdf, aux, pages, fail)
+
     print(f'{len(failures)} failures')
     return 1 if failures else 0
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:3]))

@@ -58,13 +58,15 @@ static void test_line_charts_survive_grey(void **s) { (void)s; run("line_charts_
 static void test_figures_keep_the_standard(void **s) { (void)s; run("figures_keep_the_standard"); }
 static void test_figure_references_agree(void **s) { (void)s; run("figure_references_agree"); }
 static void test_wiring_draws_every_table(void **s) { (void)s; run("wiring_draws_every_table"); }
+static void test_tables_and_appendices_agree(void **s) { (void)s; run("tables_and_appendices_agree"); }
+static void test_book_apparatus(void **s) { (void)s; run("book_apparatus"); }
 static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_carets"); }
 static void test_code_within_76_columns(void **s) { (void)s; run("code_within_76_columns"); }
 static void test_chunk_names_at_most_12_parts(void **s) { (void)s; run("chunk_names_at_most_12_parts"); }
 static void test_story_code_at_most_1250_lines(void **s) { (void)s; run("story_code_at_most_1250_lines"); }
 static void test_pdf_no_overfull_box(void **s) { (void)s; run("pdf_no_overfull_box"); }
 static void test_pdf_page_layout(void **s) { (void)s; run("pdf_page_layout"); }
-static void test_pdf_chunk_labels_name_pages(void **s) { (void)s; run("pdf_chunk_labels_name_pages"); }
+static void test_chunk_labels_agree(void **s) { (void)s; run("chunk_labels_agree"); }
 static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
 static void test_numbers_read_as_prose(void **s) { (void)s; run("numbers_read_as_prose"); }
 static void test_ask_answers_all_100(void **s) { (void)s; run("ask_answers_all_100"); }
@@ -103,6 +105,8 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "TEXT_SIZE", test_figures_keep_the_standard),
     CHAPTER_TEST("build", "book/book.lua", test_figure_references_agree),
     CHAPTER_TEST("training", "figure_wiring", test_wiring_draws_every_table),
+    CHAPTER_TEST("build", "book/book.lua", test_tables_and_appendices_agree),
+    CHAPTER_TEST("build", "book/book.lua", test_book_apparatus),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_carets_are_carets),
     CHAPTER_TEST("build", "book/book.lua", test_no_placeholder_survives),
     CHAPTER_TEST("build", "book/book.lua", test_numbers_read_as_prose),
@@ -111,7 +115,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "attention.nw", test_story_code_at_most_1250_lines),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_no_overfull_box),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_page_layout),
-    CHAPTER_TEST("build", "book/nwpandoc.awk", test_pdf_chunk_labels_name_pages),
+    CHAPTER_TEST("build", "book/nwpandoc.awk", test_chunk_labels_agree),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),
     CHAPTER_TEST("whole", "command_train", test_without_reproduces_ablation),
