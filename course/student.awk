@@ -101,6 +101,22 @@ function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, para
     }
 }
 
+# the functions an exercise kept solved defines (the list names them as
+# it names a stub's): the name before the "(" of each header, the lines
+# at the margin before a "{" at the margin
+function solved_functions(e,   i, header, name) {
+    header = ""
+    for (i = 1; i <= nchunk; i++) {
+        if (chunk[i] == "{" && header != "") {
+            name = header; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
+            functions[e] = functions[e] (functions[e] == "" ? "" : " ") name
+            header = ""
+        } else if (chunk[i] ~ /^[A-Za-z_]/ && chunk[i] !~ /;[ \t]*$/ && chunk[i] !~ /^}/)
+            header = header (header == "" ? "" : " ") chunk[i]
+        else if (chunk[i] !~ /^[ \t]/ || chunk[i] ~ /^[ \t]*$/) header = ""
+    }
+}
+
 # the statement as a comment, its words refilled so that no line of the
 # stub is wider than the book's code (76 columns, with the closing */)
 # the stub marks itself when it runs (exercise_stubs_ran, in core.h): a
@@ -160,7 +176,7 @@ state == "marker" {
 state == "code" {
     if ($0 ~ /^@( |$)/) {
         if (current && !keep[current]) stub(current)
-        else for (i = 1; i <= nchunk; i++) emit(chunk[i])
+        else { if (current) solved_functions(current); for (i = 1; i <= nchunk; i++) emit(chunk[i]) }
         state = "doc"
         if (current) pending = current
         current = 0; emit($0); next

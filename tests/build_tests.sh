@@ -1421,6 +1421,66 @@ course_mode() {
     return $status
 }
 
+# Mistakes a student makes, written into the teacher's attention.nw (every
+# exercise solved) one at a time: mistake NAME FILE changes FILE and
+# prints the exercise it breaks; it fails if the solution it changes is
+# not found.  course_mistakes and exercise_guard use them.
+mistake() {
+    case $1 in
+        max-over-T)     e=7     # the largest score over all T, masked ones too
+            edit='s/(    for \(int u = 0; )u <= t(; u\+\+\) \{\n        max = score\[u\])/$1u < T$2/' ;;
+        past-the-end)   e=6     # a score written at score[T], past the end
+            edit='s/for \(int u = t \+ 1; u < T; u\+\+\)(\n\s+score\[u\] = -INFINITY;)/for (int u = t + 1; u <= T; u++)$1/' ;;
+        marking-left)   e=6     # the stub's marking line left in the solution
+            edit='s/(    real root = sqrt\(\(real\)d_head\);\n)(    for \(int u = 0; u <= t; u\+\+\) \{\n        real dot)/$1    exercise_stubs_ran |= 1u << 6;   \/* delete with the stub *\/\n$2/' ;;
+        inexact-scores) e=6     # times 1/sqrt(d_head): not the classic form's bits
+            edit='s/score\[u\] = dot \/ root;/score[u] = dot * (1 \/ root);/' ;;
+        term-left-out)  e=5     # LayerNorm's backward without its last term
+            edit='s/s \* \(d_norm - d_norm_mean - norm \* d_norm_norm_mean\)/s * (d_norm - d_norm_mean)/' ;;
+        *) echo "no mistake $1" >&2; return 1 ;;
+    esac
+    cp "$2" "$2.before" && perl -0pi -e "$edit" "$2" || return 1
+    if cmp -s "$2" "$2.before"; then rm -f "$2.before"; echo "mistake $1: its solution is not in $2" >&2; return 1; fi
+    rm -f "$2.before"
+    echo $e
+}
+
+# The exercises' tests catch the mistakes that passed them before: in an
+# edition with every exercise solved, each mistake in turn, and make check
+# EXERCISE=k, as the student types it, fails naming it: the largest score
+# taken over all T (a masked score above the visible ones: the case
+# t = 1 of exercise 7's test), a score written past the end (the quick
+# loop runs the tests under the sanitizers too: a stack-buffer-overflow
+# in attention_scores), a stub's marking line left in a solved function
+# (named, with its line).
+course_mistakes() {
+    B=${B:-build}
+    [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
+    [ "$B" = build-san ] &&
+        { echo "skipped: make check EXERCISE=k builds its sanitized tests itself (make check runs this test)"; return 77; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    n=$(awk -f course/student.awk -v list=1 $NW | wc -l)
+    edition=$work/edition
+    make -s student STUDENT_DIR=$edition SOLVED=$(seq -s, 1 $n) > $work/log 2>&1 || { cat $work/log; return 1; }
+    status=0
+    for m in max-over-T past-the-end marking-left; do
+        cp $NW $edition/$NW
+        e=$(mistake $m $edition/$NW) || return 1
+        (cd $edition && make check EXERCISE=$e > $work/log 2>&1) &&
+            { echo "mistake $m: make check EXERCISE=$e passed:"; cat $work/log; status=1; continue; }
+        case $m in
+            max-over-T) grep -q '^  attention_softmax(weight, score, t = 1, T = 5)$' $work/log ;;
+            past-the-end) grep -q 'stopped, under the sanitizers: stack-buffer-overflow at attention.nw:[0-9]* in attention_scores' $work/log ;;
+            marking-left) line=$(grep -n 'exercise_stubs_ran |= 1u << 6;' $edition/$NW | cut -d: -f1)
+                grep -q "exercise_stubs_ran |= 1u << 6; (attention.nw:$line): delete it" $work/log ;;
+        esac || { echo "mistake $m: make check EXERCISE=$e failed, but did not say why:"; cat $work/log; status=1; continue; }
+        echo "mistake $m, in exercise $e: make check EXERCISE=$e fails: $(
+            grep -e '^  attention_softmax(' -e 'stopped, under' -e 'delete it' $work/log | head -1 | sed 's/^ *//')"
+    done
+    return $status
+}
+
 # The guard is a promise: a program built with any exercise still a stub
 # never gives a wrong answer with exit status 0.  Editions with exercises
 # {none}, {7}, {1, 4, 7}, all but 8 and all solved (course/student.awk
