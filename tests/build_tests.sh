@@ -1490,7 +1490,10 @@ course_mistakes() {
 # (7*8=56;) or refuses with exit status 1, naming exactly the exercises
 # still stubs and `make check EXERCISE=k` for each.  The edition with every
 # exercise solved tangles to the teacher's tangled/ byte for byte, so it is
-# the program make built, whose answers the group whole checks.
+# the program make built, whose answers the group whole checks.  Then every
+# exercise solved but one written wrong (the mistakes above: LayerNorm's
+# backward without its last term, scores times 1/sqrt(d_head), a marking
+# line left): ask and train refuse, naming it and what is wrong.
 exercise_guard() {
     B=${B:-build}
     [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
@@ -1540,6 +1543,32 @@ exercise_guard() {
         out=$($e/attention trace -m $B/model.ckpt '7*8=' 2>&1); judge trace $? "$out"
         out=$($e/attention figures -m $B/model.ckpt -o $e/results --part routing 2>&1); judge figures $? "$out"
         echo "exercises $solved solved, stubs $list:$verdicts"
+    done
+    # every exercise solved but one, written wrong (not a stub): the
+    # program refuses, naming it, and what is wrong with it
+    for m in term-left-out inexact-scores marking-left; do
+        e=$work/$m; mkdir -p $e/src
+        cp $NW $e/$NW
+        k=$(mistake $m $e/$NW) || return 1
+        for root in $roots; do notangle -R"$root" $e/$NW > $e/src/$root || return 1; done
+        (cd $e/src && cc -std=c11 -O1 -ffp-contract=off -o ../attention *.c -lm) > $e/log 2>&1 ||
+            { cat $e/log; echo "mistake $m: the program does not compile"; status=1; continue; }
+        case $m in marking-left) says="exercise $k still holds its stub's marking line" ;;
+                   *) says="exercise $k gives a wrong answer on a small case" ;; esac
+        verdicts=""
+        for what in ask train; do
+            case $what in
+                ask)   out=$($e/attention ask -m $B/model.ckpt '7*8=' 2>&1); got=$? ;;
+                train) out=$($e/attention train --steps 10 -o $e/fresh.ckpt 2>&1); got=$? ;;
+            esac
+            if [ $got = 1 ] && echo "$out" | grep -q "^attention: refusing to run: $says" &&
+               [ "$(echo "$out" | sed -n 's/^  make check EXERCISE=\([0-9]*\)$/\1/p')" = "$k" ]; then
+                verdicts="$verdicts $what: refused;"
+            else
+                echo "mistake $m in exercise $k: $what gave exit $got and:"; echo "$out" | head -5; status=1
+            fi
+        done
+        echo "mistake $m in exercise $k: '$says';$verdicts"
     done
     [ $status = 0 ] && echo "no edition gave a wrong answer with exit status 0"
     return $status

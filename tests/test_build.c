@@ -126,7 +126,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "Makefile", test_compile_matrix),
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
-    CHAPTER_TEST("course", "stubbed_exercises", test_exercise_guard),
+    CHAPTER_TEST("course", "check_exercises", test_exercise_guard),
     CHAPTER_TEST("course", "tests/test_exercises.c", test_course_mistakes),
     CHAPTER_TEST("build", "book/live.js", test_live_book),
     CHAPTER_TEST("build", "book/weave.css", test_page_on_screen),
