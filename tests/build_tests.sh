@@ -1481,6 +1481,79 @@ course_mistakes() {
     return $status
 }
 
+# The exercises' statements give what a student needs to write the code.
+# A statement names a struct's members as the code reaches them, through
+# the parameter that holds the struct (p->m[i], not m[i]), and names the
+# struct itself; the rotation's statement says which entry of J holds +s
+# and which -s, as rotate's code has them; and a chunk that an exercise's
+# function uses inside its loop, written before its use is moved there,
+# brings no compiler error about names undeclared at the top of the
+# function: the edition's make check EXERCISE=k says the exercise is
+# still a stub.
+exercise_statements() {
+    B=${B:-build}
+    [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
+    [ "$B" = build-san ] &&
+        { echo "skipped: no sanitized code of its own (make check runs it on the plain build)"; return 77; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    status=0
+    awk -f course/student.awk -v list=1 $NW > $work/exercises || return 1
+    python3 - $NW $work/exercises > $work/out <<'PY' || status=1
+import re, sys
+nw = open(sys.argv[1]).read()
+structs = {}
+for body, name in re.findall(r"typedef struct \{\n(.*?)\n\} (\w+);", nw, re.S):
+    members = set()
+    for line in body.split("\n"):
+        line = re.sub(r"/\*.*?\*/", "", line).split(";")[0]
+        for piece in line.split(","):
+            words = re.findall(r"\w+", re.sub(r"\[.*?\]", "", piece))
+            if words: members.add(words[-1])
+    structs[name] = members
+statements = re.findall(r"^::: \{\.exercise[^}]*\}\n(.*?)^:::$", nw, re.S | re.M)
+bad = 0
+for line, statement in zip(open(sys.argv[2]), statements):
+    number, _, title, functions = line.split("|")[:4]
+    text = " ".join(statement.split())
+    for f in functions.split():
+        header = re.search(r"^[\w ]*\b" + f + r"\((.*?)\)\n\{", nw, re.S | re.M).group(1)
+        for struct, param in re.findall(r"(\w+) \*(\w+)", header):
+            if struct not in structs: continue
+            if "[[" + struct + "]]" not in text:
+                print(f"exercise {number} ({title}): {param} is a {struct}, which the statement does not name"); bad = 1
+            for quote in re.findall(r"\[\[(.*?)\]\](?!\])", text):
+                first = re.match(r"\w+", quote)
+                if first and first.group(0) in structs[struct] and first.group(0) != param:
+                    print(f"exercise {number} ({title}): [[{quote}]] is a member of {struct}: write {param}->{quote}"); bad = 1
+        if f == "rotate":
+            code = re.search(r"a\[k \* n \+ p\] = c \* akp ([-+]) s \* akq;", nw).group(1)
+            want = "$J_{qp} = " + code + "s$"
+            other = "$J_{pq} = " + ("+" if code == "-" else "-") + "s$"
+            if want not in text or other not in text:
+                print(f"exercise {number} ({title}): the statement does not say {want} and {other}, as rotate has them"); bad = 1
+    print(f"exercise {number}: {title}: checked")
+sys.exit(bad)
+PY
+    cat $work/out
+    # exercise 5: its chunk of averages written first, its use not yet moved
+    edition=$work/edition
+    make -s student STUDENT_DIR=$edition > $work/log 2>&1 || { cat $work/log; return 1; }
+    chunk=$(awk -F'|' '$1 == 5' $work/exercises | cut -d'|' -f5)
+    averages=$(awk '/^<<the row.s averages of / && />>=$/ { on = 1; next } on && /^@/ { exit } on' $NW)
+    [ -n "$averages" ] || { echo "no chunk of averages in $NW"; return 1; }
+    printf '%s\n' "$averages" > $work/averages
+    awk -v file=$work/averages '/^<<the row.s averages of / && />>=$/ { print; while ((getline l < file) > 0) print l; skip = 1; next }
+        skip && /^@/ { skip = 0 } !skip' $edition/$NW > $work/nw && mv $work/nw $edition/$NW
+    (cd $edition && make check EXERCISE=5 > $work/log 2>&1)
+    if grep -Eq '^attention\.nw:[0-9]+:[0-9]+: error:' $work/log || ! grep -q '^exercise 5 .* still a stub' $work/log; then
+        echo "exercise 5, its averages written before their use is moved:"; cat $work/log; status=1
+    else
+        echo "exercise 5, its averages written before their use is moved: no compiler error; $(grep '^exercise 5' $work/log | tr -s ' ')"
+    fi
+    return $status
+}
+
 # The guard is a promise: a program built with any exercise still a stub
 # never gives a wrong answer with exit status 0.  Editions with exercises
 # {none}, {7}, {1, 4, 7}, all but 8 and all solved (course/student.awk
