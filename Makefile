@@ -98,8 +98,9 @@ MAKEFLAGS += --jobs=$(shell nproc 2>/dev/null || echo 1) --output-sync=target
 ifeq ($(EDITION),student)
 all: program book/attention.html
 	@echo "The book is book/attention.html (open it in a browser); make book/attention.pdf makes the PDF."
-	@awk -f course/student.awk -v list=1 $(NW) | awk -F'|' '$$6 == 1 { \
-	    print "Next: read chapter " $$2 ", then run: make check EXERCISE=" $$1; found = 1; exit } \
+	@awk -f course/student.awk -v list=1 $(NW) | awk -F'|' -v map="$$(awk -f tests/chapters.awk $(NW))" \
+	  'BEGIN { n = split(map, line, "\n"); for (i = 1; i <= n; i++) { split(line[i], f, "\t"); named[f[1]] = f[3] } } \
+	  $$6 == 1 { print "Next: read chapter " $$2 ", " named[$$2] ", then run: make check EXERCISE=" $$1; found = 1; exit } \
 	  END { if (!found) print "Next: every exercise is solved; make check runs every test" }'
 else
 all: program book
@@ -527,7 +528,9 @@ student: $(NW) course/student.awk $(B)/results.stamp | deps
 	cp -R tests LICENSE $(STUDENT_DIR)/
 	mkdir -p $(STUDENT_DIR)/course && cp course/student.awk $(STUDENT_DIR)/course/
 	awk -f course/student.awk -v list=1 $(STUDENT_DIR)/$(NW) | awk -F'|' -v OFS=' | ' \
-	  '{ print "| " $$1, $$2, $$3, "`" $$4 "`", "`<<" $$5 ">>`", "`TODO, exercise " $$1 "`", "`make check EXERCISE=" $$1 "` |" }' \
+	  -v map="$$(awk -f tests/chapters.awk $(NW))" \
+	  'BEGIN { n = split(map, line, "\n"); for (i = 1; i <= n; i++) { split(line[i], f, "\t"); named[f[1]] = f[3] } } \
+	  { print "| " $$1, $$2 ", " named[$$2], $$3, "`" $$4 "`", "`<<" $$5 ">>`", "`TODO, exercise " $$1 "`", "`make check EXERCISE=" $$1 "` |" }' \
 	  > $(STUDENT_DIR)/exercises.tmp
 	awk -v table=$(STUDENT_DIR)/exercises.tmp '/^<!-- the exercises -->$$/ { \
 	    while ((getline row < table) > 0) print row; next } { print }' \

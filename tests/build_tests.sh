@@ -1199,10 +1199,10 @@ FAKE
 # with exactly one exercise solved passes exactly that exercise's tests; a
 # type error in a stub is reported at the student's attention.nw line.
 # The fresh edition's make check fails exactly in the chapters with
-# exercises and the group whole.  The edition with every exercise solved
-# tangles to the teacher's tangled/ byte for byte (so the teacher's make
-# check, which builds and tests that very code, covers its groups build and
-# whole), and its exercise and chapter tests pass.  With SANITIZE=1 the
+# exercises and the group whole, its log naming each chapter as the book
+# does and holding no deliberate failure of the build tests.  The edition
+# with every exercise solved tangles to the teacher's tangled/ byte for
+# byte, and its whole make check passes, without the PDF.  With SANITIZE=1 the
 # edition is compiled by clang with the sanitizers and its exercise tests
 # run on the stubs; the rest, which runs no sanitized code of its own, is
 # make check's.  Each step says how long it took.
@@ -1222,13 +1222,20 @@ course_mode() {
     # the README's table names where each exercise is by words that do not
     # go stale as the student writes: its function, its chunk's name and
     # the words its stub starts with, found once in the edition
+    # (and its chapter as the book names it, number and title: one name
+    # for a chapter, as make's last line, the tests' banners and the
+    # summary's lists of exercises give it)
+    awk -f tests/chapters.awk $NW > $work/chapters || return 1    # number, topic, title
+    named() { awk -F'\t' -v c="$1" '$1 == c { print "chapter " $1 ", " $3 }' $work/chapters; }
     for e in $(seq 1 $n); do
         row=$(grep "^| $e | " $edition/README.md)
         chunk=$(awk -F'|' -v e=$e '$1 == e { print $5 }' $work/exercises)
         f=$(awk -F'|' -v e=$e '$1 == e { print $4 }' $work/exercises | cut -d' ' -f1)
+        c=$(awk -F'|' -v e=$e '$1 == e { print $2 }' $work/exercises)
+        echo "$row" | grep -qF "| $e | $(named $c | sed 's/^chapter //') |" &&
         echo "$row" | grep -qF "| \`$f\` | \`<<$chunk>>\` | \`TODO, exercise $e\` |" &&
         [ "$(grep -c "TODO, exercise $e (" $edition/$NW)" = 1 ] && grep -qF "<<$chunk>>=" $edition/$NW ||
-            { echo "the README's row of exercise $e does not name its function, chunk and stub: $row"; return 1; }
+            { echo "the README's row of exercise $e does not name its chapter, function, chunk and stub: $row"; return 1; }
     done
     echo "the README names each exercise's function, chunk and stub words: $(grep '^| 1 | ' $edition/README.md)"
     # the edition builds: its own Makefile tangles, compiles and weaves the
@@ -1238,7 +1245,7 @@ course_mode() {
     [ "$B" = build-san ] && what=program
     (cd $edition && make -s $what > $work/log 2>&1) || { echo "the student edition does not build:"; cat $work/log; return 1; }
     [ "$B" = build-san ] || { [ -f $edition/book/attention.html ] && [ ! -e $edition/book/attention.pdf ] &&
-        grep -q '^Next: read chapter 1, then run: make check EXERCISE=1$' $work/log; } ||
+        grep -qxF "Next: read $(named 1), then run: make check EXERCISE=1" $work/log; } ||
         { echo "the edition's make made no book, or did not say what comes next:"; cat $work/log; return 1; }
     grep -q 'TODO, exercise 1 ' $edition/tangled/core.c || { echo "no stub in the edition's core.c"; return 1; }
     echo "the student edition builds: make $what"; took
@@ -1299,7 +1306,7 @@ course_mode() {
     # program) ends with the other ones
     c1=$(awk -F'|' '$1 == 1 { print $2 }' $work/exercises)
     (cd $work/one-1 && make check CHAPTER=$c1 > $work/log 2>&1)
-    listed=$(sed -n 's/^  make check EXERCISE=\([0-9]*\) .*/\1/p' $work/log | tr '\n' ' ')
+    listed=$(sed -n 's/^    make check EXERCISE=\([0-9]*\) .*/\1/p' $work/log | tr '\n' ' ')
     if grep -q "^still to solve, $((n - 1)) of $n exercises" $work/log && [ "$listed" = "$(seq -s' ' 2 $n) " ]; then
         echo "exercise 1 solved alone: make check CHAPTER=$c1 ends: $(grep '^still to solve' $work/log)"
     else
@@ -1313,7 +1320,6 @@ course_mode() {
     # none "FAILED" on its own
     # (CHAPTER= on the command line: make check CHAPTER=course passes its
     # own to sub-makes in MAKEFLAGS, which the environment cannot undo)
-    awk -f tests/chapters.awk $NW > $work/chapters || return 1    # number, topic, title
     topic_of() { awk -F'\t' -v c="$1" '$1 == c { print $2 }' $work/chapters; }
     want=$(cut -d'|' -f2 $work/exercises | sort -n -u | while read c; do topic_of $c; done | tr '\n' ' ')
     (cd $edition && make check CHAPTER= EXERCISE= > $work/check 2>&1)
@@ -1330,12 +1336,33 @@ course_mode() {
         echo "$verdicts" | cut -c1-100 | sed 's/^/    /'
     fi
     # and ends with the exercises still to solve, each with its command
-    listed=$(sed -n 's/^  make check EXERCISE=\([0-9]*\) .*/\1/p' $work/check | tr '\n' ' ')
+    listed=$(sed -n 's/^    make check EXERCISE=\([0-9]*\) .*/\1/p' $work/check | tr '\n' ' ')
     if grep -q "^still to solve, $n of $n exercises" $work/check && [ "$listed" = "$(seq -s' ' 1 $n) " ]; then
         echo "it ends: $(grep '^still to solve' $work/check)"
     else
         echo "a fresh edition's make check does not end with the $n exercises to solve: $listed"; status=1
     fi
+    # one name for a chapter, the book's: each exercise still to solve
+    # with its chapter's number and title, and every banner of the tests
+    # so, none by its topic ("[ training: ...", "[ ffn: ...")
+    for e in $(seq 1 $n); do
+        c=$(awk -F'|' -v e=$e '$1 == e { print $2 }' $work/exercises)
+        under=$(awk -v e=$e '/^  chapter / { sub(/^  /, ""); chapter = $0 }
+                             $0 ~ "^    make check EXERCISE=" e " " { print chapter }' $work/check)
+        [ "$under" = "$(named $c)" ] ||
+            { echo "still to solve: exercise $e is under '$under', not $(named $c)"; status=1; }
+    done
+    banners=$(grep -E '^\[ [^]=]*: .* \]$' $work/check)
+    odd=$(echo "$banners" | grep -vE '^\[ (chapter [0-9]+|group [a-z]+), ')
+    [ -n "$banners" ] && [ -z "$odd" ] ||
+        { echo "banners that name no chapter as the book does:"; echo "${odd:-(no banner)}" | sort -u; status=1; }
+    # what the student reads: no deliberate failure of the build tests (a
+    # package that does not exist, a misspelt chunk, a stray root, a type
+    # error planted to see where it is reported, maths KaTeX refuses)
+    noise=$(grep -e 'no-such-package' -e 'numbres' -e 'a chunk nobody uses' -e 'int unused' \
+                 -e 'KaTeX cannot typeset' $work/check)
+    [ -z "$noise" ] || { echo "the build tests' deliberate failures, in the student's log:"; echo "$noise"; status=1; }
+    echo "its log: $(wc -l < $work/check) lines, no deliberate failure of the build tests; chapters named as the book names them"
     # it made no PDF, and its tests of the PDF skipped, saying how to make
     # it; on request, the edition makes it
     skipped=$(grep -c '^skipped: .* (make book/attention.pdf makes it)$' $work/check)
@@ -1380,6 +1407,9 @@ course_mode() {
         grep -q '^the smallest case that fails:$' $work/log && [ -n "$at" ] &&
         sed -n "${at}p" tests/test_exercises.c | grep -q 'expect_\(close\|that\)(' || {
             echo "make check EXERCISE=$e names no case, or no check's line ($at):"; cat $work/log; cases=; }
+        # the exercise's own stub: 'still a stub', not 'needs exercise e'
+        grep -q "^exercise $e .* still a stub (1 of 1 test)$" $work/log && ! grep -q "needs exercise $e" $work/log ||
+            { echo "make check EXERCISE=$e on its stub:"; sed -n '/the exercise$/,$p' $work/log; cases=; }
     done
     [ -n "$cases" ] && echo "each stub's make check EXERCISE=e names the smallest failing case and its check's line: $(
         grep -A3 '^the smallest case that fails:$' $work/log | tail -3 | tr -s ' ' | tr '\n' ' ')"
@@ -1394,15 +1424,19 @@ course_mode() {
         cmp -s $solved/tangled/$root tangled/$root ||
             { echo "every exercise solved: the edition's tangled/$root is not the teacher's"; status=1; }
     done
-    (cd $solved && make -s tests > $work/log 2>&1) || { cat $work/log; return 1; }
-    passed=""
-    for c in $(cut -f1 $work/chapters); do
-        (cd $solved && make check CHAPTER=$c > $work/log 2>&1) && passed="$passed $c" ||
-            { echo "every exercise solved: make check CHAPTER=$c fails:"; grep -E 'FAILED|^chapter ' $work/log; status=1; }
-    done
-    (cd $solved && CHAPTER= $B/test_exercises > $work/log 2>&1) ||
-        { echo "every exercise solved: the exercise tests fail:"; grep 'chapter-failure' $work/log; status=1; }
-    echo "every exercise solved: tangled/ is the teacher's; the exercise tests pass, and chapters$passed"
+    # its whole make check, after its make, passes: every chapter and the
+    # groups build and whole (the model trained, the program run), without
+    # the PDF, which its make does not make; nothing fails, nothing needs
+    # an exercise
+    (cd $solved && make > $work/log 2>&1 && make check CHAPTER= EXERCISE= > $work/solved-check 2>&1) ||
+        { echo "every exercise solved: make, or make check, fails:"; tail -40 $work/log $work/solved-check; status=1; }
+    verdicts=$(sed -n '/^=* by chapter$/,$p' $work/solved-check | grep -E '^(chapter|group) ')
+    wrong=$(echo "$verdicts" | grep -v -e ' passed (' -e ' skipped (' -e ' no tests of its own$')
+    [ -n "$verdicts" ] && [ -z "$wrong" ] && [ ! -e $solved/book/attention.pdf ] ||
+        { echo "every exercise solved: make check's verdicts, or a PDF made:"; echo "$verdicts"; status=1; }
+    echo "every exercise solved: tangled/ is the teacher's; make check passes without the PDF, its log $(wc -l < $work/solved-check) lines:"
+    echo "$verdicts" | sed 's/^/    /'
+    grep -q '^still to solve' $work/solved-check && { echo "every exercise solved: make check lists exercises to solve"; status=1; }
     # and make ends saying so, not with exercise 1 (the program and the
     # book taken as made: only the last lines run)
     next=$(cd $solved && make -s -o program -o book/attention.html all 2>&1 | grep '^Next:')
