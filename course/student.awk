@@ -41,7 +41,11 @@ BEGIN {
 
 # ---------------------------------------------------------------- helpers
 
-function plain(s) {               # Markdown/noweb quoting out, for a C comment
+function plain(s,   text) {      # Markdown/noweb quoting out, for a C comment
+    while (match(s, /\[[^\]]*\]\(#[^)]*\)/)) {  # a link: its text
+        text = substr(s, RSTART + 1, RLENGTH - 1); sub(/\]\(#[^)]*\)$/, "", text)
+        s = substr(s, 1, RSTART - 1) text substr(s, RSTART + RLENGTH)
+    }
     gsub(/\*\*/, "", s); gsub(/\[\[/, "", s); gsub(/\]\]/, "", s)
     gsub(/\*\//, "* /", s)
     return s
@@ -54,7 +58,11 @@ function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, para
     for (i = 1; i <= nchunk; i++) if (chunk[i] == "{") found = -1
     if (found == 0) {             # no function: a piece of one
         emit("/* TODO (exercise " e ", continued): the part of the exercise")
-        emit("   that belongs in this chunk. */")
+        if (chunk_name in used_in) {
+            emit("   that belongs in this chunk. " used_in[chunk_name] " uses it, inside its")
+            emit("   loop (see its TODO): it may read the names the loop declares. */")
+        } else
+            emit("   that belongs in this chunk. */")
         return
     }
     found = 0
@@ -93,11 +101,36 @@ function stub(e,   i, j, l, header, body_uses, in_body, found, out, nm, np, para
             emit("}")
         } else if (l ~ /^[ \t]*<<.*>>[ \t]*$/) {
             # the stub uses the chunk at the function's level; where the
-            # solution uses it deeper (in a loop), the stub says to move it
-            if (match(l, /^ */) && RLENGTH > 4)
-                emit("    /* TODO: use this chunk inside your loop, not here */")
-            u = l; sub(/^[ \t]*/, "    ", u); emit(u)
+            # solution uses it deeper (in a loop), the stub says to move
+            # it, and keeps it from the compiler until then: the names it
+            # reads are declared in the loop, and an error at the chunk's
+            # lines about names undeclared here would say nothing useful
+            u = l; sub(/^[ \t]*/, "    ", u)
+            if (match(l, /^ */) && RLENGTH > 4) {
+                emit("    /* TODO: use this chunk inside your loop, where the names it")
+                emit("       reads are declared, and delete the #if 0 and #endif: until")
+                emit("       then the compiler does not see it */")
+                emit("#if 0"); emit(u); emit("#endif")
+            } else emit(u)
+            name = l; sub(/^[ \t]*<</, "", name); sub(/>>[ \t]*$/, "", name)
+            used_in[name] = fname
         }
+    }
+}
+
+# the functions an exercise kept solved defines (the list names them as
+# it names a stub's): the name before the "(" of each header, the lines
+# at the margin before a "{" at the margin
+function solved_functions(e,   i, header, name) {
+    header = ""
+    for (i = 1; i <= nchunk; i++) {
+        if (chunk[i] == "{" && header != "") {
+            name = header; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
+            functions[e] = functions[e] (functions[e] == "" ? "" : " ") name
+            header = ""
+        } else if (chunk[i] ~ /^[A-Za-z_]/ && chunk[i] !~ /;[ \t]*$/ && chunk[i] !~ /^}/)
+            header = header (header == "" ? "" : " ") chunk[i]
+        else if (chunk[i] !~ /^[ \t]/ || chunk[i] ~ /^[ \t]*$/) header = ""
     }
 }
 
@@ -160,7 +193,7 @@ state == "marker" {
 state == "code" {
     if ($0 ~ /^@( |$)/) {
         if (current && !keep[current]) stub(current)
-        else for (i = 1; i <= nchunk; i++) emit(chunk[i])
+        else { if (current) solved_functions(current); for (i = 1; i <= nchunk; i++) emit(chunk[i]) }
         state = "doc"
         if (current) pending = current
         current = 0; emit($0); next
@@ -171,6 +204,7 @@ state == "code" {
 
 /^<<.*>>=[ \t]*$/ {
     state = "code"; nchunk = 0; current = pending
+    chunk_name = $0; sub(/^<</, "", chunk_name); sub(/>>=[ \t]*$/, "", chunk_name)
     if (current) {
         chunks[current]++
         if (first_chunk[current] == "")

@@ -78,42 +78,92 @@ int forms_agree_at_start_up(void)
         return -1;
     int agree = gpt_forms_agree(g, 7 * 10 + 8);
     delete_transformer(g);
-    if (!agree)
-        return fail("the classic and the production form of attention "
-                    "disagree on 7*8=; refusing to run (see the chapter "
-                    "'The forward pass')");
+    if (!agree)     /* the production form's row: exercises 6 and 7 */
+        return fail("refusing to run: the classic and the production "
+                    "form of attention disagree on 7*8= (see the "
+                    "chapter 'The forward pass'). The production form's "
+                    "scores and softmax of one row are exercises 6 and "
+                    "7; check them with:\n  make check EXERCISE=6\n"
+                    "  make check EXERCISE=7");
     return 0;
+}
+
+static int rotation_right(void)
+{
+    double a[9] = {2, -1, 0, -1, 2, -1, 0, -1, 2}, copy[9], values[3];
+    double vectors[9];
+    double root2 = sqrt(2.0), want[3] = {2 + root2, 2, 2 - root2};
+    memcpy(copy, a, sizeof a);
+    int right = symmetric_eigen(copy, 3, values, vectors) >= 0;
+    for (int i = 0; i < 3 && right; i++) {
+        const double *v = vectors + i * 3;
+        double length = 0;
+        right = fabs(values[i] - want[i]) <= 1e-9;
+        for (int r = 0; r < 3; r++) {
+            double av = 0;
+            for (int j = 0; j < 3; j++)
+                av += a[r * 3 + j] * v[j];
+            right = right && fabs(av - want[i] * v[r]) <= 1e-9;
+            length += v[r] * v[r];
+        }
+        right = right && fabs(length - 1) <= 1e-9;
+    }
+    return right;
+}
+
+/* "1", "1 and 2", "1, 2 and 5": the exercises of bits, into list */
+static void exercise_list(char *list, size_t size, unsigned bits)
+{
+    size_t used = 0;
+    list[0] = '\0';
+    for (int e = 1; e < 32 && used < size; e++) {
+        if (!(bits >> e & 1))
+            continue;
+        unsigned later = bits >> (e + 1);
+        used += (size_t)snprintf(list + used, size - used, "%d%s", e,
+                                 later == 0 ? ""
+                                 : (later & (later - 1)) == 0 ? " and "
+                                 : ", ");
+    }
 }
 
 int exercises_solved_at_start_up(void)
 {
-    double a[4] = {2, 1, 1, 2}, values[2], vectors[4];
-    unsigned stubs = stubbed_exercises();
-    if (symmetric_eigen(a, 2, values, vectors) < 0)
-        stubs |= 1u << 9;
-    if (stubs == 0)
+    ExerciseCheck c = check_exercises();
+    unsigned ran_before = exercise_stubs_ran;
+    exercise_stubs_ran = 0;
+    exercise_verdict(&c, 9, rotation_right(), 0);
+    exercise_stubs_ran = ran_before;
+    unsigned all = c.stubs | c.wrong | c.marked;
+    if (all == 0)
         return 0;
-    char list[256] = "", commands[512] = "";
-    size_t used = 0, said = 0;
-    for (int e = 1; e < 32; e++) {
-        if (!(stubs >> e & 1))
+    char said[1024] = "", list[128], commands[512] = "";
+    size_t used = 0, listed = 0;
+    const struct { unsigned bits; const char *one, *more; } kinds[] = {
+        {c.stubs, "is still a stub", "are still stubs"},
+        {c.wrong, "gives a wrong answer on a small case",
+         "give wrong answers on a small case"},
+        {c.marked, "still holds its stub's marking line "
+         "(exercise_stubs_ran): delete it", "still hold their stubs' "
+         "marking lines (exercise_stubs_ran): delete them"}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (kinds[k].bits == 0)
             continue;
-        unsigned later = stubs >> (e + 1);
-        used += (size_t)snprintf(list + used, sizeof list - used, "%d%s",
-                                 e, later == 0 ? ""
-                                 : (later & (later - 1)) == 0 ? " and "
-                                 : ", ");
-        said += (size_t)snprintf(commands + said, sizeof commands - said,
-                                 "\n  make check EXERCISE=%d", e);
+        exercise_list(list, sizeof list, kinds[k].bits);
+        int one = (kinds[k].bits & (kinds[k].bits - 1)) == 0;
+        used += (size_t)snprintf(said + used, sizeof said - used,
+                                 "%sexercise%s %s %s", used ? "; " : "",
+                                 one ? "" : "s", list,
+                                 one ? kinds[k].one : kinds[k].more);
     }
-    if ((stubs & (stubs - 1)) == 0)
-        fail("refusing to run: exercise %s is still a stub, and the "
-             "program would give wrong answers. Check it with:%s",
-             list, commands);
-    else
-        fail("refusing to run: exercises %s are still stubs, and the "
-             "program would give wrong answers. Check each with:%s",
-             list, commands);
+    for (int e = 1; e < 32; e++)
+        if (all >> e & 1)
+            listed += (size_t)snprintf(commands + listed,
+                                       sizeof commands - listed,
+                                       "\n  make check EXERCISE=%d", e);
+    fail("refusing to run: %s%s. Check %s with:%s", said,
+         c.stubs | c.wrong ? ", and the program would give wrong answers"
+         : "", (all & (all - 1)) == 0 ? "it" : "each", commands);
     return -1;
 }
 

@@ -1414,10 +1414,10 @@ FAKE
 # with exactly one exercise solved passes exactly that exercise's tests; a
 # type error in a stub is reported at the student's attention.nw line.
 # The fresh edition's make check fails exactly in the chapters with
-# exercises and the group whole.  The edition with every exercise solved
-# tangles to the teacher's tangled/ byte for byte (so the teacher's make
-# check, which builds and tests that very code, covers its groups build and
-# whole), and its exercise and chapter tests pass.  With SANITIZE=1 the
+# exercises and the group whole, its log naming each chapter as the book
+# does and holding no deliberate failure of the build tests.  The edition
+# with every exercise solved tangles to the teacher's tangled/ byte for
+# byte, and its whole make check passes, without the PDF.  With SANITIZE=1 the
 # edition is compiled by clang with the sanitizers and its exercise tests
 # run on the stubs; the rest, which runs no sanitized code of its own, is
 # make check's.  Each step says how long it took.
@@ -1437,13 +1437,20 @@ course_mode() {
     # the README's table names where each exercise is by words that do not
     # go stale as the student writes: its function, its chunk's name and
     # the words its stub starts with, found once in the edition
+    # (and its chapter as the book names it, number and title: one name
+    # for a chapter, as make's last line, the tests' banners and the
+    # summary's lists of exercises give it)
+    awk -f tests/chapters.awk $NW > $work/chapters || return 1    # number, topic, title
+    named() { awk -F'\t' -v c="$1" '$1 == c { print "chapter " $1 ", " $3 }' $work/chapters; }
     for e in $(seq 1 $n); do
         row=$(grep "^| $e | " $edition/README.md)
         chunk=$(awk -F'|' -v e=$e '$1 == e { print $5 }' $work/exercises)
         f=$(awk -F'|' -v e=$e '$1 == e { print $4 }' $work/exercises | cut -d' ' -f1)
+        c=$(awk -F'|' -v e=$e '$1 == e { print $2 }' $work/exercises)
+        echo "$row" | grep -qF "| $e | $(named $c | sed 's/^chapter //') |" &&
         echo "$row" | grep -qF "| \`$f\` | \`<<$chunk>>\` | \`TODO, exercise $e\` |" &&
         [ "$(grep -c "TODO, exercise $e (" $edition/$NW)" = 1 ] && grep -qF "<<$chunk>>=" $edition/$NW ||
-            { echo "the README's row of exercise $e does not name its function, chunk and stub: $row"; return 1; }
+            { echo "the README's row of exercise $e does not name its chapter, function, chunk and stub: $row"; return 1; }
     done
     echo "the README names each exercise's function, chunk and stub words: $(grep '^| 1 | ' $edition/README.md)"
     # the edition builds: its own Makefile tangles, compiles and weaves the
@@ -1453,7 +1460,7 @@ course_mode() {
     [ "$B" = build-san ] && what=program
     (cd $edition && make -s $what > $work/log 2>&1) || { echo "the student edition does not build:"; cat $work/log; return 1; }
     [ "$B" = build-san ] || { [ -f $edition/book/attention.html ] && [ ! -e $edition/book/attention.pdf ] &&
-        grep -q '^Next: read chapter 1, then run: make check EXERCISE=1$' $work/log; } ||
+        grep -qxF "Next: read $(named 1), then run: make check EXERCISE=1" $work/log; } ||
         { echo "the edition's make made no book, or did not say what comes next:"; cat $work/log; return 1; }
     grep -q 'TODO, exercise 1 ' $edition/tangled/core.c || { echo "no stub in the edition's core.c"; return 1; }
     echo "the student edition builds: make $what"; took
@@ -1514,7 +1521,7 @@ course_mode() {
     # program) ends with the other ones
     c1=$(awk -F'|' '$1 == 1 { print $2 }' $work/exercises)
     (cd $work/one-1 && make check CHAPTER=$c1 > $work/log 2>&1)
-    listed=$(sed -n 's/^  make check EXERCISE=\([0-9]*\) .*/\1/p' $work/log | tr '\n' ' ')
+    listed=$(sed -n 's/^    make check EXERCISE=\([0-9]*\) .*/\1/p' $work/log | tr '\n' ' ')
     if grep -q "^still to solve, $((n - 1)) of $n exercises" $work/log && [ "$listed" = "$(seq -s' ' 2 $n) " ]; then
         echo "exercise 1 solved alone: make check CHAPTER=$c1 ends: $(grep '^still to solve' $work/log)"
     else
@@ -1528,7 +1535,6 @@ course_mode() {
     # none "FAILED" on its own
     # (CHAPTER= on the command line: make check CHAPTER=course passes its
     # own to sub-makes in MAKEFLAGS, which the environment cannot undo)
-    awk -f tests/chapters.awk $NW > $work/chapters || return 1    # number, topic, title
     topic_of() { awk -F'\t' -v c="$1" '$1 == c { print $2 }' $work/chapters; }
     want=$(cut -d'|' -f2 $work/exercises | sort -n -u | while read c; do topic_of $c; done | tr '\n' ' ')
     (cd $edition && make check CHAPTER= EXERCISE= > $work/check 2>&1)
@@ -1545,12 +1551,33 @@ course_mode() {
         echo "$verdicts" | cut -c1-100 | sed 's/^/    /'
     fi
     # and ends with the exercises still to solve, each with its command
-    listed=$(sed -n 's/^  make check EXERCISE=\([0-9]*\) .*/\1/p' $work/check | tr '\n' ' ')
+    listed=$(sed -n 's/^    make check EXERCISE=\([0-9]*\) .*/\1/p' $work/check | tr '\n' ' ')
     if grep -q "^still to solve, $n of $n exercises" $work/check && [ "$listed" = "$(seq -s' ' 1 $n) " ]; then
         echo "it ends: $(grep '^still to solve' $work/check)"
     else
         echo "a fresh edition's make check does not end with the $n exercises to solve: $listed"; status=1
     fi
+    # one name for a chapter, the book's: each exercise still to solve
+    # with its chapter's number and title, and every banner of the tests
+    # so, none by its topic ("[ training: ...", "[ ffn: ...")
+    for e in $(seq 1 $n); do
+        c=$(awk -F'|' -v e=$e '$1 == e { print $2 }' $work/exercises)
+        under=$(awk -v e=$e '/^  chapter / { sub(/^  /, ""); chapter = $0 }
+                             $0 ~ "^    make check EXERCISE=" e " " { print chapter }' $work/check)
+        [ "$under" = "$(named $c)" ] ||
+            { echo "still to solve: exercise $e is under '$under', not $(named $c)"; status=1; }
+    done
+    banners=$(grep -E '^\[ [^]=]*: .* \]$' $work/check)
+    odd=$(echo "$banners" | grep -vE '^\[ (chapter [0-9]+|group [a-z]+), ')
+    [ -n "$banners" ] && [ -z "$odd" ] ||
+        { echo "banners that name no chapter as the book does:"; echo "${odd:-(no banner)}" | sort -u; status=1; }
+    # what the student reads: no deliberate failure of the build tests (a
+    # package that does not exist, a misspelt chunk, a stray root, a type
+    # error planted to see where it is reported, maths KaTeX refuses)
+    noise=$(grep -e 'no-such-package' -e 'numbres' -e 'a chunk nobody uses' -e 'int unused' \
+                 -e 'KaTeX cannot typeset' $work/check)
+    [ -z "$noise" ] || { echo "the build tests' deliberate failures, in the student's log:"; echo "$noise"; status=1; }
+    echo "its log: $(wc -l < $work/check) lines, no deliberate failure of the build tests; chapters named as the book names them"
     # it made no PDF, and its tests of the PDF skipped, saying how to make
     # it; on request, the edition makes it
     skipped=$(grep -c '^skipped: .* (make book/attention.pdf makes it)$' $work/check)
@@ -1595,6 +1622,9 @@ course_mode() {
         grep -q '^the smallest case that fails:$' $work/log && [ -n "$at" ] &&
         sed -n "${at}p" tests/test_exercises.c | grep -q 'expect_\(close\|that\)(' || {
             echo "make check EXERCISE=$e names no case, or no check's line ($at):"; cat $work/log; cases=; }
+        # the exercise's own stub: 'still a stub', not 'needs exercise e'
+        grep -q "^exercise $e .* still a stub (1 of 1 test)$" $work/log && ! grep -q "needs exercise $e" $work/log ||
+            { echo "make check EXERCISE=$e on its stub:"; sed -n '/the exercise$/,$p' $work/log; cases=; }
     done
     [ -n "$cases" ] && echo "each stub's make check EXERCISE=e names the smallest failing case and its check's line: $(
         grep -A3 '^the smallest case that fails:$' $work/log | tail -3 | tr -s ' ' | tr '\n' ' ')"
@@ -1609,15 +1639,19 @@ course_mode() {
         cmp -s $solved/tangled/$root tangled/$root ||
             { echo "every exercise solved: the edition's tangled/$root is not the teacher's"; status=1; }
     done
-    (cd $solved && make -s tests > $work/log 2>&1) || { cat $work/log; return 1; }
-    passed=""
-    for c in $(cut -f1 $work/chapters); do
-        (cd $solved && make check CHAPTER=$c > $work/log 2>&1) && passed="$passed $c" ||
-            { echo "every exercise solved: make check CHAPTER=$c fails:"; grep -E 'FAILED|^chapter ' $work/log; status=1; }
-    done
-    (cd $solved && CHAPTER= $B/test_exercises > $work/log 2>&1) ||
-        { echo "every exercise solved: the exercise tests fail:"; grep 'chapter-failure' $work/log; status=1; }
-    echo "every exercise solved: tangled/ is the teacher's; the exercise tests pass, and chapters$passed"
+    # its whole make check, after its make, passes: every chapter and the
+    # groups build and whole (the model trained, the program run), without
+    # the PDF, which its make does not make; nothing fails, nothing needs
+    # an exercise
+    (cd $solved && make > $work/log 2>&1 && make check CHAPTER= EXERCISE= > $work/solved-check 2>&1) ||
+        { echo "every exercise solved: make, or make check, fails:"; tail -40 $work/log $work/solved-check; status=1; }
+    verdicts=$(sed -n '/^=* by chapter$/,$p' $work/solved-check | grep -E '^(chapter|group) ')
+    wrong=$(echo "$verdicts" | grep -v -e ' passed (' -e ' skipped (' -e ' no tests of its own$')
+    [ -n "$verdicts" ] && [ -z "$wrong" ] && [ ! -e $solved/book/attention.pdf ] ||
+        { echo "every exercise solved: make check's verdicts, or a PDF made:"; echo "$verdicts"; status=1; }
+    echo "every exercise solved: tangled/ is the teacher's; make check passes without the PDF, its log $(wc -l < $work/solved-check) lines:"
+    echo "$verdicts" | sed 's/^/    /'
+    grep -q '^still to solve' $work/solved-check && { echo "every exercise solved: make check lists exercises to solve"; status=1; }
     # and make ends saying so, not with exercise 1 (the program and the
     # book taken as made: only the last lines run)
     next=$(cd $solved && make -s -o program -o book/attention.html all 2>&1 | grep '^Next:')
@@ -1636,6 +1670,139 @@ course_mode() {
     return $status
 }
 
+# Mistakes a student makes, written into the teacher's attention.nw (every
+# exercise solved) one at a time: mistake NAME FILE changes FILE and
+# prints the exercise it breaks; it fails if the solution it changes is
+# not found.  course_mistakes and exercise_guard use them.
+mistake() {
+    case $1 in
+        max-over-T)     e=7     # the largest score over all T, masked ones too
+            edit='s/(    for \(int u = 0; )u <= t(; u\+\+\) \{\n        max = score\[u\])/$1u < T$2/' ;;
+        past-the-end)   e=6     # a score written at score[T], past the end
+            edit='s/for \(int u = t \+ 1; u < T; u\+\+\)(\n\s+score\[u\] = -INFINITY;)/for (int u = t + 1; u <= T; u++)$1/' ;;
+        marking-left)   e=6     # the stub's marking line left in the solution
+            edit='s/(    real root = sqrt\(\(real\)d_head\);\n)(    for \(int u = 0; u <= t; u\+\+\) \{\n        real dot)/$1    exercise_stubs_ran |= 1u << 6;   \/* delete with the stub *\/\n$2/' ;;
+        inexact-scores) e=6     # times 1/sqrt(d_head): not the classic form's bits
+            edit='s/score\[u\] = dot \/ root;/score[u] = dot * (1 \/ root);/' ;;
+        term-left-out)  e=5     # LayerNorm's backward without its last term
+            edit='s/s \* \(d_norm - d_norm_mean - norm \* d_norm_norm_mean\)/s * (d_norm - d_norm_mean)/' ;;
+        *) echo "no mistake $1" >&2; return 1 ;;
+    esac
+    cp "$2" "$2.before" && perl -0pi -e "$edit" "$2" || return 1
+    if cmp -s "$2" "$2.before"; then rm -f "$2.before"; echo "mistake $1: its solution is not in $2" >&2; return 1; fi
+    rm -f "$2.before"
+    echo $e
+}
+
+# The exercises' tests catch the mistakes that passed them before: in an
+# edition with every exercise solved, each mistake in turn, and make check
+# EXERCISE=k, as the student types it, fails naming it: the largest score
+# taken over all T (a masked score above the visible ones: the case
+# t = 1 of exercise 7's test), a score written past the end (the quick
+# loop runs the tests under the sanitizers too: a stack-buffer-overflow
+# in attention_scores), a stub's marking line left in a solved function
+# (named, with its line).
+course_mistakes() {
+    B=${B:-build}
+    [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
+    [ "$B" = build-san ] &&
+        { echo "skipped: make check EXERCISE=k builds its sanitized tests itself (make check runs this test)"; return 77; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    n=$(awk -f course/student.awk -v list=1 $NW | wc -l)
+    edition=$work/edition
+    make -s student STUDENT_DIR=$edition SOLVED=$(seq -s, 1 $n) > $work/log 2>&1 || { cat $work/log; return 1; }
+    status=0
+    for m in max-over-T past-the-end marking-left; do
+        cp $NW $edition/$NW
+        e=$(mistake $m $edition/$NW) || return 1
+        (cd $edition && make check EXERCISE=$e > $work/log 2>&1) &&
+            { echo "mistake $m: make check EXERCISE=$e passed:"; cat $work/log; status=1; continue; }
+        case $m in
+            max-over-T) grep -q '^  attention_softmax(weight, score, t = 1, T = 5)$' $work/log ;;
+            past-the-end) grep -q 'stopped, under the sanitizers: stack-buffer-overflow at attention.nw:[0-9]* in attention_scores' $work/log ;;
+            marking-left) line=$(grep -n 'exercise_stubs_ran |= 1u << 6;' $edition/$NW | cut -d: -f1)
+                grep -q "exercise_stubs_ran |= 1u << 6; (attention.nw:$line): delete it" $work/log ;;
+        esac || { echo "mistake $m: make check EXERCISE=$e failed, but did not say why:"; cat $work/log; status=1; continue; }
+        echo "mistake $m, in exercise $e: make check EXERCISE=$e fails: $(
+            grep -e '^  attention_softmax(' -e 'stopped, under' -e 'delete it' $work/log | head -1 | sed 's/^ *//')"
+    done
+    return $status
+}
+
+# The exercises' statements give what a student needs to write the code.
+# A statement names a struct's members as the code reaches them, through
+# the parameter that holds the struct (p->m[i], not m[i]), and names the
+# struct itself; the rotation's statement says which entry of J holds +s
+# and which -s, as rotate's code has them; and a chunk that an exercise's
+# function uses inside its loop, written before its use is moved there,
+# brings no compiler error about names undeclared at the top of the
+# function: the edition's make check EXERCISE=k says the exercise is
+# still a stub.
+exercise_statements() {
+    B=${B:-build}
+    [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
+    [ "$B" = build-san ] &&
+        { echo "skipped: no sanitized code of its own (make check runs it on the plain build)"; return 77; }
+    work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+    status=0
+    awk -f course/student.awk -v list=1 $NW > $work/exercises || return 1
+    python3 - $NW $work/exercises > $work/out <<'PY' || status=1
+import re, sys
+nw = open(sys.argv[1]).read()
+structs = {}
+for body, name in re.findall(r"typedef struct \{\n(.*?)\n\} (\w+);", nw, re.S):
+    members = set()
+    for line in body.split("\n"):
+        line = re.sub(r"/\*.*?\*/", "", line).split(";")[0]
+        for piece in line.split(","):
+            words = re.findall(r"\w+", re.sub(r"\[.*?\]", "", piece))
+            if words: members.add(words[-1])
+    structs[name] = members
+statements = re.findall(r"^::: \{\.exercise[^}]*\}\n(.*?)^:::$", nw, re.S | re.M)
+bad = 0
+for line, statement in zip(open(sys.argv[2]), statements):
+    number, _, title, functions = line.split("|")[:4]
+    text = " ".join(statement.split())
+    for f in functions.split():
+        header = re.search(r"^[\w ]*\b" + f + r"\((.*?)\)\n\{", nw, re.S | re.M).group(1)
+        for struct, param in re.findall(r"(\w+) \*(\w+)", header):
+            if struct not in structs: continue
+            if "[[" + struct + "]]" not in text:
+                print(f"exercise {number} ({title}): {param} is a {struct}, which the statement does not name"); bad = 1
+            for quote in re.findall(r"\[\[(.*?)\]\](?!\])", text):
+                first = re.match(r"\w+", quote)
+                if first and first.group(0) in structs[struct] and first.group(0) != param:
+                    print(f"exercise {number} ({title}): [[{quote}]] is a member of {struct}: write {param}->{quote}"); bad = 1
+        if f == "rotate":
+            code = re.search(r"a\[k \* n \+ p\] = c \* akp ([-+]) s \* akq;", nw).group(1)
+            want = "$J_{qp} = " + code + "s$"
+            other = "$J_{pq} = " + ("+" if code == "-" else "-") + "s$"
+            if want not in text or other not in text:
+                print(f"exercise {number} ({title}): the statement does not say {want} and {other}, as rotate has them"); bad = 1
+    print(f"exercise {number}: {title}: checked")
+sys.exit(bad)
+PY
+    cat $work/out
+    # exercise 5: its chunk of averages written first, its use not yet moved
+    edition=$work/edition
+    make -s student STUDENT_DIR=$edition > $work/log 2>&1 || { cat $work/log; return 1; }
+    chunk=$(awk -F'|' '$1 == 5' $work/exercises | cut -d'|' -f5)
+    averages=$(awk '/^<<the row.s averages of / && />>=$/ { on = 1; next } on && /^@/ { exit } on' $NW)
+    [ -n "$averages" ] || { echo "no chunk of averages in $NW"; return 1; }
+    printf '%s\n' "$averages" > $work/averages
+    awk -v file=$work/averages '/^<<the row.s averages of / && />>=$/ { print; while ((getline l < file) > 0) print l; skip = 1; next }
+        skip && /^@/ { skip = 0 } !skip' $edition/$NW > $work/nw && mv $work/nw $edition/$NW
+    (cd $edition && make check EXERCISE=5 > $work/log 2>&1)
+    if grep -Eq '^attention\.nw:[0-9]+:[0-9]+: error:' $work/log || ! grep -q '^exercise 5 .* still a stub' $work/log; then
+        echo "exercise 5, its averages written before their use is moved:"; cat $work/log; status=1
+    else
+        echo "exercise 5, its averages written before their use is moved: no compiler error; $(grep '^exercise 5' $work/log | tr -s ' ')"
+    fi
+    return $status
+}
+
 # The guard is a promise: a program built with any exercise still a stub
 # never gives a wrong answer with exit status 0.  Editions with exercises
 # {none}, {7}, {1, 4, 7}, all but 8 and all solved (course/student.awk
@@ -1645,7 +1812,10 @@ course_mode() {
 # (7*8=56;) or refuses with exit status 1, naming exactly the exercises
 # still stubs and `make check EXERCISE=k` for each.  The edition with every
 # exercise solved tangles to the teacher's tangled/ byte for byte, so it is
-# the program make built, whose answers the group whole checks.
+# the program make built, whose answers the group whole checks.  Then every
+# exercise solved but one written wrong (the mistakes above: LayerNorm's
+# backward without its last term, scores times 1/sqrt(d_head), a marking
+# line left): ask and train refuse, naming it and what is wrong.
 exercise_guard() {
     B=${B:-build}
     [ "${EDITION:-teacher}" = student ] && { echo "skipped: this is the student edition"; return 77; }
@@ -1695,6 +1865,32 @@ exercise_guard() {
         out=$($e/attention trace -m $B/model.ckpt '7*8=' 2>&1); judge trace $? "$out"
         out=$($e/attention figures -m $B/model.ckpt -o $e/results --part routing 2>&1); judge figures $? "$out"
         echo "exercises $solved solved, stubs $list:$verdicts"
+    done
+    # every exercise solved but one, written wrong (not a stub): the
+    # program refuses, naming it, and what is wrong with it
+    for m in term-left-out inexact-scores marking-left; do
+        e=$work/$m; mkdir -p $e/src
+        cp $NW $e/$NW
+        k=$(mistake $m $e/$NW) || return 1
+        for root in $roots; do notangle -R"$root" $e/$NW > $e/src/$root || return 1; done
+        (cd $e/src && cc -std=c11 -O1 -ffp-contract=off -o ../attention *.c -lm) > $e/log 2>&1 ||
+            { cat $e/log; echo "mistake $m: the program does not compile"; status=1; continue; }
+        case $m in marking-left) says="exercise $k still holds its stub's marking line" ;;
+                   *) says="exercise $k gives a wrong answer on a small case" ;; esac
+        verdicts=""
+        for what in ask train; do
+            case $what in
+                ask)   out=$($e/attention ask -m $B/model.ckpt '7*8=' 2>&1); got=$? ;;
+                train) out=$($e/attention train --steps 10 -o $e/fresh.ckpt 2>&1); got=$? ;;
+            esac
+            if [ $got = 1 ] && echo "$out" | grep -q "^attention: refusing to run: $says" &&
+               [ "$(echo "$out" | sed -n 's/^  make check EXERCISE=\([0-9]*\)$/\1/p')" = "$k" ]; then
+                verdicts="$verdicts $what: refused;"
+            else
+                echo "mistake $m in exercise $k: $what gave exit $got and:"; echo "$out" | head -5; status=1
+            fi
+        done
+        echo "mistake $m in exercise $k: '$says';$verdicts"
     done
     [ $status = 0 ] && echo "no edition gave a wrong answer with exit status 0"
     return $status

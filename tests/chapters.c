@@ -13,6 +13,19 @@ typedef struct {
     unsigned stubs;         /* the exercises whose stubs ran */
 } Record;
 
+/* built with AddressSanitizer (gcc says so with a macro, clang with
+   __has_feature) */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
 static Record *current;     /* the test running now */
 static unsigned group_stubs;    /* the stubs that ran in the group's setup */
 
@@ -179,14 +192,21 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
             group[count] = (struct CMUnitTest){ names[count], wrapped, NULL, NULL, &records[count] };
             count++;
         }
-        char title[128];
-        /* the float and the double build of a binary run the same tests:
-           the group's title says which this is */
+        char title[256];
+        /* the group's title names the chapter as the book does ("chapter
+           5, The forward pass", which tests/check.sh hands over in
+           CHAPTER_NAME), or by its topic when run by hand; the float and
+           the double build of a binary run the same tests, and a build
+           may be sanitized: the title says which this is */
+        const char *name = getenv("CHAPTER_NAME");
+        snprintf(title, sizeof title, "%s: %s, real = %s%s",
+                 name && *name ? name : topic, suite,
 #ifdef ATTENTION_DOUBLE
-        snprintf(title, sizeof title, "%s: %s, real = double", topic, suite);
+                 "double",
 #else
-        snprintf(title, sizeof title, "%s: %s, real = float", topic, suite);
+                 "float",
 #endif
+                 SANITIZED ? ", under the sanitizers" : "");
         int failed = (int)count, skipped = 0;
         if (!setup_failed) {
             printf("[ %s ]\n", title);   /* cmocka's own lines do not name the group */
@@ -213,6 +233,20 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
                                                  "%s%d", used ? " " : "", e);
                 printf("chapter-failure\t%s\t%s\t%s\t%s\t%s\n", topic, suite,
                        records[i].test->test.name, where, needs);
+            }
+        /* a test that passed although a stub's marking line ran: if the
+           line is its own exercise's, it was left in a solved function
+           (tests/check.sh says so) */
+        for (size_t i = 0; i < count; i++)
+            if (records[i].passed && !records[i].skipped && records[i].stubs) {
+                printf("chapter-marked\t%s\t%s\t%s\t%s\t", topic, suite,
+                       records[i].test->test.name, records[i].test->checks);
+                for (int e = 1, first_one = 1; e < 32; e++)
+                    if (records[i].stubs >> e & 1) {
+                        printf("%s%d", first_one ? "" : " ", e);
+                        first_one = 0;
+                    }
+                printf("\n");
             }
         printf("chapter-result\t%s\t%s\t%zu\t%d\t%d\n", topic, suite, count, failed, skipped);
         failed_total += failed;

@@ -7,7 +7,11 @@
    run_chapter_tests, which runs one cmocka group per topic (only the one
    in the environment variable CHAPTER, if it is set, and of those only the
    tests that check a name listed in CHECKS, if it is set) and names, for each
-   failing test, the chunk of attention.nw that defines what it checks.
+   failing test, the chunk of attention.nw that defines what it checks;
+   for each test that passed although a stub's marking line ran, the
+   exercises whose lines ran ("chapter-marked").  A group's banner names
+   its chapter as CHAPTER_NAME gives it ("chapter 5, The forward pass"),
+   or by its topic.
    tests/check.sh runs every binary chapter by chapter and prints one line
    per chapter. */
 #ifndef CHAPTERS_H

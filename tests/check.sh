@@ -67,14 +67,20 @@ fi
 
 for a in $apart; do chapters=$(echo $chapters | tr ' ' '\n' | grep -vx "$a"); done
 
+# the exercises (course/student.awk's list: number|chapter|title|functions|
+# chunk|stub), where there are any: a test of an exercise's function that
+# passes while that exercise's marking line runs is a failure of its own
+: > "$summary.ex"
+[ -f course/student.awk ] && { awk -f course/student.awk -v list=1 $NW > "$summary.ex" || exit 1; }
 # EXERCISE=k: its chapter's topic, and its functions in CHECKS
 exercise=""
 if [ -n "${EXERCISE:-}" ]; then
-    awk -f course/student.awk -v list=1 $NW > "$summary.ex" || exit 1
     line=$(awk -F'|' -v e="$EXERCISE" '$1 == e' "$summary.ex")
     [ -n "$line" ] || {
         echo "make check: no exercise '$EXERCISE'; the exercises are:"
-        awk -F'|' '{ printf "  EXERCISE=%-3s chapter %-3s %-28s %s\n", $1, $2, $3, $4 }' "$summary.ex"
+        awk -F'|' -v map="$summary.map" '
+            BEGIN { while ((getline l < map) > 0) { split(l, f, "\t"); named[f[1]] = f[3] } }
+            { printf "  EXERCISE=%-3s %s (chapter %s, %s)\n", $1, $3, $2, named[$2] }' "$summary.ex"
         exit 2; }
     exercise=$EXERCISE
     chapters=$(awk -F'\t' -v c="$(echo "$line" | cut -d'|' -f2)" '$1 == c { print $2 }' "$summary.map")
@@ -88,6 +94,9 @@ label() { n=$(awk -F'\t' -v c="$1" '$2 == c { print $1 }' "$summary.map")
           elif [ -n "$n" ]; then echo "chapter $n"; else echo group; fi; }
 title() {
     [ -n "$exercise" ] && { awk -F'|' -v e="$exercise" '$1 == e { print $3 }' "$summary.ex"; return; }
+    chapter_title "$1"
+}
+chapter_title() {
     case $1 in
         build)  echo "the literate build and the book" ;;
         whole)  echo "the whole model and the program" ;;
@@ -95,7 +104,19 @@ title() {
         *)      awk -F'\t' -v c="$1" '$2 == c { print $3 }' "$summary.map" ;;
     esac
 }
+# a chapter as the book names it, "chapter 5, The forward pass", or a group
+# ("group whole, the whole model and the program"): the tests' banners
+# and the summary's lists use it
+name_of() { n=$(awk -F'\t' -v c="$1" '$2 == c { print $1 }' "$summary.map")
+            if [ -n "$n" ]; then echo "chapter $n, $(chapter_title "$1")"
+            else echo "group $1, $(chapter_title "$1")"; fi; }
 summarise() {   # chapter, verdict, notes: the summary's line, within 100 columns
+    if [ -n "$exercise" ]; then     # the exercise, and its chapter by name
+        w=$((88 - ${#2})); [ $w -ge 56 ] || w=56; [ $w -le 62 ] || w=62
+        printf '%-10s %-*s %s%s\n' "$(label "$1")" $w \
+            "$(title "$1") ($(name_of "$1"))" "$2" "${3:-}" >> "$summary"
+        return
+    fi
     w=$((73 - ${#2})); [ $w -le 48 ] || w=48
     printf '%-10s %-13s %-*.*s %s%s\n' "$(label "$1")" "$1" $w $w "$(title "$1")" "$2" "${3:-}" >> "$summary"
 }
@@ -115,6 +136,50 @@ exercises_words() {
                        printf "exercise%s", (NF > 1 ? "s" : "")
                        for (i = 1; i <= NF; i++) printf "%s%s", (i == 1 ? " " : i == NF ? " and " : ", "), $i }'
 }
+# A binary's output, as it goes to the log: without the lines for this
+# script (chapter-result, chapter-failure, chapter-marked), paths
+# shortened to attention.nw and tests/.  In the student edition
+# (EDITION=student) a sanitizer's report is cut to what names the error
+# and its place (its kind, the read or write, the frames in attention.nw
+# and the tests, the variable overrun, the summary), and the log holds
+# what a student acts on: the banner, the
+# failing tests with what they printed (one line for a test that needs an
+# exercise, outside make check EXERCISE=k, which shows its case), the
+# skipped ones with their reasons, and no passing test, nor cmocka's
+# counts (the summary counts), nor the output of the build tests that
+# pass, whose deliberate failures (a package that does not exist, a
+# misspelt chunk) are theirs to make, not the student's.
+show() {    # the output; the tests that need an exercise (their bodies are not shown)
+    awk -v quiet="$([ "${EDITION:-teacher}" = student ] && echo 1)" -v hush=" ${2:-} " '
+        /^chapter-(result|failure|marked)\t/ { next }
+        { gsub(/[^ (]*\/attention\.nw:/, "attention.nw:"); gsub(/[^ (]*\/tests\//, "tests/") }
+        !quiet { print; next }
+        /^==[0-9]+==ERROR: / { report = 1; sub(/^==[0-9]+==/, ""); sub(/ on address .*/, ""); emit($0); next }
+        /^==[0-9]+==ABORTING/ || /^=+$/ { next }
+        report == 1 && /^SUMMARY: / { report = 2; emit($0); next }
+        report == 2 && /^(Shadow byte|=>0x| +0x| +[A-Z][A-Za-z -]*:)/ { next }
+        report == 2 { report = 0 }
+        report { if (/^(READ|WRITE) of size/ || /<== Memory access/ || /^(Direct|Indirect) leak of/) emit($0)
+                 else if (/^ *#[0-9]+ .* in [^ ]+ (attention\.nw|tests\/test_)/) { sub(/0x[0-9a-f]+ in /, ""); emit($0) }
+                 next }
+        /^\[ [^]=]*: .* \]$/ { banner = $0; next }
+        /^\[ RUN      \]/ { block = $0; inside = 1; next }
+        inside && /^\[ +(OK|FAILED|SKIPPED|ERROR) +\] / {
+            if (/^\[ +OK +\]/) { inside = 0; block = ""; next }
+            if (/^\[ +ERROR +\]/) { block = block "\n" $0; next }
+            inside = 0
+            if (/^\[ +SKIPPED +\]/) sub(/^\[ RUN +\][^\n]*\n/, "", block)
+            if (/^\[ +FAILED +\]/ && index(hush, " " $NF " ")) out($0)
+            else out(block "\n" $0)
+            block = ""; next }
+        inside && /^[a-z0-9_]+ took [0-9.]+ s$/ { next }
+        inside { block = block "\n" $0; next }
+        /^\[[=A-Z ]+\]/ || /^ [0-9]+ (FAILED|SKIPPED) TEST/ || /^$/ { next }
+        { out($0) }
+        function out(text) { if (banner != "") { print banner; banner = "" } print text }
+        function emit(text) { if (quiet && inside) block = block "\n" text; else out(text) }
+        END { if (inside) out(block) }' "$1"
+}
 status=0
 : > "$summary"
 times=${CHECK_TIMES:-${B:-build}/check-times.txt}
@@ -130,36 +195,73 @@ for chapter in $chapters; do
         summarise "$chapter" "no tests of its own"
         continue
     fi
+    sanitized=""
     for t in $(tests_of "$chapter" | cut -f1 | uniq); do
+        # make check EXERCISE=k hands over the exercise's tests built with
+        # the sanitizers too (build-san/): they run once the plain build's
+        # pass, and count no test twice
+        case $t in build-san/*)
+            if [ -n "$exercise" ] && [ "${B:-build}" != build-san ]; then
+                [ $failed = 0 ] || continue
+                sanitized=", under the sanitizers"
+            fi ;;
+        esac
         start=$(date +%s.%N)
-        CHAPTER=$chapter "$t" > "$summary.out" 2>&1
+        CHAPTER=$chapter CHAPTER_NAME="$(name_of "$chapter")" "$t" > "$summary.out" 2>&1
         code=$?
         # how long each binary took on each chapter, for whoever makes
         # make check faster: $B/check-times.txt (seconds, chapter, binary)
         awk -v s="$start" -v e="$(date +%s.%N)" -v c="$chapter" -v t="$t" \
             'BEGIN { printf "%.1f\t%s\t%s\n", e - s, c, t }' >> "$times"
-        grep -v "^chapter-result	" "$summary.out"   # the summary lines are for this script
+        # a failing test that needs an exercise, outside make check
+        # EXERCISE=k, shows one line: make check EXERCISE=k shows its case
+        hushed=""
+        [ -n "$exercise" ] || hushed=$(awk -F'\t' -v whole="$([ "$chapter" = whole ] && echo "$refused")" \
+            '/^chapter-failure\t/ && ($6 != "" || whole ~ /[0-9]/) { print $4 }' "$summary.out" | tr '\n' ' ')
+        show "$summary.out" "$hushed"
         line=$(grep '^chapter-result' "$summary.out" | tail -1)
         if [ -z "$line" ]; then
             n=$(tests_of "$chapter" | awk -F'\t' -v t="$t" '$1 == t' | wc -l)
-            total=$((total + n)); failed=$((failed + n))
-            notes="$notes
-      $t stopped (exit status $code) before it finished $chapter"
+            [ -n "$sanitized" ] || total=$((total + n))
+            failed=$((failed + n))
+            # stopped by a sanitizer: what it found, and where
+            found=$(sed -n 's/^SUMMARY: [A-Za-z]*Sanitizer: \([^ ]*\) \([^ ]*\/\)\{0,1\}\([^ /]*:[0-9]*\):[0-9]* in \(.*\)$/\1 at \3 in \4/p' \
+                    "$summary.out" | head -1)
+            [ -n "$found" ] || found=$(sed -n 's/^\([^ ]*\/\)\{0,1\}\([^ /]*:[0-9]*\):[0-9]*: runtime error: \(.*\)/\3, at \2/p' \
+                    "$summary.out" | head -1)
+            if [ -n "$found" ]; then notes="$notes
+      ${t##*/} stopped$sanitized: $found (the report is above)"
+            else notes="$notes
+      $t stopped (exit status $code) before it finished $chapter"; fi
             continue
         fi
-        total=$((total + $(echo "$line" | cut -f4)))
+        [ -n "$sanitized" ] || total=$((total + $(echo "$line" | cut -f4)))
         failed=$((failed + $(echo "$line" | cut -f5)))
         skipped=$((skipped + $(echo "$line" | awk -F'\t' '{ print $6 + 0 }')))
         whole=""; [ "$chapter" = whole ] && whole=$refused
-        grep '^chapter-failure' "$summary.out" | awk -F'\t' -v whole="$whole" '
-            { needs = $6 == "" ? whole : $6; sub(/ +$/, "", needs) }
+        grep '^chapter-failure' "$summary.out" | awk -F'\t' -v whole="$whole" -v self="$exercise" -v san="$sanitized" '
+            { needs = $6 == "" ? whole : $6; sub(/ +$/, "", needs); $3 = $3 san }
             needs == "" { printf "%s\n", $4 " (" $3 "): checks " $5; next }
+            needs == self { printf "%s\t%s\n", $4 " (" $3 "): still the stub; checks " $5, needs; next }
             { n = split(needs, e, " "); words = n > 1 ? "exercises " : "exercise "
               for (i = 1; i <= n; i++) words = words (i == 1 ? "" : i == n ? " and " : ", ") e[i]
               printf "%s\t%s\n", $4 " (" $3 "): needs " words "; checks " $5, needs }' > "$summary.fail"
         notes="$notes$(cut -f1 "$summary.fail" | awk '{ printf "\n      %s", $0 }')"
         needs=$((needs + $(awk -F'\t' 'NF > 1' "$summary.fail" | wc -l)))
         needed="$needed $(awk -F'\t' 'NF > 1 { print $2 }' "$summary.fail" | tr '\n' ' ')"
+        # a test of exercise e's function that passed while e's marking
+        # line ran: the line was left in the solved function
+        grep '^chapter-marked' "$summary.out" | awk -F'\t' -v list="$summary.ex" '
+            BEGIN { while ((getline l < list) > 0) { split(l, f, "|"); n = split(f[4], fs, " ")
+                                                  for (i = 1; i <= n; i++) of[fs[i]] = f[1] } }
+            ($5 in of) && index(" " $6 " ", " " of[$5] " ") { print $3 "\t" $4 "\t" $5 "\t" of[$5] }' > "$summary.fail"
+        while IFS='	' read -r suite_name test_name function_name e; do
+            at=$(grep -n "exercise_stubs_ran |= 1u << $e;" $NW | head -1 | cut -d: -f1)
+            failed=$((failed + 1))
+            notes="$notes
+      $test_name ($suite_name): passes, but $function_name still holds the stub's marking line
+        of exercise $e, exercise_stubs_ran |= 1u << $e; (attention.nw:$at): delete it"
+        done < "$summary.fail"
     done
     # skipped tests are counted apart: "passed (17 tests), skipped (3)";
     # tests that need an exercise apart from those that fail on their own
@@ -168,9 +270,13 @@ for chapter in $chapters; do
     needed=$(echo $needed | tr ' ' '\n' | sort -n -u | tr '\n' ' ')
     if [ $((failed - needs)) -gt 0 ]; then verdict="FAILED ($((failed - needs)) of $ran $noun)"; status=1
         [ $needs = 0 ] || verdict="$verdict, $needs need $(exercises_words "$needed")"
+    elif [ $needs != 0 ] && [ -n "$exercise" ] && [ "$needed" = "$exercise " ]; then
+        verdict="still a stub ($needs of $ran $noun)"; status=1
     elif [ $needs != 0 ]; then verdict="needs $(exercises_words "$needed") ($needs of $ran $noun)"; status=1
     elif [ $ran = 0 ]; then verdict="skipped"
-    else verdict="passed ($ran $noun)"; fi
+    else verdict="passed ($ran $noun)"
+        [ -z "$sanitized" ] || notes="$notes
+      and built with the sanitizers (${B:-build}/ and build-san/): passed"; fi
     [ $skipped = 0 ] || { [ $ran = 0 ] && verdict="skipped ($skipped)" || verdict="$verdict, skipped ($skipped)"; }
     summarise "$chapter" "$verdict" "$notes"
 done
@@ -192,9 +298,11 @@ if [ -z "$exercise" ] && [ "${EDITION:-teacher}" = student ] && [ -f course/stud
     if [ -n "$stubs" ]; then
         echo
         echo "still to solve, $(echo $stubs | wc -w) of $(wc -l < "$summary.ex") exercises (until they are, the program refuses to run):"
-        for e in $stubs; do
-            awk -F'|' -v e="$e" '$1 == e { printf "  make check EXERCISE=%-3s chapter %-3s %s\n", $1, $2, $3 }' "$summary.ex"
-        done
+        # under each chapter, as the book names it, its exercises
+        awk -F'|' -v map="$summary.map" '
+            BEGIN { while ((getline l < map) > 0) { split(l, f, "\t"); named[f[1]] = f[3] } }
+            $6 == 1 { if ($2 != last) printf "  chapter %s, %s\n", $2, named[$2]; last = $2
+                      printf "    make check EXERCISE=%-3s %s\n", $1, $3 }' "$summary.ex"
     fi
 fi
 } >&3

@@ -85,6 +85,8 @@ static void test_arm_trains_the_same_bytes(void **s) { (void)s; run("arm_trains_
 static void test_chapters_by_topic(void **s) { (void)s; run("chapters_by_topic"); }
 static void test_course_mode(void **s) { (void)s; run("course_mode"); }
 static void test_exercise_guard(void **s) { (void)s; run("exercise_guard"); }
+static void test_course_mistakes(void **s) { (void)s; run("course_mistakes"); }
+static void test_exercise_statements(void **s) { (void)s; run("exercise_statements"); }
 static void test_live_book(void **s) { (void)s; run("live_book"); }
 static void test_page_on_screen(void **s) { (void)s; run("page_on_screen"); }
 static void test_katex_error_fails(void **s) { (void)s; run("katex_error_fails"); }
@@ -131,7 +133,9 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "Makefile", test_compile_matrix),
     CHAPTER_TEST("build", "tests/chapters.awk", test_chapters_by_topic),
     CHAPTER_TEST("course", "course/student.awk", test_course_mode),
-    CHAPTER_TEST("course", "stubbed_exercises", test_exercise_guard),
+    CHAPTER_TEST("course", "check_exercises", test_exercise_guard),
+    CHAPTER_TEST("course", "tests/test_exercises.c", test_course_mistakes),
+    CHAPTER_TEST("course", "course/student.awk", test_exercise_statements),
     CHAPTER_TEST("build", "book/live.js", test_live_book),
     CHAPTER_TEST("build", "book/weave.css", test_page_on_screen),
     CHAPTER_TEST("build", "book/katex.js", test_katex_error_fails),

@@ -443,20 +443,24 @@ static void softmax_here(double *weight, const double *score, int t)
     for (int u = 0; u <= t; u++) weight[u] = (double)(expl((long double)score[u]) / sum);
 }
 
-/* Rows t = 0, 1, 2 of large scores (exp of them overflows), then a whole
-   row of ordinary ones; the weights after t are 0.  They must be, bit for
-   bit, what the classic form's softmax_rows makes of the masked row. */
+/* Rows t = 0, 1, 2 of large scores (exp of them overflows), then a row
+   whose masked scores, after t, are far above the visible ones (their
+   largest is no part of the softmax: exp of a visible score minus it
+   would be 0), then a whole row of ordinary ones; the weights after t
+   are 0.  They must be, bit for bit, what the classic form's
+   softmax_rows makes of the masked row. */
 static void test_attention_softmax(void **state)
 {
     (void)state;
     real large[AT_T] = {1000, 1001, 999.5, -INFINITY, -INFINITY}, ordinary[AT_T];
+    real masked_above[AT_T] = {0.5, -0.25, 900, 2, 1000};
     fill(ordinary, AT_T, 43, 3);
-    for (int k = 0; k < 4; k++) {
-        int t = k < 3 ? k : AT_T - 1;
+    for (int k = 0; k < 5; k++) {
+        int t = k < 3 ? k : k == 3 ? 1 : AT_T - 1;
         real score[AT_T], weight[AT_T], row[AT_T];
         double s[AT_T], want[AT_T], classic[AT_T];
         for (int u = 0; u < AT_T; u++) {
-            score[u] = k < 3 ? large[u] : ordinary[u];
+            score[u] = k < 3 ? large[u] : k == 3 ? masked_above[u] : ordinary[u];
             weight[u] = 7;
             s[u] = (double)score[u];
             row[u] = u <= t ? score[u] : -INFINITY;    /* the classic form's masked row */
