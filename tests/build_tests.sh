@@ -1365,7 +1365,10 @@ t=$(printf '\t')
 case "$1:$CHAPTER" in
 --list:*) echo "$topic${t}some_function${t}test_one"; echo "whole${t}main${t}test_two"
           echo "whole${t}main${t}test_three" ;;
-*:$topic) echo "chapter-failure$t$topic${t}fake${t}test_one$t<<a chunk>>, some_function"
+*:$topic) echo "[ RUN      ] test_one"; echo "attention.nw:12: a line of 77 columns"
+          echo "[  ERROR   ] --- 0x1 != 0"; echo "[   LINE   ] --- tests/fake.c:5: error: Failure!"
+          echo "[  FAILED  ] test_one"
+          echo "chapter-failure$t$topic${t}fake${t}test_one$t<<a chunk>>, some_function"
           echo "chapter-result$t$topic${t}fake${t}1${t}1${t}0"; exit 1 ;;
 *:whole)  echo "chapter-result${t}whole${t}fake${t}2${t}0${t}1" ;;
 esac
@@ -1374,10 +1377,13 @@ FAKE
     for c in $first $topic; do
         out=$(CHAPTER=$c CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1); got=$?
         line=$(echo "$out" | grep "^chapter $first  *$topic  *$title  *FAILED (1 of 1 test)$")
-        [ $got = 1 ] && [ -n "$line" ] && echo "$out" | grep -q "^      test_one (fake): checks <<a chunk>>" ||
+        # the summary gives its reason, the last line it printed
+        said=$(echo "$out" | sed -n '/^=* by chapter$/,$p' | grep -A1 "^      test_one (fake): checks <<a chunk>>" |
+               grep -xF "        it said: attention.nw:12: a line of 77 columns")
+        [ $got = 1 ] && [ -n "$line" ] && [ -n "$said" ] ||
             fail "CHAPTER=$c: status $got, output: $out"
     done
-    echo "CHAPTER=$first and CHAPTER=$topic: the stand-in's one test fails, as it should, named in the line for chapter $first"
+    echo "CHAPTER=$first and CHAPTER=$topic: the stand-in's one test fails, as it should, named in the line for chapter $first with what it said"
     # a skipped test is counted as skipped, not as passed
     out=$(CHAPTER=whole CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1) || fail "CHAPTER=whole: $out"
     echo "$out" | grep -q "^group  *whole .* passed (1 test), skipped (1)$" || fail "CHAPTER=whole: $out"

@@ -12,10 +12,11 @@
 # Each binary lists its tests with --list (topic, what it checks, name);
 # for each chapter every binary with tests in it runs with CHAPTER set to
 # the topic, and reports "chapter-result" and "chapter-failure" lines
-# (tests/chapters.c).  Besides the chapters there are three groups: build
-# (the literate build and the book), whole (tests that run the whole
-# model, or the program on it: they pass when every exercise is solved)
-# and course (the student edition).  A test tagged with anything else
+# (tests/chapters.c); the summary names each failing test with the last
+# line it printed, its reason.  Besides the chapters there are three
+# groups: build (the literate build and the book), whole (tests that run
+# the whole model, or the program on it: they pass when every exercise is
+# solved) and course (the student edition).  A test tagged with anything else
 # is an error.  With EXERCISE=k in the environment only exercise k's tests
 # run: those of its chapter that check its functions (course/student.awk
 # lists the exercises, their chapters and functions); the binaries get the
@@ -246,7 +247,26 @@ for chapter in $chapters; do
             { n = split(needs, e, " "); words = n > 1 ? "exercises " : "exercise "
               for (i = 1; i <= n; i++) words = words (i == 1 ? "" : i == n ? " and " : ", ") e[i]
               printf "%s\t%s\n", $4 " (" $3 "): needs " words "; checks " $5, needs }' > "$summary.fail"
-        notes="$notes$(cut -f1 "$summary.fail" | awk '{ printf "\n      %s", $0 }')"
+        # a test that fails on its own, with what it said last: the reason,
+        # which the log holds further up
+        notes="$notes$(awk -F'\t' -v out="$summary.out" '
+            { printf "\n      %s", $1 }
+            NF == 1 { split($1, w, " "); said = reason(w[1]); if (said != "") printf "\n        it said: %s", said }
+            function reason(test,   l, on, last, error) {
+                on = 0; last = ""; error = ""
+                while ((getline l < out) > 0) {
+                    if (l == "[ RUN      ] " test) { on = 1; last = ""; error = ""; continue }
+                    if (!on) continue
+                    if (l ~ /^\[  FAILED  \] /) break
+                    if (l ~ /^\[  ERROR   \] --- /) { if (error == "") error = substr(l, 18); continue }
+                    if (l ~ /^\[/ || l ~ /^[a-z0-9_]+ took [0-9.]+ s$/ || l !~ /[^ ]/) continue
+                    last = l
+                }
+                close(out)
+                said = last != "" ? last : error
+                gsub(/^ +/, "", said)
+                return length(said) > 84 ? substr(said, 1, 81) "..." : said
+            }' "$summary.fail")"
         needs=$((needs + $(awk -F'\t' 'NF > 1' "$summary.fail" | wc -l)))
         needed="$needed $(awk -F'\t' 'NF > 1 { print $2 }' "$summary.fail" | tr '\n' ' ')"
         # a test of exercise e's function that passed while e's marking
