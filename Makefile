@@ -61,13 +61,14 @@ LDLIBS  := -lm
 
 # The roots of attention.nw: C files, headers.  `noroots` must list exactly
 # these.  The core (core, checkpoint, dissect) does no I/O; around it the
-# figures (svg; views, those the live book draws too, also no I/O), files,
+# growable text everything writes to (text), the figures (svg; views,
+# those the live book draws too, also no I/O), files,
 # the experiments (one file per topic of the book, exp_TOPIC.c, and what
 # they share) and the command line (main).
 TOPICS  := perceptron specimen routing ablations heads ffn speed layouts heldout longer
 CORE    := core.c checkpoint.c dissect.c
-C_ROOTS := $(CORE) svg.c views.c files.c claims.c experiments.c sweep.c $(TOPICS:%=exp_%.c) main.c
-H_ROOTS := core.h checkpoint.h dissect.h svg.h views.h files.h claims.h experiments.h
+C_ROOTS := $(CORE) text.c svg.c views.c files.c claims.c experiments.c sweep.c $(TOPICS:%=exp_%.c) main.c
+H_ROOTS := core.h exercises.h checkpoint.h dissect.h text.h svg.h views.h files.h claims.h experiments.h
 # web.c: the live book's module (section "the live book" below)
 WEB_ROOTS := web.c
 ROOTS   := $(H_ROOTS) $(C_ROOTS) $(WEB_ROOTS)
@@ -146,7 +147,16 @@ $(B)/tangle.stamp: $(NW) | deps
 	   echo "$(NW): roots are [$$roots], expected [$$want]" >&2; \
 	   echo "(a misspelt chunk name is a new root)" >&2; exit 1; fi
 	@$(TANGLE_ALL)
+	@$(STYLE_CHECKS)
 	@touch $@
+# The tangle also checks the source's two rules of form, so that an edit
+# that breaks one is named at once, at its line: code lines of at most 76
+# columns, chunk names of at most 12 parts.  It says so and goes on; make
+# check's group build fails on them.
+STYLE_CHECKS = { sh tests/build_tests.sh code_within_76_columns && \
+	  sh tests/build_tests.sh chunk_names_at_most_12_parts; } > $(B)/style.out 2>&1 || \
+	{ grep -v '^every' $(B)/style.out >&2; \
+	  echo "(make goes on; make check fails on these)" >&2; }
 # notangle is noweb's markup piped into nt; the book is marked up once (and
 # once keeping tabs, as notangle -L does) and nt run per root: the same
 # files, in a quarter of the time, which is most of the edit-to-verdict
@@ -360,7 +370,7 @@ NEEDS += /usr/lib/wasm32-wasi/libc.a:wasi-libc wasm-ld:lld wasm-ld-14:lld-14 \
   chromium:chromium node:nodejs npm:npm
 WASM_CC    := clang --target=wasm32-wasi
 WASM_FLAGS := $(WARN) $(STRICT) -O3 -msimd128 -DATTENTION_STEPPER
-WASM_ROOTS := core.c checkpoint.c dissect.c svg.c views.c web.c
+WASM_ROOTS := core.c checkpoint.c dissect.c text.c svg.c views.c web.c
 $(B)/web/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) | deps
 	@mkdir -p $(B)/web
 	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@
@@ -421,7 +431,7 @@ $(B)/matrix: FORCE | deps
 # their diagnostics name lines of attention.nw too.
 TEST_CFLAGS := $(WARNINGS) -Werror $(STRICT) -O1 -g -I$(SRC) -Itests $(SAN)
 CORE_SRC := $(CORE:%=$(SRC)/%)
-CORE_H   := $(addprefix $(SRC)/,core.h checkpoint.h dissect.h)
+CORE_H   := $(addprefix $(SRC)/,core.h exercises.h checkpoint.h dissect.h)
 TEST_DEPS := tests/checks.c tests/checks.h tests/chapters.c tests/chapters.h $(CORE_SRC) $(CORE_H)
 # tests/test_NAME.c, each built twice: with the program's float, and with
 # double (-DATTENTION_DOUBLE), in which the gradient checks are exact enough
@@ -437,7 +447,7 @@ $(B)/test_build: tests/test_build.c tests/chapters.c tests/chapters.h | deps
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_build.c tests/chapters.c -lcmocka
 # The claims' registry needs nothing but the C library: its test links it
 # alone.
-$(B)/test_claims: tests/test_claims.c $(SRC)/claims.c $(SRC)/claims.h $(SRC)/svg.h \
+$(B)/test_claims: tests/test_claims.c $(SRC)/claims.c $(SRC)/claims.h $(SRC)/text.h \
                   tests/chapters.c tests/chapters.h
 	$(CC) $(TEST_CFLAGS) -o $@ tests/test_claims.c tests/chapters.c $(SRC)/claims.c -lcmocka
 # The exercises' own tests (tests/test_exercises.c) include core.c and

@@ -2,7 +2,7 @@
    experiments measured (tangled; edit attention.nw) */
 #ifndef CLAIMS_H
 #define CLAIMS_H
-#include "svg.h"                    /* SVG_PRINTF_LIKE */
+#include "text.h"                   /* PRINTF_LIKE */
 
 enum { MAX_CLAIMS = 32 };
 typedef enum {
@@ -26,13 +26,13 @@ typedef struct {
 } Claims;
 
 int claim(Claims *c, int holds, const char *chapter, const char *says,
-          const char *measured, ...) SVG_PRINTF_LIKE(5, 6);
+          const char *measured, ...) PRINTF_LIKE(5, 6);
 int claim_every(Claims *c, int held, int of, const char *chapter,
                 const char *says, const char *measured, ...)
-    SVG_PRINTF_LIKE(6, 7);
+    PRINTF_LIKE(6, 7);
 int claim_count(Claims *c, int held, int of, int least, int most,
                 const char *chapter, const char *says,
-                const char *measured, ...) SVG_PRINTF_LIKE(8, 9);
+                const char *measured, ...) PRINTF_LIKE(8, 9);
 const char *extreme_words(const char *says);
 
 #endif

@@ -1,5 +1,6 @@
 /* core.c: data, models, training (tangled; edit attention.nw) */
 #include "core.h"
+#include "exercises.h"
 #include <errno.h>          /* whole_number: strtoull's overflow */
 #include <stdio.h>          /* snprintf only: the core does no I/O */
 #include <stdlib.h>

@@ -52,6 +52,9 @@ typedef struct {
     real *table[MAX_TABLES];            /* table i inside params */
     real *grad[MAX_TABLES];             /* its gradient inside grads */
 } Params;
+/* Creating returns 0, or -1 (a bad shape, or no memory) with the struct
+   left empty; freeing is safe on an empty struct and leaves it empty.
+   Each create of the core owns its memory until its free or destroy. */
 int  params_alloc(Params *p, const TableSpec *specs, int n_tables);
 void params_free(Params *p);
 
@@ -218,6 +221,7 @@ typedef struct {
     int n_positions;        /* rows of pos_emb: SEQ_LEN in the book */
     TableSpec tables[N_GPT_TABLES];     /* gpt_tables, pos_emb that long */
 } Gpt;
+/* 0, or -1 with *g empty: gpt_destroy is safe either way */
 int  gpt_create(Gpt *g, uint64_t seed, int n_heads, int max_batch);
 int  gpt_create_with_positions(Gpt *g, uint64_t seed, int n_heads,
                                int max_batch, int n_positions);
@@ -285,16 +289,5 @@ typedef struct {
 } WindowMlp;
 int  window_mlp_init(WindowMlp *w, uint64_t seed);
 int  window_answer(WindowMlp *w, int p, int which, char out[8]);
-
-/* what the start-up check found: bit e for exercise e */
-typedef struct {
-    unsigned stubs;     /* left its outputs as they were */
-    unsigned wrong;     /* not the known answer */
-    unsigned marked;    /* the known answer, and its stub's mark ran */
-} ExerciseCheck;
-
-ExerciseCheck check_exercises(void);
-void exercise_verdict(ExerciseCheck *c, int e, int right, int as_it_was);
-extern unsigned exercise_stubs_ran;
 
 #endif

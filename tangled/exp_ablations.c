@@ -431,7 +431,7 @@ static int gradient_lane(Text *out, Claims *claims, const char *dir,
         delete_transformer(g);
     }
     claim(claims, cosines[0] > cosines[1] && tokens[1] > tokens[0] / 2
-          && tokens[1] < 2 * tokens[0], "Four parts, each for a reason",
+          && tokens[1] < 2 * tokens[0], CHAPTER_ABLATIONS,
           "the residual turns the bottom gradient towards the top one, and "
           "the token table gets about as much gradient without it",
           "cosine %.2f with the residual, %.2f without; token table's "
@@ -632,7 +632,7 @@ static void sooner_and_later(Claims *claims, const int count[3],
 {
     for (int k = 0; k < 3; k += 2)
         claim_count(claims, count[k], N_SEEDS, 1, N_SEEDS - 1,
-                    "Four parts, each for a reason", k ? later : sooner,
+                    CHAPTER_ABLATIONS, k ? later : sooner,
                     "sooner on %d seeds, as soon on %d, later on %d",
                     count[0], count[1], count[2]);
 }
@@ -653,7 +653,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     int alike_blind = count_swapped_alike(no_position->first, &gap_blind,
                                           &same);
     claim(claims, alike_blind == 45 && alike_book == 0 && gap_blind <= 1e-4
-          && gap_book >= 0.1, "Four parts, each for a reason",
+          && gap_book >= 0.1, CHAPTER_ABLATIONS,
           "without position vectors the scores of a*b= and b*a= are the same "
           "bits, exchanged, for all 45 pairs, and for none with them; the "
           "outputs differ only by rounding",
@@ -673,7 +673,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     list_values(lows_book, sizeof lows_book, low_book, N_SEEDS);
     list_values(lows_blind, sizeof lows_blind, low_blind, N_SEEDS);
     claim(claims, fell_blind > fell_book && lowest_blind < lowest_book,
-          "Four parts, each for a reason",
+          CHAPTER_ABLATIONS,
           "more seeds of the model without position vectors fall back after "
           "their first 100/100 than of the book's model, and lower",
           "lowest after the first 100/100, seed by seed (100: never fell): "
@@ -683,7 +683,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     first_steps(no_position, mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
     claim_every(claims, seeds_perfect_after(no_position, -1), N_SEEDS,
-                "Four parts, each for a reason",
+                CHAPTER_ABLATIONS,
                 "every seed of the model without position vectors reaches "
                 "100/100", "first 100/100 without: %s; with: %s",
                 first_perfect_list(no_position, off, sizeof off), book);
@@ -705,13 +705,13 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     double worst_loss = highest_of(no_mask->loss, N_SEEDS),
            copies_least = lowest_of(no_mask->copied, N_SEEDS),
            book_copies_most = highest_of(trials[0].copied, N_SEEDS);
-    claim_every(claims, copy, N_SEEDS, "Four parts, each for a reason",
+    claim_every(claims, copy, N_SEEDS, CHAPTER_ABLATIONS,
           "without the mask the model copies: given a wrong next token, it "
           "predicts that token at more than half the rows, on every seed; "
           "the book's model at fewer than 1 in 20",
           "least share copied without the mask %.3f; most with it %.3f",
           copies_least, book_copies_most);
-    claim_every(claims, below_floor, N_SEEDS, "Four parts, each for a reason",
+    claim_every(claims, below_floor, N_SEEDS, CHAPTER_ABLATIONS,
           "without the mask the loss falls to a tenth of the floor or less "
           "on every seed, while no seed answers half of the problems at any "
           "check of its training",
@@ -721,7 +721,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     first_steps(no_residual, mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
     claim_every(claims, seeds_perfect_after(no_residual, -1), N_SEEDS,
-                "Four parts, each for a reason",
+                CHAPTER_ABLATIONS,
                 "every seed of the model without the residual reaches 100/100",
                 "first 100/100 without: %s; with: %s",
                 first_perfect_list(no_residual, off, sizeof off), book);
@@ -734,13 +734,13 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     double rare = fmax(saturation(g, &wide_book),
                        saturation(no_layernorm->first, &wide_off));
     claim_every(claims, seeds_perfect_after(no_layernorm, book_hi), N_SEEDS,
-                "Four parts, each for a reason",
+                CHAPTER_ABLATIONS,
                 "every seed of the model without LayerNorm reaches 100/100 "
                 "later than every seed of the book's model",
                 "first 100/100 without: %s; with: %s",
                 first_perfect_list(no_layernorm, off, sizeof off), book);
     claim(claims, wide_off > wide_book && rare <= 20,
-          "Four parts, each for a reason",
+          CHAPTER_ABLATIONS,
           "the book's seed without LayerNorm has larger scores, saturated "
           "rows staying rare (under 20 %)",
           "score spread %.1f against %.1f; saturated rows %.0f %%", wide_off,

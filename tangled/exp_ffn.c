@@ -256,7 +256,7 @@ static int principal_directions(const char *fig, Text *numbers,
     if (count < 0 || count_in < 0)
         return fail("the eigen-solver did not converge");
     claim(claims, count <= HIDDEN / 4 && count > count_in,
-          "The feed-forward network",
+          CHAPTER_FFN,
           "the activations need more directions for 90 % of their variance "
           "than the inputs, but at most a quarter of 64",
           "%d directions against %d", count, count_in);
@@ -324,7 +324,7 @@ static void claims_about_figure_neurons(Text *numbers, Claims *claims,
                                         const real *h, const int neuron[],
                                         const double d[])
 {
-    static const char *const chapter = "The feed-forward network";
+    static const char *const chapter = CHAPTER_FFN;
     Highs zero = highs_of(h, neuron[3], d[3], &concepts[3], NULL);
     Highs two = highs_of(h, neuron[1], d[1], &concepts[1], NULL);
     Highs small = highs_of(h, neuron[1], d[1], &concepts[1], with_0_or_1);
@@ -453,29 +453,29 @@ static void claims_over_the_models(Text *numbers, Claims *claims,
         }
     for (int k = 0; k < 2; k++)
         list_values(lists[k], sizeof lists[k], counts[k], N_SEEDS);
-    claim_every(claims, fewer, N_SEEDS, "The feed-forward network",
+    claim_every(claims, fewer, N_SEEDS, CHAPTER_FFN,
           "on every seed, the activations need more directions for 90 % of "
           "their variance than the inputs, but at most a quarter of 64",
           "activations: %s; inputs: %s", lists[0], lists[1]);
-    claim_every(claims, clear, N_SEEDS, "The feed-forward network",
+    claim_every(claims, clear, N_SEEDS, CHAPTER_FFN,
           "on every seed, the activations vary in all 64 directions and the "
           "inputs in 31, no share within a factor 100 of the cut-off",
           "on %d of %d seeds; the inputs' 31st share at least %.0f times "
           "the cut-off, the 32nd at most 1/%.0f of it", clear, N_SEEDS,
           range[0][0] / ROUNDING_SHARE, ROUNDING_SHARE / range[1][1]);
     claim_count(claims, worst, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                "The feed-forward network", "on more than half the seeds 'a "
+                CHAPTER_FFN, "on more than half the seeds 'a "
                 "is 7' is the worst separated concept", "on %d of %d seeds",
                 worst, N_SEEDS);
     claim_count(claims, shared, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                "The feed-forward network", "on more than half the seeds one "
+                CHAPTER_FFN, "on more than half the seeds one "
                 "neuron is best for 'a is 7' and 'b is 7'",
                 "on %d of %d seeds", shared, N_SEEDS);
-    claim_every(claims, zero_best, N_SEEDS, "The feed-forward network",
+    claim_every(claims, zero_best, N_SEEDS, CHAPTER_FFN,
                 "'the answer is 0' is the best separated concept on every seed",
                 "best on %d of %d seeds", zero_best, N_SEEDS);
     claim_count(claims, fifty, N_SEEDS, 0, N_SEEDS - 1,
-                "The feed-forward network", "the neuron for 'the tens digit "
+                CHAPTER_FFN, "the neuron for 'the tens digit "
                 "is 5' fails to beat the rule 'never' on some seeds",
                 "beats 'never' on %d of %d seeds", fifty, N_SEEDS);
 }
@@ -485,7 +485,7 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
                                  const double separations[],
                                  const int neurons[])
 {
-    claim(claims, collapse < 1e-4, "The feed-forward network",
+    claim(claims, collapse < 1e-4, CHAPTER_FFN,
           "the FFN without GELU is one map, to 0.0001",
           "largest difference %.7f", collapse);
     int slower = 0, ends = 0, reached = 0;
@@ -503,21 +503,21 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
     list_values(with_list, sizeof with_list, with, N_SEEDS);
     list_values(without_list, sizeof without_list, without, N_SEEDS);
     list_values(final_list, sizeof final_list, final, N_SEEDS);
-    claim_every(claims, slower, N_SEEDS, "The feed-forward network",
+    claim_every(claims, slower, N_SEEDS, CHAPTER_FFN,
           "the model without GELU needs more steps to its first 100/100 "
           "than with GELU, from every seed",
           "steps to 100/100 without GELU: %s; with: %s", without_list,
           with_list);
     claim_count(claims, ends, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                "The feed-forward network",
+                CHAPTER_FFN,
           "the model without GELU ends at 100/100 on most seeds",
           "final scores without GELU: %s", final_list);
-    claim_every(claims, reached, N_SEEDS, "The feed-forward network",
+    claim_every(claims, reached, N_SEEDS, CHAPTER_FFN,
           "the model without GELU answers all 100 problems at some check, "
           "on every seed", "on %d of %d seeds", reached, N_SEEDS);
     int lowest_without = lowest_of_the_seeds(e->no_gelu),
         lowest_with = lowest_of_the_seeds(e->with_gelu);
-    claim(claims, lowest_without < lowest_with, "The feed-forward network",
+    claim(claims, lowest_without < lowest_with, CHAPTER_FFN,
           "the model without GELU falls back further after its first "
           "perfect score than the model with GELU",
           "lowest after the first 100/100: %d without, %d with",
@@ -525,17 +525,17 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
     int worst = 1;
     for (int c = 1; c < N_DRAWN; c++)
         worst &= fabs(separations[c]) > fabs(separations[0]);
-    claim(claims, worst, "The feed-forward network",
+    claim(claims, worst, CHAPTER_FFN,
           "'a is 7' is the concept worst separated by its best neuron",
           "separation %.2f", fabs(separations[0]));
     const NeuronFound *fifty = &e->seed[0].found[2];
     claim(claims, fifty->right < N_PROBLEMS - fifty->count,
-          "The feed-forward network",
+          CHAPTER_FFN,
           "the neuron for 'the tens digit is 5' sorts fewer problems right "
           "than the rule 'never'", "%d right, against %d",
           fifty->right, N_PROBLEMS - fifty->count);
     claim(claims, neurons[0] == neurons[N_CONCEPTS - 1],
-          "The feed-forward network",
+          CHAPTER_FFN,
           "one neuron is best for 'a is 7' and 'b is 7'",
           "neurons %d and %d", neurons[0], neurons[N_CONCEPTS - 1]);
 }

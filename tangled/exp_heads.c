@@ -441,10 +441,10 @@ static int experiments_of_heads(const char *dir, const char *fig,
 static void claims_about_heads(Claims *claims, const HeadRuns *e,
                                const Quota *q)
 {
-    claim(claims, q->worst_sum <= 1e-5, "Multi-head",
+    claim(claims, q->worst_sum <= 1e-5, CHAPTER_HEADS,
           "every head's weights add up to 1",
           "largest difference from 1: %.1e", q->worst_sum);
-    claim(claims, q->largest_gap <= 0.1, "Multi-head",
+    claim(claims, q->largest_gap <= 0.1, CHAPTER_HEADS,
           "no head favours a or b on average by more than 0.1",
           "largest: %.2f", q->largest_gap);
     int siding = 0, seldom = 0;     /* on most problems; on a fifth or
@@ -454,14 +454,14 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
         seldom += q->sided[head] <= (N_PROBLEMS - N_DIGITS) / 5;
     }
     claim(claims, siding == 1 && seldom == N_HEADS - 1 && q->most_one >= 0.9
-          && N_HEADS == 4, "Multi-head",
+          && N_HEADS == 4, CHAPTER_HEADS,
           "in the book's model one head takes sides on most problems, the "
           "others on a fifth or fewer, and one head puts nearly all its "
           "quota (0.9 or more) on one operand",
           "heads 0 to 3 on %d, %d, %d and %d of 90; the most on one "
           "operand %.2f", q->sided[0], q->sided[1], q->sided[2],
           q->sided[3], q->most_one);
-    claim(claims, q->least_a >= 0.2 && q->least_b >= 0.2, "Multi-head",
+    claim(claims, q->least_a >= 0.2 && q->least_b >= 0.2, CHAPTER_HEADS,
           "every problem is read at a and at b with a weight of at least "
           "0.2", "least at a %.2f, at b %.2f", q->least_a, q->least_b);
     int ended = 0;
@@ -469,7 +469,7 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
         for (int s = 0; s < N_SEEDS; s++)
             ended += e->heads[c][s].run.result.first_perfect >= 0
                      && e->heads[c][s].correct == N_PROBLEMS;
-    claim_every(claims, ended, N_HEAD_CHOICES * N_SEEDS, "Multi-head",
+    claim_every(claims, ended, N_HEAD_CHOICES * N_SEEDS, CHAPTER_HEADS,
           "every run of the heads experiment ends at 100/100",
           "%d of %d runs do", ended, N_HEAD_CHOICES * N_SEEDS);
     int fewest = steps_to_perfect(&e->heads[0][0]), most = fewest;
@@ -490,7 +490,7 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
         fewer &= mean_steps(e->heads[c], N_SEEDS)
                  < mean_steps(e->heads[c - 1], N_SEEDS)
                  && median[c] < median[c - 1];
-    claim(claims, fewer, "Multi-head",
+    claim(claims, fewer, CHAPTER_HEADS,
           "more heads took fewer steps, by the mean and by the median",
           "mean steps to 100/100: %.0f, %.0f, %.0f, %.0f for 1, 2, 4, 8 heads; "
           "median %g, %g, %g, %g",
@@ -508,14 +508,14 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
     list_values(listed[1], sizeof listed[1], four, N_SEEDS);
     list_values(listed[2], sizeof listed[2], eight, N_SEEDS);
     claim_count(claims, count[0], N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                "Multi-head", "eight heads reach 100/100 sooner than four "
+                CHAPTER_HEADS, "eight heads reach 100/100 sooner than four "
                 "from most seeds", "steps to 100/100, seed by seed: four %s; "
                 "eight %s", listed[1], listed[2]);
     claim_count(claims, slower[2], N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                "Multi-head", "one head reaches 100/100 later than eight "
+                CHAPTER_HEADS, "one head reaches 100/100 later than eight "
                 "from most seeds", "steps to 100/100, seed by seed: one head "
                 "%s; eight %s", listed[0], listed[2]);
-    claim(claims, most - fewest >= gap, "Multi-head",
+    claim(claims, most - fewest >= gap, CHAPTER_HEADS,
           "the spread between one head's seeds is at least the gap between "
           "one head and eight", "spread %d steps, gap %.0f", most - fewest,
           gap);
@@ -534,15 +534,15 @@ static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e)
         above += e->frozen[0][s] > e->frozen[2][s];
         half += 2 * e->frozen[0][s] > N_PROBLEMS;
     }
-    claim_every(claims, half, N_SEEDS, "Multi-head",
+    claim_every(claims, half, N_SEEDS, CHAPTER_HEADS,
           "on every seed, one head with its weights frozen at their mean "
           "answers more than half the problems", "the fewest: %d", least);
     claim_count(claims, above, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                "Multi-head",
+                CHAPTER_HEADS,
           "on most seeds, one head with frozen weights answers more "
           "problems than four heads", "on %d of %d seeds", above, N_SEEDS);
     claim(claims, median_of(one, N_SEEDS) > median_of(eight, N_SEEDS),
-          "Multi-head", "with frozen weights, one head's median is above "
+          CHAPTER_HEADS, "with frozen weights, one head's median is above "
           "eight heads'", "%.0f against %.0f", median_of(one, N_SEEDS),
           median_of(eight, N_SEEDS));
     int direct_more = 0;
@@ -550,7 +550,7 @@ static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e)
         for (int s = 0; s < N_SEEDS; s++)
             direct_more += e->path[0][c][s] > e->path[1][c][s];
     claim_every(claims, direct_more, N_HEAD_CHOICES * N_SEEDS,
-                "Multi-head",
+                CHAPTER_HEADS,
           "for every number of heads, on every seed, the heads' mean on "
           "the direct path keeps more problems right than on the path "
           "through the FFN", "in %d of %d runs", direct_more,

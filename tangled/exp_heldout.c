@@ -335,26 +335,26 @@ static void claims_about_twins(Claims *claims, const Twins *tw)
         ahead += 2 * twins_right(tw, s, 0, TWIN_PAIRS)
                  > twins_right(tw, s, TWIN_PAIRS, TWINS_HELD);
     claim_count(claims, ahead, N_SEEDS, (3 * N_SEEDS + 3) / 4, N_SEEDS,
-          "Train it first",
+          CHAPTER_TRAINING,
           "on at least three seeds in four, a larger share of the "
           "problems held out with their twin taught is answered than of "
           "those held out both ways", "on %d of %d seeds", ahead, N_SEEDS);
     claim_count(claims, kept[0][0], kept[0][1], 3 * kept[0][1] / 4 + 1,
-          kept[0][1], "Train it first",
+          kept[0][1], CHAPTER_TRAINING,
           "without a 0, more than three in four problems held out with "
           "their twin taught are answered", "%d of %d", kept[0][0],
           kept[0][1]);
     claim_count(claims, gone[0][0], gone[0][1], 0, (gone[0][1] - 1) / 10,
-          "Train it first",
+          CHAPTER_TRAINING,
           "without a 0, fewer than one in ten problems held out both ways "
           "are answered", "%d of %d", gone[0][0], gone[0][1]);
     claim_count(claims, gone[1][0], gone[1][1], 3 * gone[1][1] / 4 + 1,
-          gone[1][1], "Train it first",
+          gone[1][1], CHAPTER_TRAINING,
           "with a 0, more than three in four problems held out both ways "
           "are answered", "%d of %d", gone[1][0], gone[1][1]);
     int pairs, alike = twins_alike(tw, &pairs);
     claim_count(claims, alike, pairs, pairs / 2 + 1, pairs,
-          "Train it first",
+          CHAPTER_TRAINING,
           "most pairs held out both ways without a 0 are answered alike in "
           "both orders", "%d of %d pairs", alike, pairs);
 }
@@ -531,10 +531,10 @@ static void claims_about_the_worst(Text *out, Claims *claims,
     int new_slot = worst_are(out, e, WINDOW_PERCEPTRON, 1,
                              digit_in_a_new_slot, "heldout_new_slot");
     number(out, "heldout_alone_in_length_n", "%d", alone);
-    claim(claims, alone > 0, "Train it first",
+    claim(claims, alone > 0, CHAPTER_TRAINING,
           "the transformer does worst on the layouts no other is as long "
           "as", "%d such layouts, each below every other", alone);
-    claim(claims, new_slot == 2, "Train it first",
+    claim(claims, new_slot == 2, CHAPTER_TRAINING,
           "the window perceptron's two worst crossed layouts are those "
           "with a digit in a slot no other layout has one in",
           "%d such layouts", new_slot);
@@ -557,21 +557,21 @@ static void claims_about_held_out(Text *out, Claims *claims,
     number(out, "heldout_crossed_transformer_better", "%d", transformer);
     number(out, "heldout_crossed_transformer_by", "%d", by_transformer);
     number(out, "heldout_crossed_window_learns", "%d", learn);
-    claim_every(claims, runs - perfect, runs, "Train it first",
+    claim_every(claims, runs - perfect, runs, CHAPTER_TRAINING,
           "on chapter 2's layouts, in no run does the transformer answer "
           "the left-out layout perfectly", "perfect in %d of %d runs",
           perfect, runs);
-    claim_every(claims, window, runs, "Train it first",
+    claim_every(claims, window, runs, CHAPTER_TRAINING,
           "on chapter 2's layouts, the window perceptron answers the "
           "left-out layout better than the transformer in every run",
           "in %d of %d runs, by at least %d", window, runs, by_window);
-    claim_every(claims, transformer, crossed, "Train it first",
+    claim_every(claims, transformer, crossed, CHAPTER_TRAINING,
           "on the crossed layouts, the transformer answers the left-out "
           "layout better than the window perceptron in every run",
           "in %d of %d runs, by at least %d", transformer, crossed,
           by_transformer);
     claim_every(claims, CROSSED_SEEDS - learn, CROSSED_SEEDS,
-                "Train it first",
+                CHAPTER_TRAINING,
           "the window perceptron does not learn the crossed family on any "
           "seed", "on %d of %d seeds", learn, CROSSED_SEEDS);
     claims_about_the_worst(out, claims, e);

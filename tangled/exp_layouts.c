@@ -272,7 +272,7 @@ static void claims_about_the_exchange(Claims *claims, const LayoutRuns *e)
     int below = 0;
     for (int s = 0; s < N_SEEDS; s++)
         below += exchange_below_frozen(e, s);
-    claim_every(claims, below, N_SEEDS, "Train it first",
+    claim_every(claims, below, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, a problem given the weights it gets in the "
           "paired layout answers worse than with its own layout's mean "
           "weights, both ways", "on %d of %d seeds", below, N_SEEDS);
@@ -323,11 +323,11 @@ static void claims_about_the_ablations(Claims *claims, const LayoutRuns *e)
             some |= e->ablated[s][0][head] < N_LAYOUTS * N_PROBLEMS;
         costly += some;
     }
-    claim_every(claims, direct_more, N_SEEDS, "Routing is computed live",
+    claim_every(claims, direct_more, N_SEEDS, CHAPTER_ROUTING,
           "on every seed of the layouts model, the heads' mean on the "
           "direct path keeps more strings right than on the path through "
           "the FFN", "on %d of %d seeds", direct_more, N_SEEDS);
-    claim_every(claims, costly, N_SEEDS, "Routing is computed live",
+    claim_every(claims, costly, N_SEEDS, CHAPTER_ROUTING,
           "on every seed of the layouts model, some head's mean costs "
           "strings", "on %d of %d seeds", costly, N_SEEDS);
 }
@@ -798,16 +798,16 @@ static int read_in_every_layout(const LayoutRuns *e, int head)
 
 static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
 {
-    claim(claims, e->parsed == N_LAYOUTS * N_PROBLEMS, "The turn",
+    claim(claims, e->parsed == N_LAYOUTS * N_PROBLEMS, CHAPTER_TURN,
           "the hand-written parser reads every string of the six layouts",
           "%d of %d", e->parsed, N_LAYOUTS * N_PROBLEMS);
     int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
     int misread = operands_of_tokens(zero, 5, &a, &b) == 0
                   && !(a == 7 && b == 8);
-    claim(claims, misread, "The turn", "the parser misreads 07*8=",
+    claim(claims, misread, CHAPTER_TURN, "the parser misreads 07*8=",
           misread ? "it reads a = %d, b = %d" : "it reads it right", a, b);
     claim(claims, position_of(0, 'b') == 2 && position_of(1, 'a') == 2,
-          "The turn",
+          CHAPTER_TURN,
           "position 2 holds b in the first layout and a in the second",
           "position 2 holds %s, then %s",
           position_of(0, 'b') == 2 ? "b" : "not b",
@@ -821,7 +821,7 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
         if (every && always < 0)
             always = t;
     }
-    claim(claims, always < 0, "The turn",
+    claim(claims, always < 0, CHAPTER_TURN,
           "no position holds an operand in every layout",
           always < 0 ? "none does" : "position %d does", always);
     int with_parser = 0;
@@ -829,7 +829,7 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     for (int r = 0; r < N_SEEDS; r++)
         with_parser += e->parsed_right[r] == N_LAYOUTS * N_PROBLEMS;
     list_values(parser_list, sizeof parser_list, e->parsed_right, N_SEEDS);
-    claim_every(claims, with_parser, N_SEEDS, "The turn",
+    claim_every(claims, with_parser, N_SEEDS, CHAPTER_TURN,
           "with the parser in front, the perceptron of every seed answers "
           "all 600 strings", "strings answered: %s", parser_list);
     int answered = 0;
@@ -837,7 +837,7 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
         for (int which = 0; which < N_LAYOUTS; which++)
             answered += e->right[r][which];
     claim_every(claims, answered, N_SEEDS * N_LAYOUTS * N_PROBLEMS,
-          "Train it first", "every run answers every problem in every layout",
+          CHAPTER_TRAINING, "every run answers every problem in every layout",
           "%d of %d strings over the seeds", answered,
           N_SEEDS * N_LAYOUTS * N_PROBLEMS);
     int more = 0, moved = 0, summed = 0;
@@ -866,16 +866,16 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     list_values(operands_list, sizeof operands_list, operands, N_SEEDS);
     list_values(fillers_list, sizeof fillers_list, fillers, N_SEEDS);
     list_values(sum_list, sizeof sum_list, sum_peaks, N_SEEDS);
-    claim_every(claims, more, N_SEEDS, "Train it first",
+    claim_every(claims, more, N_SEEDS, CHAPTER_TRAINING,
           "on every seed and in every layout, the four heads of the = put "
           "more weight on the two operands than on all the fillers",
           "on the operands, %%: %s; on the fillers, %%: %s", operands_list,
           fillers_list);
-    claim_every(claims, moved, N_SEEDS, "Train it first",
+    claim_every(claims, moved, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, more than half of the weight on the pair's two "
           "positions lies on a", "on %d seeds; the least share %.2f", moved,
           moved_lo);
-    claim_every(claims, summed, N_SEEDS, "Train it first",
+    claim_every(claims, summed, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, the heads' summed = row peaks on an operand in "
           "more than four of five strings", "strings: %s", sum_list);
     int split = split_seed(e), most = 0, a_little = 1, extremes = 0;
@@ -886,10 +886,10 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
         a = mean_weight(e, 0, head, ON_A) + mean_weight(e, 0, head, ON_B);
         extremes |= (a > 0.9) << 0 | (a < 0.2) << 1;
     }
-    claim(claims, extremes == 3, "Train it first",
+    claim(claims, extremes == 3, CHAPTER_TRAINING,
           "of seed 1's heads, one gives the operands over 0.9 of its weight, "
           "one under 0.2", extremes == 3 ? "both" : "not both");
-    claim(claims, a_little, "Train it first",
+    claim(claims, a_little, CHAPTER_TRAINING,
           "every head of the split seed gives each operand between 0.1 and "
           "0.4 of its weight", "seed %llu: %s",
           (unsigned long long)e->run[split].cfg.seed,
@@ -897,7 +897,7 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     for (int head = 0; head < N_HEADS; head++)
         most = e->on_operand[split][head] > most
              ? e->on_operand[split][head] : most;
-    claim(claims, e->sum_on_operand[split] > most, "Train it first",
+    claim(claims, e->sum_on_operand[split] > most, CHAPTER_TRAINING,
           "on the split seed the heads' sum peaks on an operand in more "
           "strings than any one head", "seed %llu: the sum in %d, a head in "
           "at most %d", (unsigned long long)e->run[split].cfg.seed,
@@ -906,14 +906,14 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     int before = 0;
     for (int which = 0; which < N_LAYOUTS; which++)
         before += position_of(which, 'b') == (int)strlen(layouts[which]) - 2;
-    claim(claims, before == N_LAYOUTS, "Train it first",
+    claim(claims, before == N_LAYOUTS, CHAPTER_TRAINING,
           "in every layout b stands just before the =",
           "in %d of %d layouts", before, N_LAYOUTS);
-    claim(claims, f.head >= 0, "Train it first",
+    claim(claims, f.head >= 0, CHAPTER_TRAINING,
           "in the figure, a head peaks on the same operand of 7*8 in every "
           "layout", f.head >= 0 ? "head %d" : "none does", f.head);
     claim(claims, f.others == 2 && f.weak_on - f.weak_rival_weight < 0.01,
-          "Train it first",
+          CHAPTER_TRAINING,
           "two other heads peak on the other operand in every layout, one "
           "of them by less than 0.01 in some layout",
           "%d heads; the narrowest lead %.3f against %.3f", f.others,
@@ -927,7 +927,7 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     }
     list_values(first_list, sizeof first_list, first_perfect, N_SEEDS);
     list_values(control_list, sizeof control_list, control, N_SEEDS);
-    claim_every(claims, longer, N_SEEDS, "Train it first",
+    claim_every(claims, longer, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, six layouts need more steps than the book's "
           "layout alone", "first 100/100 on six layouts: %s; on the book's "
           "layout alone: %s", first_list, control_list);

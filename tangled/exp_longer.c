@@ -366,7 +366,7 @@ static double median_first(const LongSummary *y)  /* NEVER: none */
 static void claims_about_longer(Claims *claims, const Longer *x,
                                 const Onsets *o, const Run *book)
 {
-    static const char *const chapter = "Four parts, each for a reason";
+    static const char *const chapter = CHAPTER_ABLATIONS;
     int fewest = LONG_SEEDS, most = 0, most_at = 0;
     int smaller = x->n_models - 1, no_gelu = 0;
     const LongSummary *y = x->sum, *small = &x->sum[smaller];

@@ -141,13 +141,13 @@ static int perceptron_sweep(Text *numbers, Claims *claims, Run *run)
                       N_SEEDS);
     numbers_of_spread(numbers, "mlp_sweep_one_lead", "%.0f", one_lead,
                       N_SEEDS);
-    claim_every(claims, reached, N_SEEDS, "The welded wiring",
+    claim_every(claims, reached, N_SEEDS, CHAPTER_PERCEPTRON,
           "the perceptron reaches 100/100 from every seed",
           "first 100/100 at steps %s", list);
-    claim_every(claims, zeros_first, N_SEEDS, "The welded wiring",
+    claim_every(claims, zeros_first, N_SEEDS, CHAPTER_PERCEPTRON,
           "the problems with a 0 are learned first, on average, from every "
           "seed", "on %d of %d seeds", zeros_first, N_SEEDS);
-    claim_every(claims, smaller_lead, N_SEEDS, "The welded wiring",
+    claim_every(claims, smaller_lead, N_SEEDS, CHAPTER_PERCEPTRON,
           "the lead of the problems with a factor 1 is less than a quarter "
           "of the lead of the problems with a 0, on every seed",
           "leads in steps, seed by seed: %s", leads);

@@ -248,33 +248,33 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
     number(numbers, "patch_value_more", "%d", value_more);
     number(numbers, "patch_all_matter", "%d", all_matter);
     claim_every(claims, count_at_least(clean, N_SEEDS, N_PROBLEMS), N_SEEDS,
-                "Routing is computed live",
+                CHAPTER_ROUTING,
           "on every seed, the model answers all the problems unpatched",
           "the fewest: %.0f", clean_lo);
-    claim_every(claims, short_alone, N_SEEDS, "Routing is computed live",
+    claim_every(claims, short_alone, N_SEEDS, CHAPTER_ROUTING,
           "on every seed no head alone, the others at their mean, keeps every "
           "problem right", "on %d of %d seeds; the best head alone keeps "
           "%.0f to %.0f", short_alone, N_SEEDS, lowest_of(best, N_SEEDS),
           highest_of(best, N_SEEDS));
     claim_count(claims, all_matter, N_SEEDS, 1, N_SEEDS - 1,
-                "Routing is computed live",
+                CHAPTER_ROUTING,
           "every head's mean costs problems on some seeds, not on all",
           "on %d of %d seeds", all_matter, N_SEEDS);
-    claim_every(claims, short_frozen, N_SEEDS, "Routing is computed live",
+    claim_every(claims, short_frozen, N_SEEDS, CHAPTER_ROUTING,
           "on every seed, the weights frozen at their mean lose problems",
           "on %d of %d seeds", short_frozen, N_SEEDS);
     claim_every(claims, count_below(commuted, N_SEEDS, iv[0].n_commuted / 2.0),
-                N_SEEDS, "Routing is computed live",
+                N_SEEDS, CHAPTER_ROUTING,
           "on every seed, the commuted problem's weights leave fewer than half "
           "of the problems with a != b right", "at most %.0f of %d",
           commuted_hi, iv[0].n_commuted);
-    claim_every(claims, value_more, N_SEEDS, "Routing is computed live",
+    claim_every(claims, value_more, N_SEEDS, CHAPTER_ROUTING,
           "on every seed, another first operand's value moves the answer more "
           "often than its key", "on %d of %d seeds", value_more, N_SEEDS);
     int short_of_all = 0;
     for (int s = 0; s < N_SEEDS; s++)
         short_of_all += value[s] < 100 && key[s] < 100;
-    claim_every(claims, short_of_all, N_SEEDS, "Routing is computed live",
+    claim_every(claims, short_of_all, N_SEEDS, CHAPTER_ROUTING,
           "on no seed does another first operand's value, or its key, move "
           "every answer", "at most %.0f %% and %.0f %%",
           highest_of(value, N_SEEDS), highest_of(key, N_SEEDS));
@@ -316,31 +316,31 @@ static void numbers_of_paths(Text *numbers, Claims *claims,
     double direct_lo = lowest_of(count[2], N_SEEDS);
     double via_ffn_hi = highest_of(count[3], N_SEEDS);
     claim_every(claims, direct_keeps_more, N_SEEDS,
-                "Routing is computed live",
+                CHAPTER_ROUTING,
           "on every seed, the heads' mean on the direct path keeps more "
           "problems right than on the path through the FFN",
           "on %d of %d seeds", direct_keeps_more, N_SEEDS);
     claim_every(claims,
                 count_at_least(count[2], N_SEEDS, 4.0 * N_PROBLEMS / 5),
-                N_SEEDS, "Routing is computed live",
+                N_SEEDS, CHAPTER_ROUTING,
           "on every seed, the heads' mean on the direct path leaves at least "
           "four problems in five right", "the fewest: %.0f", direct_lo);
     claim_every(claims, count_below(count[3], N_SEEDS, 0.5 * N_PROBLEMS),
-                N_SEEDS, "Routing is computed live",
+                N_SEEDS, CHAPTER_ROUTING,
           "on every seed, the heads' mean on the path through the FFN leaves "
           "fewer than half of the problems right", "the most: %.0f",
           via_ffn_hi);
     int signed_right = 0;
     for (int s = 0; s < N_SEEDS; s++)
         signed_right += difference[2][s] > 0 && difference[3][s] < 0;
-    claim_every(claims, signed_right, N_SEEDS, "Routing is computed live",
+    claim_every(claims, signed_right, N_SEEDS, CHAPTER_ROUTING,
           "on every seed, the mean logit difference stays above zero with the "
           "direct path changed and falls below it with the path through the "
           "FFN changed", "lowest %.1f; highest %.1f",
           lowest_of(difference[2], N_SEEDS),
           highest_of(difference[3], N_SEEDS));
     claim_every(claims, count_below(moved, N_SEEDS, 50), N_SEEDS,
-                "Routing is computed live",
+                CHAPTER_ROUTING,
           "on every seed, moving a digit from position 0 to 2 changes no "
           "head's score by half the range of its scores over the digits",
           "at most %.0f %%", highest_of(moved, N_SEEDS));
@@ -453,10 +453,10 @@ static void claims_about_the_book_model(Claims *claims,
                    && iv->zero[h] <= iv->mean[h];
         needed += iv->mean[h] < iv->clean;
     }
-    claim(claims, needed == n_heads, "Routing is computed live",
+    claim(claims, needed == n_heads, CHAPTER_ROUTING,
           "in the book's model each head's mean costs problems",
           "for %d of %d heads", needed, n_heads);
-    claim(claims, ordered == n_heads, "Routing is computed live",
+    claim(claims, ordered == n_heads, CHAPTER_ROUTING,
           "for every head of the book's model, the partner's output costs "
           "at least as many problems as zeros, and zeros as the mean",
           "for %d of %d heads", ordered, n_heads);
@@ -551,7 +551,7 @@ static int proof_one_character_at_a_time(const char *fig, Text *numbers,
     int same = rows_recomputed_alike(tr, &rows);
     number(numbers, "grow_rows", "%d", rows);
     number(numbers, "grow_rows_same", "%d", same);
-    claim(claims, same == rows, "Routing is computed live",
+    claim(claims, same == rows, CHAPTER_ROUTING,
           "the earlier rows come out the same bits at every step",
           "%d of %d rows do", same, rows);
     int status = figure_growing_tables(fig, tr);
@@ -592,12 +592,12 @@ static int proof_swap(const char *fig, Text *numbers, Claims *claims,
     number(numbers, "swap_small", "%d", small);
     number(numbers, "swap_large", "%d", large);
     int head = head_following_a_digit(g, a, b);
-    claim(claims, head >= 0, "Routing is computed live",
+    claim(claims, head >= 0, CHAPTER_ROUTING,
           "for the pair the program picks, a head's largest weight moves "
           "between positions 0 and 2 when the operands are swapped",
           "pair %d*%d: %s", a, b, head >= 0 ? "a head does" : "none does");
     claim(claims, least <= 0.05 && small >= 1 && 2 * large > visited,
-          "Routing is computed live",
+          CHAPTER_ROUTING,
           "the swap moves most pairs' reading by more than a quarter, "
           "some by less than a tenth, and one by 0.05 or less",
           "%d of %d above a quarter, %d below a tenth, least %d*%d at %.3f",
@@ -626,7 +626,7 @@ static int proof_own_output(const char *dir, Text *numbers,
     }
     int status = table_of_own_output(dir, tr, t);
     claim(claims, reads_own_output_most(tr, top),
-          "Routing is computed live",
+          CHAPTER_ROUTING,
           "the head that weighs position 4 most in the row of the second "
           "digit weighs it more than any other position",
           "head %d, weight %.2f on position 4", top,
@@ -704,17 +704,17 @@ static int proofs_over_the_seeds(const char *model, const char *sweep,
         number(numbers, "own_sweep", "%d", own);
         numbers_of_spread(numbers, "swap_sweep_mean", "%.2f", mean, N_SEEDS);
         claim_count(claims, follows, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                    "Routing is computed live",
+                    CHAPTER_ROUTING,
                     "on more than half the seeds, a head follows a digit in the "
                     "pair that changes most", "on %d of %d seeds", follows,
                     N_SEEDS);
         claim_count(claims, spread, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                    "Routing is computed live",
+                    CHAPTER_ROUTING,
                     "on more than half the seeds, the swap moves most pairs' "
                     "reading by more than a quarter", "on %d of %d seeds", spread,
                     N_SEEDS);
         claim_count(claims, own, N_SEEDS, 1, N_SEEDS - 1,
-                    "Routing is computed live",
+                    CHAPTER_ROUTING,
                     "the head that weighs the model's own digit most reads it "
                     "more than any other position on some seeds, not on all",
                     "on %d of %d seeds", own, N_SEEDS);

@@ -80,17 +80,17 @@ static void claims_hold(Claims *claims, Gpt *g)
 {
     int a = 0, b = 0;
     double closest = closest_tokens(g, &a, &b);
-    claim(claims, closest < 0.5, "Token to vector",
+    claim(claims, closest < 0.5, CHAPTER_EMBEDDING,
           "no two token vectors are close to parallel (cosine 0.5 or more)",
           "closest: '%c' and '%c', cosine %.2f", char_of_token(a),
           char_of_token(b), closest);
     int ordered = columns_ordered_by_value(g);
-    claim(claims, ordered == 0, "Token to vector",
+    claim(claims, ordered == 0, CHAPTER_EMBEDDING,
           "the rows of the ten digits are not ordered by value: no column "
           "rises or falls with the digit",
           "columns that do: %d of %d", ordered, WIDTH);
     int right = score(&g->model, NULL);
-    claim(claims, right == N_PROBLEMS, "Train it first",
+    claim(claims, right == N_PROBLEMS, CHAPTER_TRAINING,
           "the saved model answers all 100 problems", "%d of 100", right);
 }
 
@@ -134,11 +134,11 @@ static int sweep_both_models(Text *numbers, Claims *claims,
     number(numbers, "gpt_n_seeds", "%d", N_SEEDS);
     numbers_of_spread(numbers, "gpt_sweep_first", "%g", first, N_SEEDS);
     number(numbers, "gpt_sweep_faster", "%d", faster);
-    claim_every(claims, reached, 2 * N_SEEDS, "Train it first",
+    claim_every(claims, reached, 2 * N_SEEDS, CHAPTER_TRAINING,
           "both models reach 100/100 from every seed",
           "first 100/100: transformer at steps %s; perceptron at %s",
           lists[0], lists[1]);
-    claim_every(claims, faster, N_SEEDS, "Train it first",
+    claim_every(claims, faster, N_SEEDS, CHAPTER_TRAINING,
           "the transformer reaches 100/100 in fewer steps than the "
           "perceptron from every seed", "on %d of %d seeds", faster, N_SEEDS);
     return 0;

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "experiments.h"
 #include "checkpoint.h"
+#include "exercises.h"
 #include "files.h"
 
 #include <errno.h>

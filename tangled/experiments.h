@@ -41,7 +41,7 @@ typedef struct {
 } Trained;
 
 void number(Text *numbers, const char *name, const char *format, ...)
-    SVG_PRINTF_LIKE(3, 4);
+    PRINTF_LIKE(3, 4);
 int  decimals_for(double x);
 Gpt *new_transformer(uint64_t seed);
 Gpt *new_transformer_heads(uint64_t seed, int n_heads);
@@ -70,6 +70,16 @@ typedef int Topic(const char *model, const char *sweep, const char *dir,
 Topic perceptron_experiments, specimen_experiments, routing_experiments,
       ablation_experiments, heads_experiments, ffn_experiments,
       speed_experiments;
+
+/* the chapters the claims belong to, as the table of claims names them */
+#define CHAPTER_PERCEPTRON "The welded wiring"
+#define CHAPTER_TURN       "The turn"
+#define CHAPTER_EMBEDDING  "Token to vector"
+#define CHAPTER_TRAINING   "Train it first"
+#define CHAPTER_ROUTING    "Routing is computed live"
+#define CHAPTER_ABLATIONS  "Four parts, each for a reason"
+#define CHAPTER_HEADS      "Multi-head"
+#define CHAPTER_FFN        "The feed-forward network"
 
 void list_values(char *out, size_t size, const int *values, int n);
 

@@ -3,9 +3,9 @@
 #ifndef FILES_H
 #define FILES_H
 #include "core.h"
-#include "svg.h"                    /* Text */
+#include "text.h"                   /* Text */
 
-int fail(const char *format, ...) SVG_PRINTF_LIKE(1, 2);
+int fail(const char *format, ...) PRINTF_LIKE(1, 2);
 int fail_errno(const char *path, int error);
 int write_file(const char *path, const char *data, size_t length);
 int make_directory(const char *path);

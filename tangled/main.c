@@ -36,7 +36,7 @@ typedef struct {
 static void watch_training(const TrainRecord *r, void *context);
 static int training_fault(const Run *run, const Params *p);
 
-static int usage_error(const char *format, ...) SVG_PRINTF_LIKE(1, 2);
+static int usage_error(const char *format, ...) PRINTF_LIKE(1, 2);
 
 static int usage_error(const char *format, ...)
 {

@@ -29,50 +29,6 @@ enum {
 #define GUIDE \
     "stroke=\"#444444\" stroke-width=\"1.2\" stroke-dasharray=\"2 3\""
 
-/* Make room for `more` bytes and a NUL; on failure mark the text failed. */
-static int text_reserve(Text *t, size_t more)
-{
-    if (t->failed)
-        return 0;
-    if (t->len + more < t->cap)
-        return 1;
-    size_t cap = t->cap ? t->cap : 4096;
-    while (cap <= t->len + more && cap <= SIZE_MAX / 2)
-        cap *= 2;
-    char *data = cap > t->len + more ? realloc(t->data, cap) : NULL;
-    if (!data) {
-        t->failed = 1;
-        return 0;
-    }
-    t->data = data;
-    t->cap = cap;
-    return 1;
-}
-
-void text_printf(Text *t, const char *fmt, ...)
-{
-    if (t->failed)
-        return;
-    va_list args;
-    va_start(args, fmt);
-    int need = vsnprintf(NULL, 0, fmt, args); /* measure first */
-    va_end(args);
-    if (need < 0 || !text_reserve(t, (size_t)need)) {
-        t->failed = 1;
-        return;
-    }
-    va_start(args, fmt);
-    vsnprintf(t->data + t->len, t->cap - t->len, fmt, args);
-    va_end(args);
-    t->len += (size_t)need;
-}
-
-void text_free(Text *t)
-{
-    free(t->data);
-    *t = (Text){0};
-}
-
 /* Labels come from the caller: escape what XML reserves, and write a
    hyphen before a number as the minus sign. */
 static void text_escaped(Text *t, const char *s)

@@ -5,20 +5,7 @@
 
 #include <stddef.h>
 
-#if defined(__GNUC__)
-#define SVG_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define SVG_PRINTF_LIKE(f, a)
-#endif
-
-/* A growable text; start from Text t = {0}. Out of memory sets failed. */
-typedef struct {
-    char *data;
-    size_t len, cap;
-    int failed;
-} Text;
-void text_printf(Text *t, const char *fmt, ...) SVG_PRINTF_LIKE(2, 3);
-void text_free(Text *t);
+#include "text.h"
 
 /* Axis ticks: values and their labels, covering lo..hi. */
 enum { SVG_MAX_TICKS = 24, SVG_LABEL_LEN = 24 };

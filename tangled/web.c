@@ -59,7 +59,7 @@ static void field_list(const char *name, const char *format, va_list ap)
 }
 
 static void field(const char *name, const char *format, ...)
-    SVG_PRINTF_LIKE(2, 3);
+    PRINTF_LIKE(2, 3);
 
 static void field(const char *name, const char *format, ...)
 {
@@ -70,7 +70,7 @@ static void field(const char *name, const char *format, ...)
 }
 
 static int web_fail(int status, const char *format, ...)
-    SVG_PRINTF_LIKE(2, 3);
+    PRINTF_LIKE(2, 3);
 
 static int web_fail(int status, const char *format, ...)
 {
