@@ -643,6 +643,23 @@ stray_root_fails() {
     echo "refused: $(echo "$log" | grep 'roots are')"
 }
 
+# make tangle checks the source's rules of form (tests/build_tests.sh's
+# code_within_76_columns and chunk_names_at_most_12_parts) and names a
+# line that breaks one, at its line of attention.nw; it goes on.
+tangle_names_long_lines() {
+    dir=$(scratch_copy)
+    line=$(grep -n '^int  params_alloc(' "$dir/$NW" | head -1 | cut -d: -f1)
+    [ -n "$line" ] || { echo "no declaration of params_alloc in $NW"; rm -rf "$dir"; return 1; }
+    sed "${line}s|;\$|;   /* lengthened past 76 columns */|" "$dir/$NW" > "$dir/nw.tmp" && mv "$dir/nw.tmp" "$dir/$NW"
+    log=$(cd "$dir" && make tangle 2>&1)
+    status=$?
+    rm -rf "$dir"
+    [ $status = 0 ] || { echo "make tangle stopped on a long line: $log"; return 1; }
+    echo "$log" | grep -q "^$NW:$line: <<[^>]*>> [0-9]* columns\$" && echo "$log" | grep -q '^(make goes on' ||
+        { echo "make tangle did not name the long line $NW:$line: $log"; return 1; }
+    echo "make tangle named it and went on: $(echo "$log" | grep "^$NW:$line:")"
+}
+
 # A use of a chunk that is never defined stops the build.
 undefined_chunk_fails() {
     dir=$(scratch_copy)
@@ -1370,7 +1387,11 @@ case "$1:$CHAPTER" in
           echo "[  FAILED  ] test_one"
           echo "chapter-failure$t$topic${t}fake${t}test_one$t<<a chunk>>, some_function"
           echo "chapter-result$t$topic${t}fake${t}1${t}1${t}0"; exit 1 ;;
-*:whole)  echo "chapter-result${t}whole${t}fake${t}2${t}0${t}1" ;;
+*:whole)  echo "[ RUN      ] test_two"; echo "halfway through test_two"
+          # it goes on once the line is seen (or after 20 s)
+          i=0; while [ ! -e "${0%/*}/seen" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+          echo "[       OK ] test_two"
+          echo "chapter-result${t}whole${t}fake${t}2${t}0${t}1" ;;
 esac
 FAKE
     chmod +x $work/fake
@@ -1384,6 +1405,14 @@ FAKE
             fail "CHAPTER=$c: status $got, output: $out"
     done
     echo "CHAPTER=$first and CHAPTER=$topic: the stand-in's one test fails, as it should, named in the line for chapter $first with what it said"
+    # a test's output comes out as it runs, not when its binary is done:
+    # the stand-in's test_two waits until its first line has been seen
+    CHAPTER=whole CHECK_TIMES=$work/times sh tests/check.sh $work/fake > $work/streamed 2>&1 &
+    i=0; while ! grep -q '^halfway through test_two$' $work/streamed && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    if grep -q '^halfway through test_two$' $work/streamed && ! grep -q '^\[       OK \] test_two' $work/streamed; then
+        echo "a test's output comes out while it runs"
+    else fail "the output of a running test was held back: $(cat $work/streamed)"; fi
+    touch $work/seen; wait $!
     # a skipped test is counted as skipped, not as passed
     out=$(CHAPTER=whole CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1) || fail "CHAPTER=whole: $out"
     echo "$out" | grep -q "^group  *whole .* passed (1 test), skipped (1)$" || fail "CHAPTER=whole: $out"

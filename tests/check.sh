@@ -12,8 +12,8 @@
 # Each binary lists its tests with --list (topic, what it checks, name);
 # for each chapter every binary with tests in it runs with CHAPTER set to
 # the topic, and reports "chapter-result" and "chapter-failure" lines
-# (tests/chapters.c); the summary names each failing test with the last
-# line it printed, its reason.  Besides the chapters there are three
+# (tests/chapters.c); their output goes out as they run, and the summary
+# names each failing test with the last line it printed, its reason.  Besides the chapters there are three
 # groups: build (the literate build and the book), whole (tests that run
 # the whole model, or the program on it: they pass when every exercise is
 # solved) and course (the student edition).  A test tagged with anything else
@@ -35,7 +35,7 @@ apart=${CHECK_APART:-}
 unset CHECK_SUMMARY CHECK_APART     # not for the tests' own runs of this script
 groups="build whole course"
 summary=$(mktemp "${TMPDIR:-/tmp}/attention-check.XXXXXX") || exit 1
-trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out" "$summary.ex" "$summary.fail"' EXIT
+trap 'rm -f "$summary" "$summary.map" "$summary.list" "$summary.out" "$summary.code" "$summary.ex" "$summary.fail"' EXIT
 
 # the chapters: number TAB topic TAB title
 awk -f tests/chapters.awk $NW > "$summary.map" || exit 1
@@ -150,11 +150,11 @@ exercises_words() {
 # counts (the summary counts), nor the output of the build tests that
 # pass, whose deliberate failures (a package that does not exist, a
 # misspelt chunk) are theirs to make, not the student's.
-show() {    # the output; the tests that need an exercise (their bodies are not shown)
+show() {    # the output (a file, or - as it comes); the tests that need an exercise
     awk -v quiet="$([ "${EDITION:-teacher}" = student ] && echo 1)" -v hush=" ${2:-} " '
         /^chapter-(result|failure|marked)\t/ { next }
         { gsub(/[^ (]*\/attention\.nw:/, "attention.nw:"); gsub(/[^ (]*\/tests\//, "tests/") }
-        !quiet { print; next }
+        !quiet { print; fflush(); next }
         /^==[0-9]+==ERROR: / { report = 1; sub(/^==[0-9]+==/, ""); sub(/ on address .*/, ""); emit($0); next }
         /^==[0-9]+==ABORTING/ || /^=+$/ { next }
         report == 1 && /^SUMMARY: / { report = 2; emit($0); next }
@@ -208,8 +208,17 @@ for chapter in $chapters; do
             fi ;;
         esac
         start=$(date +%s.%N)
-        CHAPTER=$chapter CHAPTER_NAME="$(name_of "$chapter")" "$t" > "$summary.out" 2>&1
-        code=$?
+        # the teacher's output goes out as the tests run (a group of build
+        # tests runs for minutes); the student edition's log is cut to
+        # what a student acts on, which is known when the binary is done
+        if [ "${EDITION:-teacher}" = student ]; then
+            CHAPTER=$chapter CHAPTER_NAME="$(name_of "$chapter")" "$t" > "$summary.out" 2>&1
+            code=$?
+        else
+            { CHAPTER=$chapter CHAPTER_NAME="$(name_of "$chapter")" "$t" 2>&1; echo $? > "$summary.code"; } |
+                tee "$summary.out" | show -
+            code=$(cat "$summary.code")
+        fi
         # how long each binary took on each chapter, for whoever makes
         # make check faster: $B/check-times.txt (seconds, chapter, binary)
         awk -v s="$start" -v e="$(date +%s.%N)" -v c="$chapter" -v t="$t" \
@@ -219,7 +228,7 @@ for chapter in $chapters; do
         hushed=""
         [ -n "$exercise" ] || hushed=$(awk -F'\t' -v whole="$([ "$chapter" = whole ] && echo "$refused")" \
             '/^chapter-failure\t/ && ($6 != "" || whole ~ /[0-9]/) { print $4 }' "$summary.out" | tr '\n' ' ')
-        show "$summary.out" "$hushed"
+        [ "${EDITION:-teacher}" != student ] || show "$summary.out" "$hushed"
         line=$(grep '^chapter-result' "$summary.out" | tail -1)
         if [ -z "$line" ]; then
             n=$(tests_of "$chapter" | awk -F'\t' -v t="$t" '$1 == t' | wc -l)

@@ -915,12 +915,15 @@ async function run_experiment(page, widget, option, seed) {
   // Enter in the seed field runs, as the button does
   await page.focus(box + ' input.live-seed');
   await page.keyboard.press('Enter');
-  const began = await page.waitForFunction((b) => / step \d+:/.test(document.querySelector(b + ' .live-status').textContent),
-                                           { timeout: 20000 }, box).then(() => true, () => false);
+  // the run starts at once, and says so; its first record comes when the
+  // worker has loaded, which a busy machine delays (it took over 20 s
+  // while four test processes shared two cores)
+  const began = await page.$$eval(box + ' .live-announce',
+                                  (as) => as.some((a) => a.textContent.startsWith('Training ')));
   check(began, widget + ': Enter in the seed field starts the experiment');
   if (!began) await page.click(box + ' button.live-run');
   await page.waitForFunction((b) => / step \d+:/.test(document.querySelector(b + ' .live-status').textContent),
-                             { timeout: 30000 }, box);
+                             { timeout: 120000 }, box);
   const before = await page.$eval(box + ' .live-status', (e) => e.textContent);
   const answer = await page.evaluate(() => {
     const t = performance.now();

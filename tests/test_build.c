@@ -51,6 +51,7 @@ static void test_experiment_edit_reruns_its_part(void **s) { (void)s; run("exper
 static void test_compiler_error_names_nw_line(void **s) { (void)s; run("compiler_error_names_nw_line"); }
 static void test_stray_root_fails(void **s) { (void)s; run("stray_root_fails"); }
 static void test_no_tool_before_deps(void **s) { (void)s; run("no_tool_before_deps"); }
+static void test_tangle_names_long_lines(void **s) { (void)s; run("tangle_names_long_lines"); }
 static void test_undefined_chunk_fails(void **s) { (void)s; run("undefined_chunk_fails"); }
 static void test_missing_number_fails(void **s) { (void)s; run("missing_number_fails"); }
 static void test_html_links_resolve(void **s) { (void)s; run("html_links_resolve"); }
@@ -100,6 +101,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "Makefile", test_compiler_error_names_nw_line),
     CHAPTER_TEST("build", "Makefile", test_stray_root_fails),
     CHAPTER_TEST("build", "Makefile", test_no_tool_before_deps),
+    CHAPTER_TEST("build", "Makefile", test_tangle_names_long_lines),
     CHAPTER_TEST("build", "Makefile", test_undefined_chunk_fails),
     CHAPTER_TEST("build", "book/book.lua", test_missing_number_fails),
     CHAPTER_TEST("build", "book/checklinks", test_html_links_resolve),
