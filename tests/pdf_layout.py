@@ -175,10 +175,14 @@ def main(pdf, aux=None):
 
     # the text block, from the rows themselves: the commonest left and
     # right edges of long rows, on odd and on even pages
+    # (not the rows of code, whose line numbers stand in the margin at
+    # one place or another as they have 3, 4 or 5 digits)
     edges = {}
+    numbered = lambda r: (re.match(r'^\d+$', r['words'][0]['text']) is not None
+                          and r['words'][0]['y1'] - r['words'][0]['y0'] < 7)
     for parity in (0, 1):
         long_rows = [r for n, (w, h, rows) in enumerate(pages, 1) if n % 2 == parity
-                     for r in rows if r['x1'] - r['x0'] > 0.6 * w * 0.65]
+                     for r in rows if r['x1'] - r['x0'] > 0.6 * w * 0.65 and not numbered(r)]
         edges[parity] = (mode(r['x0'] for r in long_rows), mode(r['x1'] for r in long_rows))
     width = edges[1][1] - edges[1][0]
     body_rows = [r for _, _, rows in pages for r in rows]
@@ -215,6 +219,7 @@ def main(pdf, aux=None):
             r['full'] = r['full'] and not r['chunkend']
             r['chapter'] = r['height'] >= 24
         parsed.append(dict(n=n, height=h, head=' '.join(r['text'] for r in head),
+                           foot=' '.join(r['text'] for r in foot),
                            body=body, left=left, right=right))
 
     # 1. the measure
@@ -261,25 +266,85 @@ def main(pdf, aux=None):
             if r['heading'] and len(body) - i - 1 < 3:
                 fail(f'p{p["n"]}: heading "{r["text"][:40]}" has {len(body) - i - 1} lines under it')
 
-    # 5. pages less than half full
+    # 5. the make-up: how full each page is, measured from the top of the
+    # text block to the foot of its last row
     text_top = min(r['y0'] for p in parsed for r in p['body'])
     text_bottom = statistics.quantiles([p['body'][-1]['y1'] for p in parsed if p['body']], n=10)[-1]
-    half = text_top + (text_bottom - text_top) / 2
+    fill = lambda p: (p['body'][-1]['y1'] - text_top) / (text_bottom - text_top)
     def starts_chapter(p):
         return any(r['chapter'] for r in p['body'][:3]) or p['head'].strip() == ''
     front = next((p['n'] for p in parsed
                   if any(r['chapter'] and r['text'].strip() == '1' for r in p['body'])), 1)
-    half_empty = 0
-    for i, p in enumerate(parsed[:-1]):
-        if p['n'] < front or not p['body']:
+    # the main matter: the pages after the last one numbered in roman
+    roman = re.compile(r'^[ivxl]+$')
+    def folio(p):
+        words = p['head'].split()
+        return (words[0] if p['n'] % 2 == 0 else words[-1]) if words else p['foot'].strip()
+    main_start = 1 + max((p['n'] for p in parsed if roman.match(folio(p))), default=0)
+    blank = [p['n'] for p in parsed if not p['body'] and not p['head'].strip()]
+
+    def ends_chapter(i):
+        """Page i (0-based) is its chapter's last: a chapter or the end follows."""
+        nxt = next((q for q in parsed[i + 1:] if q['body']), None)
+        return nxt is None or starts_chapter(nxt)
+
+    # 5a. no page of a chapter or appendix under two-thirds full, unless
+    # it ends its chapter
+    short_pages = []
+    for i, p in enumerate(parsed):
+        if p['n'] < main_start or not p['body'] or ends_chapter(i):
             continue
-        if p['body'][-1]['y1'] < half:
-            nxt = next((q for q in parsed[i + 1:] if q['body']), None)
-            if nxt is None or starts_chapter(nxt) or not parsed[i + 1]['body']:
+        if fill(p) < 2 / 3:
+            short_pages.append(p['n'])
+            fail(f'p{p["n"]}: the page is {fill(p):.0%} full, under two-thirds')
+    # 5b. no chapter's tail under a quarter of a page (a chapter of one
+    # page is not a tail)
+    short_tails = []
+    for i, p in enumerate(parsed):
+        if p['n'] < main_start or not p['body'] or not ends_chapter(i) or starts_chapter(p):
+            continue
+        if fill(p) < 1 / 4:
+            short_tails.append(p['n'])
+            fail(f'p{p["n"]}: the chapter ends on a tail {fill(p):.0%} of a page')
+    # 5c. no lone brace: a page does not begin with a line of code that
+    # only closes a block
+    braces = []
+    for p in parsed:
+        first = p['body'][0] if p['body'] else None
+        if first and first['code'] and re.match(r'^[\s}{)\];,]*$', ' '.join(
+                w['text'] for w in first['words'][1:])):
+            braces.append(p['n'])
+            fail(f'p{p["n"]}: a lone "{first["text"]}" at the top of the page'
+                 + ('' if len(first['words']) > 1 else ' (a blank line of code)'))
+    print(f'pages: {len(parsed)}, {len(blank)} blank; main matter from p{main_start}; '
+          f'{len(short_pages)} pages under two-thirds full mid-chapter, '
+          f'{len(short_tails)} chapter tails under a quarter page, {len(braces)} lone braces')
+
+    # 5d. an exercise's box is kept with the chunk after it: the next chunk
+    # head is on the box's page
+    boxes = 0
+    for i, p in enumerate(parsed):
+        for j, r in enumerate(p['body']):
+            if not re.match(r'^Exercise \d+\. ', r['text']):
                 continue
-            half_empty += 1
-            fail(f'p{p["n"]}: the page is less than half full')
-    print(f'pages less than half full mid-chapter: {half_empty}')
+            boxes += 1
+            later = [(q['n'], s) for q in parsed[i:] for s in q['body']][j + 1:]
+            head = next((n for n, s in later if s['chunkhead']), None)
+            if head != p['n']:
+                fail(f'p{p["n"]}: "{r["text"][:20]}" stands on p{p["n"]}, '
+                     f'the chunk after its box on p{head}')
+    print(f'exercise boxes: {boxes}, each on the page of the chunk after it')
+
+    # 5e. running heads: a head that names a chunk "continued" only on a
+    # page that begins inside that chunk's code, and no head in capitals
+    for p in parsed:
+        first = p['body'][0] if p['body'] else None
+        if 'continued' in p['head'] and not (first and first['code']):
+            fail(f'p{p["n"]}: the head says "{p["head"]}" on a page that begins outside code')
+        words = [w for w in p['head'].split() if not re.match(r'^(\d+|[ivxl]+)$', w)]
+        letters = re.sub(r'[^A-Za-z]', '', ' '.join(words))
+        if len(letters) >= 5 and letters == letters.upper():
+            fail(f'p{p["n"]}: a head in capitals: "{p["head"]}"')
 
     # 6. widows and orphans: a paragraph's lines are full-width prose rows
     # a line apart; a paragraph starts after a larger gap
