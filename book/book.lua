@@ -636,10 +636,18 @@ local function latex_str_with_caret(el)
 end
 
 -- LaTeX: the number of lines of a code block, for the rules of where it
--- may break across pages (weave-preamble.tex, \nwcodelines)
+-- may break across pages (weave-preamble.tex, \nwcodelines), and the
+-- lines a page may not begin with: a blank line, or one that only
+-- closes (or opens) a block, "}" or "};" or "{" (counted from 0)
 function latex_code_lines(el)
-  local _, n = el.text:gsub("%s+$", ""):gsub("\n", "")
-  return pandoc.RawBlock("latex", "\\nwcodelines{" .. (n + 1) .. "}")
+  local text = el.text:gsub("%s+$", "")
+  local n, lone = 0, {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if n > 0 and line:match("^[%s{}%(%)%[%];,]*$") then lone[#lone + 1] = n end
+    n = n + 1
+  end
+  return pandoc.RawBlock("latex", "\\nwcodelines{" .. n .. "}{,"
+    .. table.concat(lone, ",") .. ",}")
 end
 
 -- LaTeX: a chunk begins with its number and its name, which the running

@@ -136,7 +136,7 @@ def tables_and_references(pdf, aux, pages, fail):
     letters = []
     first = next((i for i, page in enumerate(text) if re.search(r'^\s*Contents\s*$', page, re.M)), 0)
     contents = [text[first]] + [page for page in text[first + 1:first + 30]
-                                if 'CONTENTS' in page.strip().split('\n')[0]]
+                                if re.search(r'\bContents\b', page.strip().split('\n')[0], re.I)]
     for page in contents:
         letters += re.findall(r'^\s*([A-Z]) {1,8}[A-Z].*?\s(\d+)\s*$', page, re.M)
     letters = sorted({x for x, _ in letters})
@@ -337,8 +337,11 @@ def main(pdf, aux=None):
 
     # 5e. running heads: a head that names a chunk "continued" only on a
     # page that begins inside that chunk's code, and no head in capitals
+    # (a table or figure may float to the top, above the chunk's code:
+    # the page begins inside a chunk if a line of code comes before any
+    # chunk's head)
     for p in parsed:
-        first = p['body'][0] if p['body'] else None
+        first = next((r for r in p['body'] if r['code'] or r['chunkhead']), None)
         if 'continued' in p['head'] and not (first and first['code']):
             fail(f'p{p["n"]}: the head says "{p["head"]}" on a page that begins outside code')
         words = [w for w in p['head'].split() if not re.match(r'^(\d+|[ivxl]+)$', w)]
