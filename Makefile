@@ -82,7 +82,7 @@ NOWEB_LIB := /usr/lib/noweb
 # The weave's tools (the student edition gets a copy).
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
   book/katex.js book/weave.css book/weave-preamble.tex book/webfonts.py book/page.html \
-  book/references.bib
+  book/references.bib book/print.theme
 
 .PHONY: all tangle program book check clean deps bench bench-live reference fuzz student tests list-tests FORCE
 
@@ -306,11 +306,15 @@ $(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks book/katex.js 
 	/usr/bin/python3 book/webfonts.py $(B)/attention.post.html $(B)/attention.html
 	python3 book/checklinks $(B)/attention.html
 
-# LaTeX: pandoc's own template and highlighting, with the styles of
-# book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.
-$(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
+# LaTeX: pandoc's own template, with the styles of
+# book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.  The code
+# is set for one-colour print, in black and two weights, not in colours
+# that turn to muddy greys: book/print.theme is pandoc's monochrome style
+# (keywords bold, comments italic) without its underlined type names, on
+# the grey of the code's background.
+$(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex book/print.theme
 	$(WEAVE) $< -t latex --standalone --toc-depth=2 --top-level-division=chapter \
-	  --highlight-style=tango -H book/weave-preamble.tex \
+	  --highlight-style=book/print.theme -H book/weave-preamble.tex \
 	  -V documentclass=book -V classoption=twoside -V classoption=openright \
 	  -V fontsize=11pt -V geometry=paperwidth=176mm -V geometry=paperheight=250mm \
 	  -V geometry=textwidth=114mm -V geometry=inner=24mm \

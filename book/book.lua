@@ -638,7 +638,8 @@ end
 -- LaTeX: the number of lines of a code block, for the rules of where it
 -- may break across pages (weave-preamble.tex, \nwcodelines), and the
 -- lines a page may not begin with: a blank line, or one that only
--- closes (or opens) a block, "}" or "};" or "{" (counted from 0)
+-- closes (or opens) a block, "}" or "};" or "{" (counted from 0); and
+-- whether its lines are numbered (a chunk's are)
 function latex_code_lines(el)
   local text = el.text:gsub("%s+$", "")
   local n, lone = 0, {}
@@ -647,7 +648,7 @@ function latex_code_lines(el)
     n = n + 1
   end
   return pandoc.RawBlock("latex", "\\nwcodelines{" .. n .. "}{,"
-    .. table.concat(lone, ",") .. ",}")
+    .. table.concat(lone, ",") .. ",}{" .. (has_class(el, "numberLines") and 1 or 0) .. "}")
 end
 
 -- LaTeX: a chunk begins with its number and its name, which the running
@@ -1065,6 +1066,7 @@ return {
       if has_class(el, "chunkhead") then return latex_wrap(el, "nwchunkhead") end
       if has_class(el, "chunkuses") then return latex_wrap(el, "nwchunkuses") end
       if has_class(el, "chunknum") then return latex_wrap(el, "nwchunknum") end
+      if has_class(el, "chunkname") then return latex_wrap(el, "nwchunkname") end
     end,
     Div = function(el)
       if has_class(el, "exercise") then

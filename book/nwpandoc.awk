@@ -80,7 +80,9 @@ function md_code(s, attr,   run, best, i, f, pad) {
     pad = (substr(s, 1, 1) == "`" || substr(s, length(s), 1) == "`") ? " " : ""
     return f pad s pad f attr
 }
-# chunk name as Markdown: [[code]] parts become inline code, rest escaped
+# chunk name as Markdown: [[code]] parts become inline code, rest escaped;
+# the whole, in its angle brackets, a span of class chunkname (the PDF
+# sets it in roman italic: book.lua, weave-preamble.tex)
 function md_name(s, num,   out, a, b) {
     out = ""
     while ((a = index(s, "[[")) > 0) {
@@ -90,7 +92,7 @@ function md_name(s, num,   out, a, b) {
         out = out md_escape(substr(s, 1, a - 1)) md_code(substr(s, a + 2, b - 1), "{.nwname}")
         s = substr(s, a + b + 3)
     }
-    return "⟨" out md_escape(s) pagelabel(num) "⟩"
+    return "[⟨" out md_escape(s) pagelabel(num) "⟩]{.chunkname}"
 }
 # the label of chunk number num: its number, as the chunk's heading shows
 # it, in both books (LaTeX: \nwlab, weave-preamble.tex)

@@ -178,8 +178,8 @@ def main(pdf, aux=None):
     # (not the rows of code, whose line numbers stand in the margin at
     # one place or another as they have 3, 4 or 5 digits)
     edges = {}
-    numbered = lambda r: (re.match(r'^\d+$', r['words'][0]['text']) is not None
-                          and r['words'][0]['y1'] - r['words'][0]['y0'] < 7)
+    small_number = lambda w: re.match(r'^\d+$', w['text']) is not None and w['y1'] - w['y0'] < 7
+    numbered = lambda r: small_number(r['words'][0]) or small_number(r['words'][-1])
     for parity in (0, 1):
         long_rows = [r for n, (w, h, rows) in enumerate(pages, 1) if n % 2 == parity
                      for r in rows if r['x1'] - r['x0'] > 0.6 * w * 0.65 and not numbered(r)]
@@ -207,8 +207,13 @@ def main(pdf, aux=None):
             big = first['y1'] - first['y0'] > 13
             r['heading'] = (big and r['height'] < 24 and abs(r['x0'] - left) < 1.5
                             and re.match(r'^(\d+|[A-Z])\.\d+(\.\d+)? +\S', r['text']) is not None)
-            r['code'] = (number.match(first['text']) is not None and first['x1'] < left - 5
-                         and first['y1'] - first['y0'] < 7)
+            # a line of code: its number in the outer margin, at the left
+            # of a left-hand page, at the right of a right-hand one
+            last = r['words'][-1]
+            on_left = small_number(first) and first['x1'] < left - 5
+            on_right = small_number(last) and last['x0'] > right + 5
+            r['code'] = on_left or on_right
+            r['codewords'] = r['words'][1:] if on_left else r['words'][:-1] if on_right else []
             r['chunkhead'] = (not r['code'] and chunk_head.match(first['text']) is not None and len(r['words']) > 1
                               and r['words'][1]['text'].startswith('⟨'))   # its name may wrap
             r['chunkend'] = re.match(r'^(Used in|Continued in|Root chunk|Defines)', r['text']) is not None
@@ -312,10 +317,10 @@ def main(pdf, aux=None):
     for p in parsed:
         first = p['body'][0] if p['body'] else None
         if first and first['code'] and re.match(r'^[\s}{)\];,]*$', ' '.join(
-                w['text'] for w in first['words'][1:])):
+                w['text'] for w in first['codewords'])):
             braces.append(p['n'])
             fail(f'p{p["n"]}: a lone "{first["text"]}" at the top of the page'
-                 + ('' if len(first['words']) > 1 else ' (a blank line of code)'))
+                 + ('' if first['codewords'] else ' (a blank line of code)'))
     print(f'pages: {len(parsed)}, {len(blank)} blank; main matter from p{main_start}; '
           f'{len(short_pages)} pages under two-thirds full mid-chapter, '
           f'{len(short_tails)} chapter tails under a quarter page, {len(braces)} lone braces')
