@@ -516,6 +516,10 @@ pdf_page_layout() {
     cm=$(pdffonts "$pdf" | awk 'NR > 2 { sub(/^[A-Z]+\+/, "", $1); print $1 }' | grep '^CM' | sort -u)
     [ -z "$cm" ] || { echo "maths set in Computer Modern too:" $cm; return 1; }
     echo "no Computer Modern font in the PDF: the maths is in one face"
+    # code for one-colour print: no highlighting macro sets a colour
+    coloured=$(grep -c '^\\newcommand{\\[A-Za-z]*Tok}.*textcolor' ${B:-build}/attention.tex)
+    [ "$coloured" = 0 ] || { echo "$coloured kinds of code token set in colour"; return 1; }
+    echo "code in black: no kind of code token set in colour"
     # pandoc's own column widths (shares of the line) wrap numbers and
     # header words; book.lua gives none of them
     shares=$(grep -c 'p{(\\columnwidth' ${B:-build}/attention.tex)

@@ -9,11 +9,17 @@ of the printed page (weave-preamble.tex):
   - the measure: a full line of prose holds 60 to 75 characters;
   - a chunk of 15 code lines or fewer never breaks across pages, and a
     longer one breaks only with at least 4 of its lines on each side;
+  - a line of code has its number in the outer margin, not by the spine;
   - a page that begins inside a chunk names the chunk in its head
     ("... continued");
   - at least 3 lines follow every section heading on its page;
-  - no page is less than half full, except the last page before a
-    chapter (or a blank page);
+  - the make-up: no page of a chapter or appendix under two-thirds full
+    unless it ends its chapter; no chapter's last page under a quarter
+    full; no page that begins with a line of code that only closes or
+    opens a block (or is blank); an exercise's box on the page where the
+    chunk after it begins; a running head that names a chunk
+    "continued" only on a page that begins in that chunk's code, and no
+    running head in capitals;
   - no widow (a paragraph's last line alone at the top of a page) and no
     orphan (a paragraph's first line alone at the foot of one, or in the
     contents a chapter's entry without the entries of its sections);
@@ -214,6 +220,7 @@ def main(pdf, aux=None):
             on_right = small_number(last) and last['x0'] > right + 5
             r['code'] = on_left or on_right
             r['codewords'] = r['words'][1:] if on_left else r['words'][:-1] if on_right else []
+            r['number_left'] = on_left
             r['chunkhead'] = (not r['code'] and chunk_head.match(first['text']) is not None and len(r['words']) > 1
                               and r['words'][1]['text'].startswith('⟨'))   # its name may wrap
             r['chunkend'] = re.match(r'^(Used in|Continued in|Root chunk|Defines)', r['text']) is not None
@@ -263,6 +270,22 @@ def main(pdf, aux=None):
         elif min(parts) < 4:
             fail(f'chunk {label} breaks with {parts} lines on its pages {sorted(per_page)}')
     print(f'chunks: {len(chunks)}, of which {split} break across pages')
+
+    # 2a. a line of code's number stands in the outer margin, never beside
+    # the spine (the left of a right-hand, odd, page; the right of a
+    # left-hand one)
+    lines = spine = 0
+    for p in parsed:
+        for r in p['body']:
+            if r['code']:
+                lines += 1
+                if r['number_left'] == (p['n'] % 2 == 1):
+                    spine += 1
+                    if spine <= 5:
+                        fail(f'p{p["n"]}: line {r["text"][:30]!r} has its number beside the spine')
+    if spine > 5:
+        fail(f'{spine} lines of code in all have their number beside the spine')
+    print(f'lines of code: {lines}, {spine} numbered beside the spine')
 
     # 4. headings at the foot of a page
     for p in parsed:
