@@ -327,7 +327,9 @@ $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex book/print.theme
 
 # PDF: pdflatex until the cross-references, the contents, longtable's
 # column widths and the pages each chunk spans (written to the .aux file,
-# read by the running heads) settle: until LaTeX asks for no rerun and a
+# read by the running heads), the page of each line of code (its number
+# stands in that page's outer margin) and the chapters' tails (a short
+# one takes lines from the page before) settle: until LaTeX asks for no rerun and a
 # pass leaves the .aux file as it found it (three passes from scratch;
 # after an edit one or two); still unsettled after five passes is an error.
 book/attention.pdf: $(B)/attention.tex
