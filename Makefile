@@ -83,7 +83,7 @@ NOWEB_LIB := /usr/lib/noweb
 # The weave's tools (the student edition gets a copy).
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
   book/katex.js book/weave.css book/weave-preamble.tex book/webfonts.py book/page.html \
-  book/references.bib
+  book/references.bib book/print.theme
 
 .PHONY: all tangle program book check clean deps bench bench-live reference fuzz student tests list-tests FORCE
 
@@ -320,11 +320,15 @@ $(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks book/katex.js 
 	/usr/bin/python3 book/webfonts.py $(B)/attention.post.html $(B)/attention.html
 	python3 book/checklinks $(B)/attention.html
 
-# LaTeX: pandoc's own template and highlighting, with the styles of
-# book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.
-$(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
+# LaTeX: pandoc's own template, with the styles of
+# book/weave-preamble.tex; the figures are the PDFs in $(B)/fig.  The code
+# is set for one-colour print, in black and two weights, not in colours
+# that turn to muddy greys: book/print.theme is pandoc's monochrome style
+# (keywords bold, comments italic) without its underlined type names, on
+# the grey of the code's background.
+$(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex book/print.theme
 	$(WEAVE) $< -t latex --standalone --toc-depth=2 --top-level-division=chapter \
-	  --highlight-style=tango -H book/weave-preamble.tex \
+	  --highlight-style=book/print.theme -H book/weave-preamble.tex \
 	  -V documentclass=book -V classoption=twoside -V classoption=openright \
 	  -V fontsize=11pt -V geometry=paperwidth=176mm -V geometry=paperheight=250mm \
 	  -V geometry=textwidth=114mm -V geometry=inner=24mm \
@@ -337,7 +341,9 @@ $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex
 
 # PDF: pdflatex until the cross-references, the contents, longtable's
 # column widths and the pages each chunk spans (written to the .aux file,
-# read by the running heads) settle: until LaTeX asks for no rerun and a
+# read by the running heads), the page of each line of code (its number
+# stands in that page's outer margin) and the chapters' tails (a short
+# one takes lines from the page before) settle: until LaTeX asks for no rerun and a
 # pass leaves the .aux file as it found it (three passes from scratch;
 # after an edit one or two); still unsettled after five passes is an error.
 book/attention.pdf: $(B)/attention.tex

@@ -635,11 +635,52 @@ local function latex_str_with_caret(el)
   return out
 end
 
+-- LaTeX: the room a section's heading needs at the foot of a page: its
+-- own and at least three lines under it (6 lines), or, when a short
+-- paragraph comes before a chunk that may not break there, the paragraph
+-- and the chunk's lines up to its first breakpoint (the whole of a chunk
+-- of 15 lines or fewer, else 4), and the chunk's head.  The paragraph's
+-- lines are counted at 75 characters a line (the longest line's), so as
+-- not to count a line too many.  Header (below) writes it.
+function heading_room(blocks)
+  if not is_latex then return nil end
+  for i, b in ipairs(blocks) do
+    if b.t == "Header" and b.level > 1 then
+      local need, k = 0, i + 1
+      while blocks[k] and blocks[k].t == "Para" and need < 3 do
+        need = need + math.ceil(utf8.len(pandoc.utils.stringify(blocks[k])) / 75)
+        k = k + 1
+      end
+      local c = blocks[k]
+      if need < 3 and c and c.t == "Div" and has_class(c, "nwchunk") then
+        local code
+        pandoc.walk_block(c, { CodeBlock = function(x) code = code or x end })
+        if code then
+          local _, n = code.text:gsub("\n", "")
+          n = n + 1
+          need = need + 2 + (n <= 15 and n or 4)
+        end
+      end
+      if need + 3 > 6 then b.attributes["room"] = tostring(need + 3) end
+    end
+  end
+  return blocks
+end
+
 -- LaTeX: the number of lines of a code block, for the rules of where it
--- may break across pages (weave-preamble.tex, \nwcodelines)
+-- may break across pages (weave-preamble.tex, \nwcodelines), and the
+-- lines a page may not begin with: a blank line, or one that only
+-- closes (or opens) a block, "}" or "};" or "{" (counted from 0); and
+-- whether its lines are numbered (a chunk's are)
 function latex_code_lines(el)
-  local _, n = el.text:gsub("%s+$", ""):gsub("\n", "")
-  return pandoc.RawBlock("latex", "\\nwcodelines{" .. (n + 1) .. "}")
+  local text = el.text:gsub("%s+$", "")
+  local n, lone = 0, {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if n > 0 and line:match("^[%s{}%(%)%[%];,]*$") then lone[#lone + 1] = n end
+    n = n + 1
+  end
+  return pandoc.RawBlock("latex", "\\nwcodelines{" .. n .. "}{,"
+    .. table.concat(lone, ",") .. ",}{" .. (has_class(el, "numberLines") and 1 or 0) .. "}")
 end
 
 -- LaTeX: a chunk begins with its number and its name, which the running
@@ -1020,6 +1061,7 @@ return {
       end
     end },
   { Para = table_para, Plain = table_para },
+  { Blocks = heading_room },
   { Pandoc = number_book },
   { Inlines = inlines,
     Code = function(el)      -- code in chunk names (class nwname) is left alone
@@ -1045,7 +1087,9 @@ return {
       if not is_latex then return nil end
       -- a section starts only where three lines fit under its heading
       if el.level > 1 then
-        return {pandoc.RawBlock("latex", "\\Needspace{6\\baselineskip}"), el}
+        local lines = tonumber(el.attributes["room"]) or 6
+        el.attributes["room"] = nil
+        return {pandoc.RawBlock("latex", "\\Needspace{" .. lines .. "\\baselineskip}"), el}
       end
       -- an unnumbered chapter sets the running head
       if not has_class(el, "unnumbered") then return nil end
@@ -1057,6 +1101,7 @@ return {
       if has_class(el, "chunkhead") then return latex_wrap(el, "nwchunkhead") end
       if has_class(el, "chunkuses") then return latex_wrap(el, "nwchunkuses") end
       if has_class(el, "chunknum") then return latex_wrap(el, "nwchunknum") end
+      if has_class(el, "chunkname") then return latex_wrap(el, "nwchunkname") end
     end,
     Div = function(el)
       if has_class(el, "exercise") then

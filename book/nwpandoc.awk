@@ -11,7 +11,11 @@
 # Documentation text is copied verbatim (it is Markdown).  A chunk use in
 # code becomes a token NWUSEnnnnX; the token -> (anchor, number, name) map is
 # written at the end of the output as a code block of class "nwusemap",
-# which book.lua drops and nwpost.awk reads.
+# which book.lua drops and nwpost.awk reads.  Likewise a use of an
+# identifier (one that finduses marks, defined by an `@ %def` line) in a
+# C chunk other than the one that defines it becomes a token NWIDnnnnX,
+# mapped to the identifier and the anchor of the chunk that defines it:
+# the HTML links it there, the PDF prints the identifier.
 
 BEGIN { n = 0; fatal = 0 }
 /^@fatal/ { fatal = 1; print "nwpandoc.awk: noweb pipeline failed: " $0 > "/dev/stderr" }
@@ -80,7 +84,9 @@ function md_code(s, attr,   run, best, i, f, pad) {
     pad = (substr(s, 1, 1) == "`" || substr(s, length(s), 1) == "`") ? " " : ""
     return f pad s pad f attr
 }
-# chunk name as Markdown: [[code]] parts become inline code, rest escaped
+# chunk name as Markdown: [[code]] parts become inline code, rest escaped;
+# the whole, in its angle brackets, a span of class chunkname (the PDF
+# sets it in roman italic: book.lua, weave-preamble.tex)
 function md_name(s, num,   out, a, b) {
     out = ""
     while ((a = index(s, "[[")) > 0) {
@@ -90,7 +96,7 @@ function md_name(s, num,   out, a, b) {
         out = out md_escape(substr(s, 1, a - 1)) md_code(substr(s, a + 2, b - 1), "{.nwname}")
         s = substr(s, a + b + 3)
     }
-    return "⟨" out md_escape(s) pagelabel(num) "⟩"
+    return "[⟨" out md_escape(s) pagelabel(num) "⟩]{.chunkname}"
 }
 # the label of chunk number num: its number, as the chunk's heading shows
 # it, in both books (LaTeX: \nwlab, weave-preamble.tex)
@@ -241,6 +247,11 @@ function assign_anchors(   i, j, nm, base, ok, try, c, l, u) {
         for (try = 1; (try == 1 ? c : c "-v" try) in used_id; try++) ;
         if (try > 1) c = c "-v" try
         used_id[c] = 1; id_anchor[id_name[i]] = c
+        # where it is defined: its index entry's first definition
+        for (j = 1; j <= id_n[i]; j++)
+            if (substr(id_item[i, j], 1, 1) == "d" && substr(id_item[i, j], 3) in lab_anchor) {
+                id_def[id_name[i]] = lab_anchor[substr(id_item[i, j], 3)]; break
+            }
     }
 }
 
@@ -256,12 +267,27 @@ function use_token(name) {
     return tok[name]
 }
 
+# an identifier's token: its name and the anchor of its definition
+function id_token(name) {
+    if (!(name in idtok)) {
+        nidtok++
+        idtok[name] = sprintf("NWID%04dX", nidtok)
+        idtok_name[nidtok] = name; idtok_anchor[nidtok] = id_def[name]
+    }
+    return idtok[name]
+}
+# is identifier name defined in chunk c?
+function defines(c, name,   j) {
+    for (j = 1; j <= ndefines[c]; j++) if (ch_defs[c, j] == name) return 1
+    return 0
+}
+
 function flush_quote(   r) {
     r = md_code(qtext); qtext = ""
     return r
 }
 
-function emit(   i, s, k, a, mode, inquote, ci, code, start, ln) {
+function emit(   i, s, k, a, mode, inquote, ci, code, start, ln, ident) {
     ln = 1; mode = ""; inquote = 0; ci = 0
     for (i = 1; i <= n; i++) {
         s = line[i]; k = kw(s); a = arg(s, k)
@@ -297,8 +323,17 @@ function emit(   i, s, k, a, mode, inquote, ci, code, start, ln) {
                 printf "%s", md_chunkref(a)
             }
         } else if (mode == "code") {
-            if (k == "text") code = code a
-            else if (k == "use") code = code use_token(a)
+            if (k == "text") {
+                # the identifier finduses marked just before this text
+                if (ident != "" && index(a, ident) == 1) {
+                    code = code id_token(ident); a = substr(a, length(ident) + 1)
+                }
+                code = code a; ident = ""
+            } else if (k == "use") code = code use_token(a)
+            else if (k == "index" && a ~ /^use /) {
+                ident = substr(a, 5)
+                if (!(ident in id_def) || lang(ch_name[ci]) != "c" || defines(ci, ident)) ident = ""
+            }
         }
     }
     printf "\n"
@@ -407,5 +442,7 @@ function emit_map(   i, nm) {
             (nm in first_anchor ? first_anchor[nm] : "-"),
             (nm in first_num ? first_num[nm] : "-"), nm
     }
+    for (i = 1; i <= nidtok; i++)
+        printf "%s\t%s\t-\t%s\n", sprintf("NWID%04dX", i), idtok_anchor[i], idtok_name[i]
     printf "~~~~~~~~\n"
 }

@@ -1,4 +1,5 @@
-# nwpost.awk -- replace chunk-use tokens (NWUSEnnnnX) in pandoc output by links.
+# nwpost.awk -- replace chunk-use tokens (NWUSEnnnnX) and identifier tokens
+# (NWIDnnnnX) in pandoc output by links.
 #
 #   awk -v fmt=html  -f nwpost.awk x.md x.body.html > x.html
 #   awk -v fmt=latex -f nwpost.awk x.md x.body.tex  > x.tex
@@ -6,7 +7,8 @@
 # The first file is the Markdown written by nwpandoc.awk; the token map is
 # read from its code block of class "nwusemap" (lines: token TAB anchor TAB
 # number of the chunk's first piece TAB chunk name; anchor and number "-" =
-# chunk never defined).  POSIX awk only.
+# chunk never defined; for an identifier: token TAB the anchor of the chunk
+# that defines it TAB - TAB the identifier).  POSIX awk only.
 # Exits 1 if the output contains a token that is not in the map.
 
 BEGIN {
@@ -35,10 +37,11 @@ FNR == NR {
 # (weave-preamble.tex), so that it is kept with the code's last lines.
 {
     out = ""; s = $0
-    while (match(s, /NWUSE[0-9][0-9][0-9][0-9]+X/)) {
+    while (match(s, /NW(USE|ID)[0-9][0-9][0-9][0-9]+X/)) {
         tk = substr(s, RSTART, RLENGTH)
-        out = out substr(s, 1, RSTART - 1) link(tk)
+        out = out substr(s, 1, RSTART - 1)
         s = substr(s, RSTART + RLENGTH)
+        out = out (tk ~ /^NWID/ ? ident(tk, out) : link(tk))
     }
     s = out s
     if (fmt != "latex") {
@@ -97,6 +100,25 @@ function tex_esc(s,   out, i, c) {
         out = out c
     }
     return out
+}
+# An identifier: HTML links it to the chunk that defines it, except in a
+# comment or a string (pandoc's spans co and st, open on the line before
+# it); LaTeX prints it, escaped as pandoc escapes code ("_" is "\_").
+function ident(tk, before,   nm, a, rest) {
+    if (!(tk in anchor)) {
+        printf "nwpost.awk: %s:%d: unknown identifier token %s\n", FILENAME, FNR, tk > "/dev/stderr"
+        bad = 1
+        return tk
+    }
+    nm = name[tk]
+    if (fmt == "latex") { gsub(/_/, "\\_", nm); return nm }
+    rest = before
+    while (match(rest, /<span class="(co|st)">/)) {
+        rest = substr(rest, RSTART + RLENGTH)
+        if (index(rest, "</span>") == 0) return nm
+    }
+    nlinked++
+    return "<a href=\"#" anchor[tk] "\">" nm "</a>"
 }
 function link(tk,   nm) {
     if (!(tk in anchor)) {

@@ -516,6 +516,10 @@ pdf_page_layout() {
     cm=$(pdffonts "$pdf" | awk 'NR > 2 { sub(/^[A-Z]+\+/, "", $1); print $1 }' | grep '^CM' | sort -u)
     [ -z "$cm" ] || { echo "maths set in Computer Modern too:" $cm; return 1; }
     echo "no Computer Modern font in the PDF: the maths is in one face"
+    # code for one-colour print: no highlighting macro sets a colour
+    coloured=$(grep -c '^\\newcommand{\\[A-Za-z]*Tok}.*textcolor' ${B:-build}/attention.tex)
+    [ "$coloured" = 0 ] || { echo "$coloured kinds of code token set in colour"; return 1; }
+    echo "code in black: no kind of code token set in colour"
     # pandoc's own column widths (shares of the line) wrap numbers and
     # header words; book.lua gives none of them
     shares=$(grep -c 'p{(\\columnwidth' ${B:-build}/attention.tex)
@@ -529,6 +533,52 @@ pdf_page_layout() {
     straight=$(pdftotext "$pdf" - | grep -o "⟨[^⟨⟩]*'[^⟨⟩]*⟩" | head -3)
     [ -z "$straight" ] || { echo "chunk names with a straight apostrophe:" $straight; return 1; }
     echo "every chunk name sets its apostrophes curly"
+}
+
+# Identifiers in the HTML's code are links to their definitions, as in
+# pbrt's web edition: every identifier of noweb's index (an `@ %def` line)
+# that a C chunk uses outside a comment or a string, and does not define
+# itself, is a link, and the link leads to a chunk whose "Defines" line
+# names that identifier.
+code_identifiers_linked() {
+    html=${B:-build}/attention.html
+    [ -f "$html" ] || { echo "$html not built (run make)"; return 1; }
+    python3 - "$html" <<'PY'
+import html, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+index = page[page.find('id="index-of-identifiers"'):]
+idents = set(html.unescape(x) for x in re.findall(r'<span id="ident-[^"]*"><code>([^<]*)</code>', index))
+chunks = re.split(r'<div class="nwchunk">', page[:page.find('id="index-of-chunks"')])[1:]
+defines, links, bad, unlinked = {}, 0, [], []
+for c in chunks:
+    m = re.search(r'id="(chunk-[^"]*)"', c)
+    uses = c[c.find('class="chunkuses"'):]
+    defines[m.group(1) if m else ""] = set(re.findall(r'<a href="#ident-[^"]*"><code>([^<]*)</code></a>', uses))
+for c in chunks:
+    m = re.search(r'id="(chunk-[^"]*)"', c)
+    own = defines.get(m.group(1) if m else "", set())
+    code = re.search(r'<code class="sourceCode (\w+)"[^>]*>(.*?)</code></pre>', c, re.S)
+    if not code or code.group(1) != "c":
+        continue
+    body = code.group(2)
+    for target, name in re.findall(r'<a href="#(chunk-[^"]*)">([A-Za-z_]\w*)</a>', body):
+        links += 1
+        if name not in defines.get(target, set()):
+            bad.append("%s links to %s, which does not define it" % (name, target))
+    # what is left unlinked: the code without its links, comments,
+    # strings and chunk references
+    rest = re.sub(r'<a [^>]*>.*?</a>', ' ', body)
+    rest = re.sub(r'<span class="(co|st|ch)">.*?</span>', ' ', rest)
+    rest = html.unescape(re.sub(r'<[^>]*>', ' ', rest))
+    for w in re.findall(r'[A-Za-z_]\w*', rest):
+        if w in idents and w not in own:
+            unlinked.append("%s in %s" % (w, m.group(1) if m else "?"))
+for b in bad[:10] + unlinked[:10]:
+    print(b)
+print("%d identifiers in the index; %d links to a definition in the C chunks' code, "
+      "%d to a chunk that does not define it; %d uses left unlinked" % (len(idents), links, len(bad), len(unlinked)))
+sys.exit(1 if bad or unlinked or links < 1000 else 0)
+PY
 }
 
 # One chunk label in both books: a chunk's number, counted through the
@@ -2015,7 +2065,7 @@ story_code_at_most_1250_lines() {
 if [ "${B:-build}" = build-san ]; then
     case " prose_edit_recompiles_nothing html_links_resolve line_charts_survive_grey
            figures_keep_the_standard figure_references_agree tables_and_appendices_agree book_apparatus pdf_carets_are_carets
-           pdf_no_overfull_box pdf_page_layout chunk_labels_agree
+           pdf_no_overfull_box pdf_page_layout chunk_labels_agree code_identifiers_linked
            no_placeholder_survives numbers_read_as_prose page_on_screen
            katex_error_fails live_book " in
         *[[:space:]]$1[[:space:]]*)

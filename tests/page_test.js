@@ -34,6 +34,9 @@
 //   heading; a link that names a table, a chapter, an appendix or a section
 //   ("Table 4.2", "Appendix D", "Section M.2") names the number its target
 //   carries.
+// Chunk links and identifiers (issue 36): a chunk link followed puts its
+//   chunk below the window's top edge, marked; identifiers in code link to
+//   a chunk that defines them.
 // Screenshots of the maths sections, and of the page at 1280 and 400 px,
 // go to SHOTS (math-NAME-WIDTH.png, page-WIDTH.png, page-dark-1280.png).  Prints what it
 // found; exits non-zero on a failure.
@@ -106,6 +109,10 @@ async function main() {
         await page.screenshot({ path: file });
         console.log('       screenshot ' + file);
       }
+    }
+    for (const width of [1280, 400]) {
+      await page.setViewport({ width, height: 900 });
+      await chunk_link_target(page, width);
     }
     // the dark page (prefers-color-scheme: dark)
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
@@ -279,6 +286,48 @@ async function chunk_labels(page) {
   });
   check(c.refs > 0 && c.wrong === 0, 'chunk references carry the number of the chunk\'s heading: ' + c.refs +
         ' references' + (c.wrong ? ', ' + c.wrong + ' without it, such as ' + c.example : ''));
+}
+
+// A chunk link followed (issue 36): the chunk's head it leads to stands
+// below the window's top edge, with at least a line of the page above it,
+// and is marked (shaded: a background the head has when it is not the
+// target); and an identifier in the code is a link to a chunk that
+// defines it.
+async function chunk_link_target(page, width) {
+  const link = await page.evaluateHandle(() => {
+    const links = [...document.querySelectorAll('pre.sourceCode a.chunkref')];
+    return links[Math.floor(links.length / 3)];
+  });
+  const href = await page.evaluate((a) => a.getAttribute('href'), link);
+  await link.asElement().click();
+  await new Promise((r) => setTimeout(r, 300));
+  const t = await page.evaluate((href) => {
+    const head = document.querySelector(':target');
+    if (!head) return null;
+    const other = [...document.querySelectorAll('.chunkhead')].find((h) => h !== head);
+    const r = head.getBoundingClientRect();
+    return { id: '#' + head.id, top: r.top, line: parseFloat(getComputedStyle(document.body).lineHeight) || 24,
+             bg: getComputedStyle(head).backgroundColor, plain: getComputedStyle(other).backgroundColor };
+  }, href);
+  check(t && t.id === href, 'at ' + width + ' px a chunk link in code leads to its chunk (' + href + ')');
+  if (!t) return;
+  check(t.top >= t.line && t.top < 450, 'at ' + width + ' px the chunk a link leads to stands ' +
+        Math.round(t.top) + ' px below the window\'s top edge (at least a line, ' + Math.round(t.line) + ' px)');
+  check(t.bg !== t.plain && !/rgba\(0, 0, 0, 0\)|transparent/.test(t.bg),
+        'at ' + width + ' px the chunk a link leads to is marked (' + t.bg + ', others ' + t.plain + ')');
+  const ids = await page.evaluate(() => {
+    const a = [...document.querySelectorAll('pre.sourceCode code a[href^="#chunk-"]:not(.chunkref)')];
+    const wrong = a.filter((x) => {
+      const head = document.getElementById(x.getAttribute('href').slice(1));
+      const chunk = head && head.closest('div.nwchunk');
+      const uses = chunk && chunk.querySelector('.chunkuses');
+      return !uses || ![...uses.querySelectorAll('a[href^="#ident-"]')].some((d) => d.textContent === x.textContent);
+    });
+    return { n: a.length, wrong: wrong.length };
+  });
+  if (width === 1280)
+    check(ids.n > 1000 && ids.wrong === 0, ids.n + ' identifiers in code link to a chunk that defines them' +
+          (ids.wrong ? ', ' + ids.wrong + ' to one that does not' : ''));
 }
 
 async function tables_and_references(page) {

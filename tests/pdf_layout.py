@@ -9,11 +9,18 @@ of the printed page (weave-preamble.tex):
   - the measure: a full line of prose holds 60 to 75 characters;
   - a chunk of 15 code lines or fewer never breaks across pages, and a
     longer one breaks only with at least 4 of its lines on each side;
+  - a line of code has its number in the outer margin, not by the spine;
   - a page that begins inside a chunk names the chunk in its head
     ("... continued");
   - at least 3 lines follow every section heading on its page;
-  - no page is less than half full, except the last page before a
-    chapter (or a blank page);
+  - the make-up: no page of a chapter or appendix under half full
+    unless it ends its chapter (the pages under two-thirds, and the
+    chapters' last pages under a quarter full, are counted and named:
+    the aim is none, not met yet); no page that begins with a line of code that only closes or
+    opens a block (or is blank); an exercise's box on the page where the
+    chunk after it begins; a running head that names a chunk
+    "continued" only on a page that begins in that chunk's code, and no
+    running head in capitals;
   - no widow (a paragraph's last line alone at the top of a page) and no
     orphan (a paragraph's first line alone at the foot of one, or in the
     contents a chapter's entry without the entries of its sections);
@@ -136,7 +143,7 @@ def tables_and_references(pdf, aux, pages, fail):
     letters = []
     first = next((i for i, page in enumerate(text) if re.search(r'^\s*Contents\s*$', page, re.M)), 0)
     contents = [text[first]] + [page for page in text[first + 1:first + 30]
-                                if 'CONTENTS' in page.strip().split('\n')[0]]
+                                if re.search(r'\bContents\b', page.strip().split('\n')[0], re.I)]
     for page in contents:
         letters += re.findall(r'^\s*([A-Z]) {1,8}[A-Z].*?\s(\d+)\s*$', page, re.M)
     letters = sorted({x for x, _ in letters})
@@ -175,10 +182,14 @@ def main(pdf, aux=None):
 
     # the text block, from the rows themselves: the commonest left and
     # right edges of long rows, on odd and on even pages
+    # (not the rows of code, whose line numbers stand in the margin at
+    # one place or another as they have 3, 4 or 5 digits)
     edges = {}
+    small_number = lambda w: re.match(r'^\d+$', w['text']) is not None and w['y1'] - w['y0'] < 7
+    numbered = lambda r: small_number(r['words'][0]) or small_number(r['words'][-1])
     for parity in (0, 1):
         long_rows = [r for n, (w, h, rows) in enumerate(pages, 1) if n % 2 == parity
-                     for r in rows if r['x1'] - r['x0'] > 0.6 * w * 0.65]
+                     for r in rows if r['x1'] - r['x0'] > 0.6 * w * 0.65 and not numbered(r)]
         edges[parity] = (mode(r['x0'] for r in long_rows), mode(r['x1'] for r in long_rows))
     width = edges[1][1] - edges[1][0]
     body_rows = [r for _, _, rows in pages for r in rows]
@@ -203,8 +214,14 @@ def main(pdf, aux=None):
             big = first['y1'] - first['y0'] > 13
             r['heading'] = (big and r['height'] < 24 and abs(r['x0'] - left) < 1.5
                             and re.match(r'^(\d+|[A-Z])\.\d+(\.\d+)? +\S', r['text']) is not None)
-            r['code'] = (number.match(first['text']) is not None and first['x1'] < left - 5
-                         and first['y1'] - first['y0'] < 7)
+            # a line of code: its number in the outer margin, at the left
+            # of a left-hand page, at the right of a right-hand one
+            last = r['words'][-1]
+            on_left = small_number(first) and first['x1'] < left - 5
+            on_right = small_number(last) and last['x0'] > right + 5
+            r['code'] = on_left or on_right
+            r['codewords'] = r['words'][1:] if on_left else r['words'][:-1] if on_right else []
+            r['number_left'] = on_left
             r['chunkhead'] = (not r['code'] and chunk_head.match(first['text']) is not None and len(r['words']) > 1
                               and r['words'][1]['text'].startswith('⟨'))   # its name may wrap
             r['chunkend'] = re.match(r'^(Used in|Continued in|Root chunk|Defines)', r['text']) is not None
@@ -215,6 +232,7 @@ def main(pdf, aux=None):
             r['full'] = r['full'] and not r['chunkend']
             r['chapter'] = r['height'] >= 24
         parsed.append(dict(n=n, height=h, head=' '.join(r['text'] for r in head),
+                           foot=' '.join(r['text'] for r in foot),
                            body=body, left=left, right=right))
 
     # 1. the measure
@@ -254,6 +272,22 @@ def main(pdf, aux=None):
             fail(f'chunk {label} breaks with {parts} lines on its pages {sorted(per_page)}')
     print(f'chunks: {len(chunks)}, of which {split} break across pages')
 
+    # 2a. a line of code's number stands in the outer margin, never beside
+    # the spine (the left of a right-hand, odd, page; the right of a
+    # left-hand one)
+    lines = spine = 0
+    for p in parsed:
+        for r in p['body']:
+            if r['code']:
+                lines += 1
+                if r['number_left'] == (p['n'] % 2 == 1):
+                    spine += 1
+                    if spine <= 5:
+                        fail(f'p{p["n"]}: line {r["text"][:30]!r} has its number beside the spine')
+    if spine > 5:
+        fail(f'{spine} lines of code in all have their number beside the spine')
+    print(f'lines of code: {lines}, {spine} numbered beside the spine')
+
     # 4. headings at the foot of a page
     for p in parsed:
         body = [r for r in p['body'] if not r['chapter']]
@@ -261,25 +295,91 @@ def main(pdf, aux=None):
             if r['heading'] and len(body) - i - 1 < 3:
                 fail(f'p{p["n"]}: heading "{r["text"][:40]}" has {len(body) - i - 1} lines under it')
 
-    # 5. pages less than half full
+    # 5. the make-up: how full each page is, measured from the top of the
+    # text block to the foot of its last row
     text_top = min(r['y0'] for p in parsed for r in p['body'])
     text_bottom = statistics.quantiles([p['body'][-1]['y1'] for p in parsed if p['body']], n=10)[-1]
-    half = text_top + (text_bottom - text_top) / 2
+    fill = lambda p: (p['body'][-1]['y1'] - text_top) / (text_bottom - text_top)
     def starts_chapter(p):
         return any(r['chapter'] for r in p['body'][:3]) or p['head'].strip() == ''
     front = next((p['n'] for p in parsed
                   if any(r['chapter'] and r['text'].strip() == '1' for r in p['body'])), 1)
-    half_empty = 0
-    for i, p in enumerate(parsed[:-1]):
-        if p['n'] < front or not p['body']:
+    # the main matter: the pages after the last one numbered in roman
+    roman = re.compile(r'^[ivxl]+$')
+    def folio(p):
+        words = p['head'].split()
+        return (words[0] if p['n'] % 2 == 0 else words[-1]) if words else p['foot'].strip()
+    main_start = 1 + max((p['n'] for p in parsed if roman.match(folio(p))), default=0)
+    blank = [p['n'] for p in parsed if not p['body'] and not p['head'].strip()]
+
+    def ends_chapter(i):
+        """Page i (0-based) is its chapter's last: a chapter or the end follows."""
+        nxt = next((q for q in parsed[i + 1:] if q['body']), None)
+        return nxt is None or starts_chapter(nxt)
+
+    # 5a. no page of a chapter or appendix under half full, unless it ends
+    # its chapter; the aim is two-thirds (issue 36), not met yet on every
+    # page: those pages are counted and named, and fail nothing
+    short_pages = []
+    for i, p in enumerate(parsed):
+        if p['n'] < main_start or not p['body'] or ends_chapter(i):
             continue
-        if p['body'][-1]['y1'] < half:
-            nxt = next((q for q in parsed[i + 1:] if q['body']), None)
-            if nxt is None or starts_chapter(nxt) or not parsed[i + 1]['body']:
+        if fill(p) < 1 / 2:
+            fail(f'p{p["n"]}: the page is {fill(p):.0%} full, under half')
+        if fill(p) < 2 / 3:
+            short_pages.append(p['n'])
+    # 5b. chapter tails under a quarter of a page (a chapter of one page is
+    # not a tail): the aim is none (issue 36), not met yet; counted and
+    # named, and fail nothing
+    short_tails = []
+    for i, p in enumerate(parsed):
+        if p['n'] < main_start or not p['body'] or not ends_chapter(i) or starts_chapter(p):
+            continue
+        if fill(p) < 1 / 4:
+            short_tails.append(p['n'])
+    # 5c. no lone brace: a page does not begin with a line of code that
+    # only closes a block
+    braces = []
+    for p in parsed:
+        first = p['body'][0] if p['body'] else None
+        if first and first['code'] and re.match(r'^[\s}{)\];,]*$', ' '.join(
+                w['text'] for w in first['codewords'])):
+            braces.append(p['n'])
+            fail(f'p{p["n"]}: a lone "{first["text"]}" at the top of the page'
+                 + ('' if first['codewords'] else ' (a blank line of code)'))
+    print(f'pages: {len(parsed)}, {len(blank)} blank; main matter from p{main_start}; '
+          f'{len(short_pages)} pages under two-thirds full mid-chapter {short_pages} (none under half), '
+          f'{len(short_tails)} chapter tails under a quarter page {short_tails} (both aims of issue 36, '
+          f'not yet met), {len(braces)} lone braces')
+
+    # 5d. an exercise's box is kept with the chunk after it: the next chunk
+    # head is on the box's page
+    boxes = 0
+    for i, p in enumerate(parsed):
+        for j, r in enumerate(p['body']):
+            if not re.match(r'^Exercise \d+\. ', r['text']):
                 continue
-            half_empty += 1
-            fail(f'p{p["n"]}: the page is less than half full')
-    print(f'pages less than half full mid-chapter: {half_empty}')
+            boxes += 1
+            later = [(q['n'], s) for q in parsed[i:] for s in q['body']][j + 1:]
+            head = next((n for n, s in later if s['chunkhead']), None)
+            if head != p['n']:
+                fail(f'p{p["n"]}: "{r["text"][:20]}" stands on p{p["n"]}, '
+                     f'the chunk after its box on p{head}')
+    print(f'exercise boxes: {boxes}, each on the page of the chunk after it')
+
+    # 5e. running heads: a head that names a chunk "continued" only on a
+    # page that begins inside that chunk's code, and no head in capitals
+    # (a table or figure may float to the top, above the chunk's code:
+    # the page begins inside a chunk if a line of code comes before any
+    # chunk's head)
+    for p in parsed:
+        first = next((r for r in p['body'] if r['code'] or r['chunkhead']), None)
+        if 'continued' in p['head'] and not (first and first['code']):
+            fail(f'p{p["n"]}: the head says "{p["head"]}" on a page that begins outside code')
+        words = [w for w in p['head'].split() if not re.match(r'^(\d+|[ivxl]+)$', w)]
+        letters = re.sub(r'[^A-Za-z]', '', ' '.join(words))
+        if len(letters) >= 5 and letters == letters.upper():
+            fail(f'p{p["n"]}: a head in capitals: "{p["head"]}"')
 
     # 6. widows and orphans: a paragraph's lines are full-width prose rows
     # a line apart; a paragraph starts after a larger gap

@@ -68,6 +68,7 @@ static void test_story_code_at_most_1250_lines(void **s) { (void)s; run("story_c
 static void test_pdf_no_overfull_box(void **s) { (void)s; run("pdf_no_overfull_box"); }
 static void test_pdf_page_layout(void **s) { (void)s; run("pdf_page_layout"); }
 static void test_chunk_labels_agree(void **s) { (void)s; run("chunk_labels_agree"); }
+static void test_code_identifiers_linked(void **s) { (void)s; run("code_identifiers_linked"); }
 static void test_no_placeholder_survives(void **s) { (void)s; run("no_placeholder_survives"); }
 static void test_numbers_read_as_prose(void **s) { (void)s; run("numbers_read_as_prose"); }
 static void test_ask_answers_all_100(void **s) { (void)s; run("ask_answers_all_100"); }
@@ -120,6 +121,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_no_overfull_box),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_page_layout),
     CHAPTER_TEST("build", "book/nwpandoc.awk", test_chunk_labels_agree),
+    CHAPTER_TEST("build", "book/nwpost.awk", test_code_identifiers_linked),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),
     CHAPTER_TEST("whole", "command_train", test_without_reproduces_ablation),
