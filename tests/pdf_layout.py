@@ -208,10 +208,12 @@ def main(pdf, aux=None):
         body = [r for r in rows if r not in head and r not in foot]
         for r in body:
             first = r['words'][0]
-            # a heading's number is set large; a line of prose that opens
-            # with a decimal (0.440 ...) is not a heading, however tall
-            # a sign in it makes the row
-            big = first['y1'] - first['y0'] > 13
+            # a heading's number and its first word are set large; a line
+            # of prose that opens with a decimal (0.440 ...) is not a
+            # heading, however tall a sign in it makes the row, nor one
+            # that opens with a number in the maths' taller face (0.0001)
+            tall = lambda w: w['y1'] - w['y0'] > 13
+            big = tall(first) and (len(r['words']) < 2 or tall(r['words'][1]))
             r['heading'] = (big and r['height'] < 24 and abs(r['x0'] - left) < 1.5
                             and re.match(r'^(\d+|[A-Z])\.\d+(\.\d+)? +\S', r['text']) is not None)
             # a line of code: its number in the outer margin, at the left
