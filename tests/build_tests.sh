@@ -1457,7 +1457,9 @@ FAKE
     echo "CHAPTER=$first and CHAPTER=$topic: the stand-in's one test fails, as it should, named in the line for chapter $first with what it said"
     # a test's output comes out as it runs, not when its binary is done:
     # the stand-in's test_two waits until its first line has been seen
-    CHAPTER=whole CHECK_TIMES=$work/times sh tests/check.sh $work/fake > $work/streamed 2>&1 &
+    # (in the teacher's edition: the student's log is cut to what a
+    # student acts on, once a binary is done)
+    EDITION=teacher CHAPTER=whole CHECK_TIMES=$work/times sh tests/check.sh $work/fake > $work/streamed 2>&1 &
     i=0; while ! grep -q '^halfway through test_two$' $work/streamed && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
     if grep -q '^halfway through test_two$' $work/streamed && ! grep -q '^\[       OK \] test_two' $work/streamed; then
         echo "a test's output comes out while it runs"
