@@ -1734,8 +1734,9 @@ course_mode() {
     # run the program, and this edition's program is compiled from the
     # teacher's tangled/, byte for byte, by the teacher's rules, so they
     # are the teacher's make check's, on the same code.  Run here too,
-    # they took 12 of this test's 29 minutes; a fresh edition's make check
-    # above runs the group, and its verdicts are checked.
+    # they made this step 1,007 s long (with the whole group left out,
+    # 263 s; both with other checks on the machine); a fresh edition's
+    # make check above runs the group, and its verdicts are checked.
     (cd $solved && make > $work/log 2>&1 &&
         CHECK_APART=whole make check CHAPTER= EXERCISE= > $work/solved-check 2>&1) ||
         { echo "every exercise solved: make, or make check, fails:"; tail -40 $work/log $work/solved-check; status=1; }
