@@ -1741,34 +1741,31 @@ course_mode() {
         grep -A3 '^the smallest case that fails:$' $work/log | tail -3 | tr -s ' ' | tr '\n' ' ')"
     [ -n "$cases" ] || status=1
     took
-    # every exercise solved: the teacher's C, byte for byte, so the groups
-    # build and whole of the teacher's make check hold for it; its exercise
-    # tests and every chapter's tests pass
+    # every exercise solved: the teacher's C, byte for byte; its whole make
+    # check passes
     solved=$work/solved
     make -s student STUDENT_DIR=$solved SOLVED=$(seq -s, 1 $n) > $work/log 2>&1 || { cat $work/log; return 1; }
     for root in $(ls tangled); do
         cmp -s $solved/tangled/$root tangled/$root ||
             { echo "every exercise solved: the edition's tangled/$root is not the teacher's"; status=1; }
     done
-    # its make check, after its make, passes: every chapter and the group
-    # build, without the PDF, which its make does not make; nothing fails,
-    # nothing needs an exercise.  The group whole is left out here
-    # (CHECK_APART, as make check runs the group course apart): its tests
-    # run the program, and this edition's program is compiled from the
-    # teacher's tangled/, byte for byte, by the teacher's rules, so they
-    # are the teacher's make check's, on the same code.  Run here too,
-    # they made this step 1,007 s long (with the whole group left out,
-    # 263 s; both with other checks on the machine); a fresh edition's
-    # make check above runs the group, and its verdicts are checked.
+    # its make check, after its make, passes: every chapter and the groups
+    # build and whole, without the PDF, which its make does not make;
+    # nothing fails, nothing needs an exercise.  The group whole runs here
+    # though the teacher's make check runs it on the same C: in the student
+    # edition some of its tests take other ways (the results they compare
+    # with are the teacher's, shipped in results/; there is no live book's
+    # module), which no other run takes with every exercise solved.  (It
+    # takes about 3.5 minutes of one core.)
     (cd $solved && make > $work/log 2>&1 &&
-        CHECK_APART=whole make check CHAPTER= EXERCISE= > $work/solved-check 2>&1) ||
+        make check CHAPTER= EXERCISE= > $work/solved-check 2>&1) ||
         { echo "every exercise solved: make, or make check, fails:"; tail -40 $work/log $work/solved-check; status=1; }
     verdicts=$(sed -n '/^=* by chapter$/,$p' $work/solved-check | grep -E '^(chapter|group) ')
     wrong=$(echo "$verdicts" | grep -v -e ' passed (' -e ' skipped (' -e ' no tests of its own$')
     [ -n "$verdicts" ] && [ -z "$wrong" ] && [ ! -e $solved/book/attention.pdf ] &&
-        echo "$verdicts" | grep -q '^group  *build ' && ! echo "$verdicts" | grep -q '^group  *whole ' ||
+        echo "$verdicts" | grep -q '^group  *build ' && echo "$verdicts" | grep -q '^group  *whole  *.* passed (' ||
         { echo "every exercise solved: make check's verdicts, or a PDF made:"; echo "$verdicts"; status=1; }
-    echo "every exercise solved: tangled/ is the teacher's; make check passes without the PDF (the group whole is the teacher's), its log $(wc -l < $work/solved-check) lines:"
+    echo "every exercise solved: tangled/ is the teacher's; make check passes without the PDF, its log $(wc -l < $work/solved-check) lines:"
     echo "$verdicts" | sed 's/^/    /'
     grep -q '^still to solve' $work/solved-check && { echo "every exercise solved: make check lists exercises to solve"; status=1; }
     # and make ends saying so, not with exercise 1 (the program and the
