@@ -13,6 +13,11 @@
 typedef struct Trials Trials;
 static void claims_about_the_ablations(Claims *claims, const Trials *trials,
                                        Gpt *g);
+static void check_the_position_vectors(Claims *claims,
+                                       const Trials *trials, Gpt *g);
+static void check_the_causal_mask(Claims *claims, const Trials *trials);
+static void check_residual_and_layernorm(Claims *claims,
+                                         const Trials *trials, Gpt *g);
 static int numbers_and_figures_of_the_ablations(const char *dir,
                                                 const char *fig,
                                                 Text *numbers,
@@ -640,26 +645,29 @@ static void sooner_and_later(Claims *claims, const int count[3],
 static void claims_about_the_ablations(Claims *claims, const Trials *trials,
                                        Gpt *g)
 {
-    int book_lo, book_hi, same;
-    double gap_book, gap_blind, wide_book, wide_off;
-    char book[160], off[160];   /* first 100/100, seed by seed */
-    const Trials *no_position = &trials[variant_without(NO_POSITION)],
-                 *no_mask = &trials[variant_without(NO_MASK)],
-                 *no_residual = &trials[variant_without(NO_RESIDUAL)],
-                 *no_layernorm = &trials[variant_without(NO_LAYERNORM)];
-    first_perfect_range(&trials[0], &book_lo, &book_hi);
-    first_perfect_list(&trials[0], book, sizeof book);
+    check_the_position_vectors(claims, trials, g);
+    check_the_causal_mask(claims, trials);
+    check_residual_and_layernorm(claims, trials, g);
+}
+
+static void check_the_position_vectors(Claims *claims,
+                                       const Trials *trials, Gpt *g)
+{
+    const Trials *no_position = &trials[variant_without(NO_POSITION)];
+    double gap_book, gap_blind;
+    int same;
     int alike_book = count_swapped_alike(g, &gap_book, &same);
     int alike_blind = count_swapped_alike(no_position->first, &gap_blind,
                                           &same);
     claim(claims, alike_blind == 45 && alike_book == 0 && gap_blind <= 1e-4
           && gap_book >= 0.1, CHAPTER_ABLATIONS,
-          "without position vectors the scores of a*b= and b*a= are the same "
-          "bits, exchanged, for all 45 pairs, and for none with them; the "
-          "outputs differ only by rounding",
-          "alike without: %d pairs, largest output gap %.1e; alike with: %d, "
-          "gap %.2f", alike_blind, gap_blind, alike_book, gap_book);
-    int low_book[N_SEEDS], low_blind[N_SEEDS], fell_book = 0, fell_blind = 0;
+          "without position vectors the scores of a*b= and b*a= are the "
+          "same bits, exchanged, for all 45 pairs, and for none with "
+          "them; the outputs differ only by rounding",
+          "alike without: %d pairs, largest output gap %.1e; alike with: "
+          "%d, gap %.2f", alike_blind, gap_blind, alike_book, gap_book);
+    int low_book[N_SEEDS], low_blind[N_SEEDS];
+    int fell_book = 0, fell_blind = 0;
     int lowest_book = N_PROBLEMS, lowest_blind = N_PROBLEMS;
     for (int s = 0; s < N_SEEDS; s++) {
         low_book[s] = lowest_after_perfect(&trials[0].run[s]);
@@ -674,11 +682,13 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
     list_values(lows_blind, sizeof lows_blind, low_blind, N_SEEDS);
     claim(claims, fell_blind > fell_book && lowest_blind < lowest_book,
           CHAPTER_ABLATIONS,
-          "more seeds of the model without position vectors fall back after "
-          "their first 100/100 than of the book's model, and lower",
+          "more seeds of the model without position vectors fall back "
+          "after their first 100/100 than of the book's model, and lower",
           "lowest after the first 100/100, seed by seed (100: never fell): "
           "without %s; with %s", lows_blind, lows_book);
     int mine[N_SEEDS], theirs[N_SEEDS], count[3];
+    char book[160], off[160];   /* first 100/100, seed by seed */
+    first_perfect_list(&trials[0], book, sizeof book);
     first_steps(&trials[0], theirs);
     first_steps(no_position, mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
@@ -693,13 +703,19 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
                      "some seeds", "without position vectors the model "
                      "reaches 100/100 later than the book's model from the "
                      "same seed on some seeds");
+}
+
+static void check_the_causal_mask(Claims *claims, const Trials *trials)
+{
+    const Trials *no_mask = &trials[variant_without(NO_MASK)];
     double per_sequence, floor = loss_floor(&per_sequence);
     int best_score = 0, perfect = 0, below_floor = 0, copy = 0;
     for (int s = 0; s < N_SEEDS; s++) {
         int best = best_score_of(&no_mask->run[s]);
         best_score = best > best_score ? best : best_score;
         perfect += no_mask->run[s].result.first_perfect >= 0;
-        below_floor += no_mask->loss[s] < floor / 10 && 2 * best < N_PROBLEMS;
+        below_floor += no_mask->loss[s] < floor / 10
+                       && 2 * best < N_PROBLEMS;
         copy += no_mask->copied[s] > 0.5 && trials[0].copied[s] < 0.05;
     }
     double worst_loss = highest_of(no_mask->loss, N_SEEDS),
@@ -712,25 +728,39 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           "least share copied without the mask %.3f; most with it %.3f",
           copies_least, book_copies_most);
     claim_every(claims, below_floor, N_SEEDS, CHAPTER_ABLATIONS,
-          "without the mask the loss falls to a tenth of the floor or less "
-          "on every seed, while no seed answers half of the problems at any "
-          "check of its training",
+          "without the mask the loss falls to a tenth of the floor or "
+          "less on every seed, while no seed answers half of the problems "
+          "at any check of its training",
           "highest loss %.1e against a floor of %.3f; best score at any "
           "check %d; seeds ever at 100/100: %d", worst_loss, floor,
           best_score, perfect);
+}
+
+static void check_residual_and_layernorm(Claims *claims,
+                                         const Trials *trials, Gpt *g)
+{
+    const Trials *no_residual = &trials[variant_without(NO_RESIDUAL)],
+                 *no_layernorm = &trials[variant_without(NO_LAYERNORM)];
+    int mine[N_SEEDS], theirs[N_SEEDS], count[3], book_lo, book_hi;
+    double wide_book, wide_off;
+    char book[160], off[160];   /* first 100/100, seed by seed */
+    first_perfect_range(&trials[0], &book_lo, &book_hi);
+    first_perfect_list(&trials[0], book, sizeof book);
+    first_steps(&trials[0], theirs);
     first_steps(no_residual, mine);
     seed_by_seed(mine, theirs, N_SEEDS, count);
     claim_every(claims, seeds_perfect_after(no_residual, -1), N_SEEDS,
                 CHAPTER_ABLATIONS,
-                "every seed of the model without the residual reaches 100/100",
+                "every seed of the model without the residual reaches "
+                "100/100",
                 "first 100/100 without: %s; with: %s",
                 first_perfect_list(no_residual, off, sizeof off), book);
     sooner_and_later(claims, count,
-                     "without the residual the model reaches 100/100 sooner "
-                     "than the book's model from the same seed on some seeds",
-                     "without the residual the model reaches 100/100 later "
-                     "than the book's model from the same seed on some "
-                     "seeds");
+                     "without the residual the model reaches 100/100 "
+                     "sooner than the book's model from the same seed on "
+                     "some seeds", "without the residual the model "
+                     "reaches 100/100 later than the book's model from "
+                     "the same seed on some seeds");
     double rare = fmax(saturation(g, &wide_book),
                        saturation(no_layernorm->first, &wide_off));
     claim_every(claims, seeds_perfect_after(no_layernorm, book_hi), N_SEEDS,
@@ -743,7 +773,7 @@ static void claims_about_the_ablations(Claims *claims, const Trials *trials,
           CHAPTER_ABLATIONS,
           "the book's seed without LayerNorm has larger scores, saturated "
           "rows staying rare (under 20 %)",
-          "score spread %.1f against %.1f; saturated rows %.0f %%", wide_off,
-          wide_book, rare);
+          "score spread %.1f against %.1f; saturated rows %.0f %%",
+          wide_off, wide_book, rare);
 }
 

@@ -33,6 +33,14 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
 static int train_and_take_apart(FfnRuns *e, int s);
 static void claims_over_the_models(Text *numbers, Claims *claims,
                                    const FfnRuns *e);
+typedef struct {    /* over the seeds: on how many each sentence holds */
+    int worst, shared, fifty, zero_best, clear, fewer;
+    double count[2][N_SEEDS];   /* directions for 90 %: outputs, inputs */
+    double least[3][N_SEEDS];   /* the smallest shares */
+} SeedTally;
+static SeedTally tally_the_seeds(const FfnRuns *e);
+static void check_the_models_of_all_seeds(Claims *claims,
+                                          const SeedTally *t);
 
 int ffn_experiments(const char *model, const char *sweep, const char *dir,
                     const char *fig, Text *numbers, Claims *claims)
@@ -394,9 +402,7 @@ static int experiments_of_the_ffn(const char *dir, const char *fig,
 static void claims_over_the_models(Text *numbers, Claims *claims,
                                    const FfnRuns *e)
 {
-    double d[N_SEEDS], count[2][N_SEEDS], least[3][N_SEEDS];
-    int worst = 0, shared = 0, fewer = 0, fifty = 0, zero_best = 0;
-    int clear = 0;
+    double d[N_SEEDS];
     char name[64];
     for (int c = 0; c < N_CONCEPTS; c++) {
         for (int s = 0; s < N_SEEDS; s++)
@@ -404,80 +410,93 @@ static void claims_over_the_models(Text *numbers, Claims *claims,
         snprintf(name, sizeof name, "neuron_%d_sweep_d", c + 1);
         numbers_of_spread(numbers, name, "%.2f", d, N_SEEDS);
     }
+    SeedTally t = tally_the_seeds(e);
+    numbers_of_spread(numbers, "pca_90_sweep", "%g", t.count[0], N_SEEDS);
+    numbers_of_spread(numbers, "pca_90_input_sweep", "%g", t.count[1],
+                      N_SEEDS);
+    numbers_of_spread(numbers, "pca_31st_input_sweep", "%.1e", t.least[0],
+                      N_SEEDS);
+    numbers_of_spread(numbers, "pca_32nd_input_sweep", "%.1e", t.least[1],
+                      N_SEEDS);
+    numbers_of_spread(numbers, "pca_least_sweep", "%.1e", t.least[2],
+                      N_SEEDS);
+    number(numbers, "neuron_sweep_a7_worst", "%d", t.worst);
+    number(numbers, "neuron_sweep_a7_b7_shared", "%d", t.shared);
+    number(numbers, "neuron_sweep_fifty_beats_never", "%d", t.fifty);
+    number(numbers, "neuron_sweep_zero_best", "%d", t.zero_best);
+    check_the_models_of_all_seeds(claims, &t);
+}
+
+static SeedTally tally_the_seeds(const FfnRuns *e)
+{
+    SeedTally t = {0};
     for (int s = 0; s < N_SEEDS; s++) {
         const FfnSeed *m = &e->seed[s];
         int is_worst = 1;
         for (int c = 1; c < N_DRAWN; c++)
             is_worst &= fabs(m->found[c].d) > fabs(m->found[0].d);
-        worst += is_worst;
-        shared += m->found[0].neuron == m->found[N_CONCEPTS - 1].neuron;
-        fifty += m->found[2].right > N_PROBLEMS - m->found[2].count;
+        t.worst += is_worst;
+        t.shared += m->found[0].neuron == m->found[N_CONCEPTS - 1].neuron;
+        t.fifty += m->found[2].right > N_PROBLEMS - m->found[2].count;
         int is_best = 1;
         for (int c = 0; c < N_CONCEPTS; c++)
             is_best &= c == 3 || fabs(m->found[3].d) > fabs(m->found[c].d);
-        zero_best += is_best;
-        clear += directions_with_variance(m->share, HIDDEN) == HIDDEN
-                 && directions_with_variance(m->share_input, WIDTH)
-                    == WIDTH - 1;
-        count[0][s] = m->pca_90;
-        count[1][s] = m->pca_90_input;
-        fewer += m->pca_90 > m->pca_90_input && m->pca_90 <= HIDDEN / 4;
-        least[0][s] = m->share_input[WIDTH - 2];
-        least[1][s] = m->share_input[WIDTH - 1];
-        least[2][s] = m->share[HIDDEN - 1];
+        t.zero_best += is_best;
+        t.clear += directions_with_variance(m->share, HIDDEN) == HIDDEN
+                   && directions_with_variance(m->share_input, WIDTH)
+                      == WIDTH - 1;
+        t.count[0][s] = m->pca_90;
+        t.count[1][s] = m->pca_90_input;
+        t.fewer += m->pca_90 > m->pca_90_input && m->pca_90 <= HIDDEN / 4;
+        t.least[0][s] = m->share_input[WIDTH - 2];
+        t.least[1][s] = m->share_input[WIDTH - 1];
+        t.least[2][s] = m->share[HIDDEN - 1];
     }
-    numbers_of_spread(numbers, "pca_90_sweep", "%g", count[0], N_SEEDS);
-    numbers_of_spread(numbers, "pca_90_input_sweep", "%g", count[1],
-                      N_SEEDS);
-    numbers_of_spread(numbers, "pca_31st_input_sweep", "%.1e", least[0],
-                      N_SEEDS);
-    numbers_of_spread(numbers, "pca_32nd_input_sweep", "%.1e", least[1],
-                      N_SEEDS);
-    numbers_of_spread(numbers, "pca_least_sweep", "%.1e", least[2],
-                      N_SEEDS);
-    number(numbers, "neuron_sweep_a7_worst", "%d", worst);
-    number(numbers, "neuron_sweep_a7_b7_shared", "%d", shared);
-    number(numbers, "neuron_sweep_fifty_beats_never", "%d", fifty);
-    number(numbers, "neuron_sweep_zero_best", "%d", zero_best);
+    return t;
+}
+
+static void check_the_models_of_all_seeds(Claims *claims,
+                                          const SeedTally *t)
+{
     char lists[2][160];
     int counts[2][N_SEEDS];
-    double range[2][2] = {{least[0][0], least[0][0]}, {least[1][0],
-                                                       least[1][0]}};
+    double range[2][2] = {{t->least[0][0], t->least[0][0]},
+                          {t->least[1][0], t->least[1][0]}};
     for (int s = 0; s < N_SEEDS; s++)
         for (int k = 0; k < 2; k++) {
-            counts[k][s] = (int)count[k][s];
-            if (least[k][s] < range[k][0])
-                range[k][0] = least[k][s];
-            if (least[k][s] > range[k][1])
-                range[k][1] = least[k][s];
+            counts[k][s] = (int)t->count[k][s];
+            if (t->least[k][s] < range[k][0])
+                range[k][0] = t->least[k][s];
+            if (t->least[k][s] > range[k][1])
+                range[k][1] = t->least[k][s];
         }
     for (int k = 0; k < 2; k++)
         list_values(lists[k], sizeof lists[k], counts[k], N_SEEDS);
-    claim_every(claims, fewer, N_SEEDS, CHAPTER_FFN,
+    claim_every(claims, t->fewer, N_SEEDS, CHAPTER_FFN,
           "on every seed, the activations need more directions for 90 % of "
           "their variance than the inputs, but at most a quarter of 64",
           "activations: %s; inputs: %s", lists[0], lists[1]);
-    claim_every(claims, clear, N_SEEDS, CHAPTER_FFN,
+    claim_every(claims, t->clear, N_SEEDS, CHAPTER_FFN,
           "on every seed, the activations vary in all 64 directions and the "
           "inputs in 31, no share within a factor 100 of the cut-off",
           "on %d of %d seeds; the inputs' 31st share at least %.0f times "
-          "the cut-off, the 32nd at most 1/%.0f of it", clear, N_SEEDS,
+          "the cut-off, the 32nd at most 1/%.0f of it", t->clear, N_SEEDS,
           range[0][0] / ROUNDING_SHARE, ROUNDING_SHARE / range[1][1]);
-    claim_count(claims, worst, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+    claim_count(claims, t->worst, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
                 CHAPTER_FFN, "on more than half the seeds 'a "
                 "is 7' is the worst separated concept", "on %d of %d seeds",
-                worst, N_SEEDS);
-    claim_count(claims, shared, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                t->worst, N_SEEDS);
+    claim_count(claims, t->shared, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
                 CHAPTER_FFN, "on more than half the seeds one "
                 "neuron is best for 'a is 7' and 'b is 7'",
-                "on %d of %d seeds", shared, N_SEEDS);
-    claim_every(claims, zero_best, N_SEEDS, CHAPTER_FFN,
+                "on %d of %d seeds", t->shared, N_SEEDS);
+    claim_every(claims, t->zero_best, N_SEEDS, CHAPTER_FFN,
                 "'the answer is 0' is the best separated concept on every seed",
-                "best on %d of %d seeds", zero_best, N_SEEDS);
-    claim_count(claims, fifty, N_SEEDS, 0, N_SEEDS - 1,
+                "best on %d of %d seeds", t->zero_best, N_SEEDS);
+    claim_count(claims, t->fifty, N_SEEDS, 0, N_SEEDS - 1,
                 CHAPTER_FFN, "the neuron for 'the tens digit "
                 "is 5' fails to beat the rule 'never' on some seeds",
-                "beats 'never' on %d of %d seeds", fifty, N_SEEDS);
+                "beats 'never' on %d of %d seeds", t->fifty, N_SEEDS);
 }
 
 static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,

@@ -25,6 +25,7 @@ static int experiments_of_heads(const char *dir, const char *fig,
                                 HeadRuns *e);
 static void claims_about_heads(Claims *claims, const HeadRuns *e,
                                const Quota *quota);
+static void check_the_quota(Claims *claims, const Quota *q);
 static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c);
 static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e);
 
@@ -441,29 +442,7 @@ static int experiments_of_heads(const char *dir, const char *fig,
 static void claims_about_heads(Claims *claims, const HeadRuns *e,
                                const Quota *q)
 {
-    claim(claims, q->worst_sum <= 1e-5, CHAPTER_HEADS,
-          "every head's weights add up to 1",
-          "largest difference from 1: %.1e", q->worst_sum);
-    claim(claims, q->largest_gap <= 0.1, CHAPTER_HEADS,
-          "no head favours a or b on average by more than 0.1",
-          "largest: %.2f", q->largest_gap);
-    int siding = 0, seldom = 0;     /* on most problems; on a fifth or
-                                       fewer */
-    for (int head = 0; head < N_HEADS; head++) {
-        siding += q->sided[head] > (N_PROBLEMS - N_DIGITS) / 2;
-        seldom += q->sided[head] <= (N_PROBLEMS - N_DIGITS) / 5;
-    }
-    claim(claims, siding == 1 && seldom == N_HEADS - 1 && q->most_one >= 0.9
-          && N_HEADS == 4, CHAPTER_HEADS,
-          "in the book's model one head takes sides on most problems, the "
-          "others on a fifth or fewer, and one head puts nearly all its "
-          "quota (0.9 or more) on one operand",
-          "heads 0 to 3 on %d, %d, %d and %d of 90; the most on one "
-          "operand %.2f", q->sided[0], q->sided[1], q->sided[2],
-          q->sided[3], q->most_one);
-    claim(claims, q->least_a >= 0.2 && q->least_b >= 0.2, CHAPTER_HEADS,
-          "every problem is read at a and at b with a weight of at least "
-          "0.2", "least at a %.2f, at b %.2f", q->least_a, q->least_b);
+    check_the_quota(claims, q);
     int ended = 0;
     for (int c = 0; c < N_HEAD_CHOICES; c++)
         for (int s = 0; s < N_SEEDS; s++)
@@ -520,6 +499,33 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
           "one head and eight", "spread %d steps, gap %.0f", most - fewest,
           gap);
     claims_about_frozen_weights(claims, e);
+}
+
+static void check_the_quota(Claims *claims, const Quota *q)
+{
+    claim(claims, q->worst_sum <= 1e-5, CHAPTER_HEADS,
+          "every head's weights add up to 1",
+          "largest difference from 1: %.1e", q->worst_sum);
+    claim(claims, q->largest_gap <= 0.1, CHAPTER_HEADS,
+          "no head favours a or b on average by more than 0.1",
+          "largest: %.2f", q->largest_gap);
+    int siding = 0, seldom = 0;     /* on most problems; on a fifth or
+                                       fewer */
+    for (int head = 0; head < N_HEADS; head++) {
+        siding += q->sided[head] > (N_PROBLEMS - N_DIGITS) / 2;
+        seldom += q->sided[head] <= (N_PROBLEMS - N_DIGITS) / 5;
+    }
+    claim(claims, siding == 1 && seldom == N_HEADS - 1 && q->most_one >= 0.9
+          && N_HEADS == 4, CHAPTER_HEADS,
+          "in the book's model one head takes sides on most problems, the "
+          "others on a fifth or fewer, and one head puts nearly all its "
+          "quota (0.9 or more) on one operand",
+          "heads 0 to 3 on %d, %d, %d and %d of 90; the most on one "
+          "operand %.2f", q->sided[0], q->sided[1], q->sided[2],
+          q->sided[3], q->most_one);
+    claim(claims, q->least_a >= 0.2 && q->least_b >= 0.2, CHAPTER_HEADS,
+          "every problem is read at a and at b with a weight of at least "
+          "0.2", "least at a %.2f, at b %.2f", q->least_a, q->least_b);
 }
 
 static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e)

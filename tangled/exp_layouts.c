@@ -52,6 +52,12 @@ static int train_the_control(Run *run, const TrainConfig *cfg);
 static int perceptron_with_parser(const TrainConfig *cfg);
 
 static void claims_about_layouts(Claims *claims, const LayoutRuns *e);
+static void check_parsed_perceptron(Claims *claims, const LayoutRuns *e);
+static void check_layouts_answered(Claims *claims, const LayoutRuns *e);
+static void check_operand_weights(Claims *claims, const LayoutRuns *e);
+static void check_the_split_seed(Claims *claims, const LayoutRuns *e);
+static void check_the_figure(Claims *claims, const LayoutRuns *e);
+static void check_the_steps_taken(Claims *claims, const LayoutRuns *e);
 static int read_in_every_layout(const LayoutRuns *e, int head);
 static int numbers_of_layouts(Text *out, const LayoutRuns *e);
 static int table_of_layouts(const char *dir);
@@ -824,6 +830,16 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     claim(claims, always < 0, CHAPTER_TURN,
           "no position holds an operand in every layout",
           always < 0 ? "none does" : "position %d does", always);
+    check_parsed_perceptron(claims, e);
+    check_layouts_answered(claims, e);
+    check_operand_weights(claims, e);
+    check_the_split_seed(claims, e);
+    check_the_figure(claims, e);
+    check_the_steps_taken(claims, e);
+}
+
+static void check_parsed_perceptron(Claims *claims, const LayoutRuns *e)
+{
     int with_parser = 0;
     char parser_list[160];
     for (int r = 0; r < N_SEEDS; r++)
@@ -832,14 +848,23 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     claim_every(claims, with_parser, N_SEEDS, CHAPTER_TURN,
           "with the parser in front, the perceptron of every seed answers "
           "all 600 strings", "strings answered: %s", parser_list);
+}
+
+static void check_layouts_answered(Claims *claims, const LayoutRuns *e)
+{
     int answered = 0;
     for (int r = 0; r < N_SEEDS; r++)
         for (int which = 0; which < N_LAYOUTS; which++)
             answered += e->right[r][which];
     claim_every(claims, answered, N_SEEDS * N_LAYOUTS * N_PROBLEMS,
-          CHAPTER_TRAINING, "every run answers every problem in every layout",
+          CHAPTER_TRAINING,
+          "every run answers every problem in every layout",
           "%d of %d strings over the seeds", answered,
           N_SEEDS * N_LAYOUTS * N_PROBLEMS);
+}
+
+static void check_operand_weights(Claims *claims, const LayoutRuns *e)
+{
     int more = 0, moved = 0, summed = 0;
     int operands[N_SEEDS], fillers[N_SEEDS], sum_peaks[N_SEEDS];
     double moved_lo = 1;
@@ -878,6 +903,10 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
     claim_every(claims, summed, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, the heads' summed = row peaks on an operand in "
           "more than four of five strings", "strings: %s", sum_list);
+}
+
+static void check_the_split_seed(Claims *claims, const LayoutRuns *e)
+{
     int split = split_seed(e), most = 0, a_little = 1, extremes = 0;
     for (int head = 0; head < N_HEADS; head++) {
         double a = mean_weight(e, split, head, ON_A);
@@ -887,8 +916,8 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
         extremes |= (a > 0.9) << 0 | (a < 0.2) << 1;
     }
     claim(claims, extremes == 3, CHAPTER_TRAINING,
-          "of seed 1's heads, one gives the operands over 0.9 of its weight, "
-          "one under 0.2", extremes == 3 ? "both" : "not both");
+          "of seed 1's heads, one gives the operands over 0.9 of its "
+          "weight, one under 0.2", extremes == 3 ? "both" : "not both");
     claim(claims, a_little, CHAPTER_TRAINING,
           "every head of the split seed gives each operand between 0.1 and "
           "0.4 of its weight", "seed %llu: %s",
@@ -899,13 +928,19 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
              ? e->on_operand[split][head] : most;
     claim(claims, e->sum_on_operand[split] > most, CHAPTER_TRAINING,
           "on the split seed the heads' sum peaks on an operand in more "
-          "strings than any one head", "seed %llu: the sum in %d, a head in "
-          "at most %d", (unsigned long long)e->run[split].cfg.seed,
+          "strings than any one head",
+          "seed %llu: the sum in %d, a head in at most %d",
+          (unsigned long long)e->run[split].cfg.seed,
           e->sum_on_operand[split], most);
+}
+
+static void check_the_figure(Claims *claims, const LayoutRuns *e)
+{
     FigureReading f = read_the_figure(e);
     int before = 0;
     for (int which = 0; which < N_LAYOUTS; which++)
-        before += position_of(which, 'b') == (int)strlen(layouts[which]) - 2;
+        before += position_of(which, 'b')
+                  == (int)strlen(layouts[which]) - 2;
     claim(claims, before == N_LAYOUTS, CHAPTER_TRAINING,
           "in every layout b stands just before the =",
           "in %d of %d layouts", before, N_LAYOUTS);
@@ -918,6 +953,10 @@ static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
           "of them by less than 0.01 in some layout",
           "%d heads; the narrowest lead %.3f against %.3f", f.others,
           f.weak_on, f.weak_rival_weight);
+}
+
+static void check_the_steps_taken(Claims *claims, const LayoutRuns *e)
+{
     int longer = 0, first_perfect[N_SEEDS], control[N_SEEDS];
     char first_list[160], control_list[160];
     for (int r = 0; r < N_SEEDS; r++) {

@@ -34,6 +34,24 @@ static int figure_of_the_interventions(const char *fig,
                                        int n_heads);
 static void numbers_of_paths(Text *numbers, Claims *claims,
                              const Interventions *iv);
+typedef struct {    /* the interventions over the seeds */
+    double least[N_SEEDS], best[N_SEEDS];   /* the worst and best head
+                                               alone */
+    double frozen[N_SEEDS], commuted[N_SEEDS], value[N_SEEDS];
+    double key[N_SEEDS], clean[N_SEEDS];
+    int short_alone, short_frozen, value_more, all_matter;  /* seeds */
+} PatchTally;
+static PatchTally tally_the_patches(const Interventions *iv, int n_heads);
+typedef struct {    /* the two paths over the seeds */
+    double count[4][N_SEEDS];       /* right: clean, then as paths[] */
+    double difference[4][N_SEEDS];  /* as Interventions' */
+    double moved[N_SEEDS];          /* as qk_moved */
+    int direct_keeps_more;          /* seeds */
+} PathTally;
+static PathTally tally_the_paths(const Interventions *iv);
+static void check_the_paths(Claims *claims, const PathTally *t);
+static void check_the_interventions(Claims *claims, const PatchTally *t,
+                                    const Interventions *iv);
 static double position_share(const HeadCircuits *circuits, int n_heads);
 
 static int commuted_of(int p) { return p % 10 * 10 + p / 10; }
@@ -217,67 +235,21 @@ static int table_of_the_heads(const char *dir, const Interventions *iv,
 static void numbers_of_interventions(Text *numbers, Claims *claims,
                                      const Interventions *iv, int n_heads)
 {
-    double least[N_SEEDS], best[N_SEEDS], frozen[N_SEEDS];
-    double commuted[N_SEEDS], value[N_SEEDS], key[N_SEEDS], clean[N_SEEDS];
-    int short_alone = 0, short_frozen = 0, value_more = 0, all_matter = 0;
     numbers_of_the_book_model(numbers, &iv[0], n_heads);
-    for (int s = 0; s < N_SEEDS; s++) {
-        int lo, hi, matter = 1;
-        heads_at_the_extremes(&iv[s], n_heads, &lo, &hi);
-        for (int h = 0; h < n_heads; h++)
-            matter &= iv[s].mean[h] < iv[s].clean;
-        least[s] = lo, best[s] = hi, frozen[s] = iv[s].frozen;
-        commuted[s] = iv[s].commuted, clean[s] = iv[s].clean;
-        value[s] = iv[s].by_value, key[s] = iv[s].by_key;
-        short_alone += hi < iv[s].clean;
-        short_frozen += iv[s].frozen < iv[s].clean;
-        value_more += iv[s].by_value > iv[s].by_key;
-        all_matter += matter;
-    }
-    double clean_lo = lowest_of(clean, N_SEEDS);
-    double commuted_hi = highest_of(commuted, N_SEEDS);
-    number(numbers, "patch_clean_lo", "%.0f", clean_lo);
-    numbers_of_spread(numbers, "patch_least_mean", "%.0f", least, N_SEEDS);
-    numbers_of_spread(numbers, "patch_best_alone", "%.0f", best, N_SEEDS);
-    numbers_of_spread(numbers, "patch_frozen", "%.0f", frozen, N_SEEDS);
-    numbers_of_spread(numbers, "patch_commuted", "%.0f", commuted, N_SEEDS);
-    numbers_of_spread(numbers, "patch_by_value", "%.0f", value, N_SEEDS);
-    numbers_of_spread(numbers, "patch_by_key", "%.0f", key, N_SEEDS);
-    number(numbers, "patch_short_alone", "%d", short_alone);
-    number(numbers, "patch_short_frozen", "%d", short_frozen);
-    number(numbers, "patch_value_more", "%d", value_more);
-    number(numbers, "patch_all_matter", "%d", all_matter);
-    claim_every(claims, count_at_least(clean, N_SEEDS, N_PROBLEMS), N_SEEDS,
-                CHAPTER_ROUTING,
-          "on every seed, the model answers all the problems unpatched",
-          "the fewest: %.0f", clean_lo);
-    claim_every(claims, short_alone, N_SEEDS, CHAPTER_ROUTING,
-          "on every seed no head alone, the others at their mean, keeps every "
-          "problem right", "on %d of %d seeds; the best head alone keeps "
-          "%.0f to %.0f", short_alone, N_SEEDS, lowest_of(best, N_SEEDS),
-          highest_of(best, N_SEEDS));
-    claim_count(claims, all_matter, N_SEEDS, 1, N_SEEDS - 1,
-                CHAPTER_ROUTING,
-          "every head's mean costs problems on some seeds, not on all",
-          "on %d of %d seeds", all_matter, N_SEEDS);
-    claim_every(claims, short_frozen, N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the weights frozen at their mean lose problems",
-          "on %d of %d seeds", short_frozen, N_SEEDS);
-    claim_every(claims, count_below(commuted, N_SEEDS, iv[0].n_commuted / 2.0),
-                N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the commuted problem's weights leave fewer than half "
-          "of the problems with a != b right", "at most %.0f of %d",
-          commuted_hi, iv[0].n_commuted);
-    claim_every(claims, value_more, N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, another first operand's value moves the answer more "
-          "often than its key", "on %d of %d seeds", value_more, N_SEEDS);
-    int short_of_all = 0;
-    for (int s = 0; s < N_SEEDS; s++)
-        short_of_all += value[s] < 100 && key[s] < 100;
-    claim_every(claims, short_of_all, N_SEEDS, CHAPTER_ROUTING,
-          "on no seed does another first operand's value, or its key, move "
-          "every answer", "at most %.0f %% and %.0f %%",
-          highest_of(value, N_SEEDS), highest_of(key, N_SEEDS));
+    PatchTally t = tally_the_patches(iv, n_heads);
+    number(numbers, "patch_clean_lo", "%.0f", lowest_of(t.clean, N_SEEDS));
+    numbers_of_spread(numbers, "patch_least_mean", "%.0f", t.least, N_SEEDS);
+    numbers_of_spread(numbers, "patch_best_alone", "%.0f", t.best, N_SEEDS);
+    numbers_of_spread(numbers, "patch_frozen", "%.0f", t.frozen, N_SEEDS);
+    numbers_of_spread(numbers, "patch_commuted", "%.0f", t.commuted,
+                      N_SEEDS);
+    numbers_of_spread(numbers, "patch_by_value", "%.0f", t.value, N_SEEDS);
+    numbers_of_spread(numbers, "patch_by_key", "%.0f", t.key, N_SEEDS);
+    number(numbers, "patch_short_alone", "%d", t.short_alone);
+    number(numbers, "patch_short_frozen", "%d", t.short_frozen);
+    number(numbers, "patch_value_more", "%d", t.value_more);
+    number(numbers, "patch_all_matter", "%d", t.all_matter);
+    check_the_interventions(claims, &t, iv);
     claims_about_the_book_model(claims, &iv[0], n_heads);
     numbers_of_paths(numbers, claims, iv);
 }
@@ -287,63 +259,24 @@ static void numbers_of_paths(Text *numbers, Claims *claims,
 {
     static const char *const name[4] = {"clean", "both", "direct",
                                         "via_ffn"};
-    double count[4][N_SEEDS], difference[4][N_SEEDS], moved[N_SEEDS];
-    int direct_keeps_more = 0;
-    for (int s = 0; s < N_SEEDS; s++) {
-        for (int k = 0; k < 4; k++) {
-            count[k][s] = k == 0 ? iv[s].clean : iv[s].paths[k - 1];
-            difference[k][s] = iv[s].difference[k];
-        }
-        moved[s] = iv[s].qk_moved;
-        direct_keeps_more += iv[s].paths[1] > iv[s].paths[2];
-    }
+    PathTally t = tally_the_paths(iv);
     char key[64];
     for (int k = 1; k < 4; k++) {
         snprintf(key, sizeof key, "paths_book_%s", name[k]);
         number(numbers, key, "%d", iv[0].paths[k - 1]);
         snprintf(key, sizeof key, "paths_%s", name[k]);
-        numbers_of_spread(numbers, key, "%.0f", count[k], N_SEEDS);
+        numbers_of_spread(numbers, key, "%.0f", t.count[k], N_SEEDS);
     }
     for (int k = 0; k < 4; k++) {
         snprintf(key, sizeof key, "paths_book_diff_%s", name[k]);
         number(numbers, key, "%.1f", iv[0].difference[k]);
         snprintf(key, sizeof key, "paths_diff_%s", name[k]);
-        numbers_of_spread(numbers, key, "%.1f", difference[k], N_SEEDS);
+        numbers_of_spread(numbers, key, "%.1f", t.difference[k], N_SEEDS);
     }
-    number(numbers, "paths_direct_keeps_more", "%d", direct_keeps_more);
+    number(numbers, "paths_direct_keeps_more", "%d", t.direct_keeps_more);
     number(numbers, "qk_book_moved", "%.0f", iv[0].qk_moved);
-    numbers_of_spread(numbers, "qk_moved", "%.0f", moved, N_SEEDS);
-    double direct_lo = lowest_of(count[2], N_SEEDS);
-    double via_ffn_hi = highest_of(count[3], N_SEEDS);
-    claim_every(claims, direct_keeps_more, N_SEEDS,
-                CHAPTER_ROUTING,
-          "on every seed, the heads' mean on the direct path keeps more "
-          "problems right than on the path through the FFN",
-          "on %d of %d seeds", direct_keeps_more, N_SEEDS);
-    claim_every(claims,
-                count_at_least(count[2], N_SEEDS, 4.0 * N_PROBLEMS / 5),
-                N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the heads' mean on the direct path leaves at least "
-          "four problems in five right", "the fewest: %.0f", direct_lo);
-    claim_every(claims, count_below(count[3], N_SEEDS, 0.5 * N_PROBLEMS),
-                N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the heads' mean on the path through the FFN leaves "
-          "fewer than half of the problems right", "the most: %.0f",
-          via_ffn_hi);
-    int signed_right = 0;
-    for (int s = 0; s < N_SEEDS; s++)
-        signed_right += difference[2][s] > 0 && difference[3][s] < 0;
-    claim_every(claims, signed_right, N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the mean logit difference stays above zero with the "
-          "direct path changed and falls below it with the path through the "
-          "FFN changed", "lowest %.1f; highest %.1f",
-          lowest_of(difference[2], N_SEEDS),
-          highest_of(difference[3], N_SEEDS));
-    claim_every(claims, count_below(moved, N_SEEDS, 50), N_SEEDS,
-                CHAPTER_ROUTING,
-          "on every seed, moving a digit from position 0 to 2 changes no "
-          "head's score by half the range of its scores over the digits",
-          "at most %.0f %%", highest_of(moved, N_SEEDS));
+    numbers_of_spread(numbers, "qk_moved", "%.0f", t.moved, N_SEEDS);
+    check_the_paths(claims, &t);
 }
 
 static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
@@ -460,6 +393,116 @@ static void claims_about_the_book_model(Claims *claims,
           "for every head of the book's model, the partner's output costs "
           "at least as many problems as zeros, and zeros as the mean",
           "for %d of %d heads", ordered, n_heads);
+}
+
+static PatchTally tally_the_patches(const Interventions *iv, int n_heads)
+{
+    PatchTally t = {0};
+    for (int s = 0; s < N_SEEDS; s++) {
+        int lo, hi, matter = 1;
+        heads_at_the_extremes(&iv[s], n_heads, &lo, &hi);
+        for (int h = 0; h < n_heads; h++)
+            matter &= iv[s].mean[h] < iv[s].clean;
+        t.least[s] = lo, t.best[s] = hi, t.frozen[s] = iv[s].frozen;
+        t.commuted[s] = iv[s].commuted, t.clean[s] = iv[s].clean;
+        t.value[s] = iv[s].by_value, t.key[s] = iv[s].by_key;
+        t.short_alone += hi < iv[s].clean;
+        t.short_frozen += iv[s].frozen < iv[s].clean;
+        t.value_more += iv[s].by_value > iv[s].by_key;
+        t.all_matter += matter;
+    }
+    return t;
+}
+
+static PathTally tally_the_paths(const Interventions *iv)
+{
+    PathTally t = {0};
+    for (int s = 0; s < N_SEEDS; s++) {
+        for (int k = 0; k < 4; k++) {
+            t.count[k][s] = k == 0 ? iv[s].clean : iv[s].paths[k - 1];
+            t.difference[k][s] = iv[s].difference[k];
+        }
+        t.moved[s] = iv[s].qk_moved;
+        t.direct_keeps_more += iv[s].paths[1] > iv[s].paths[2];
+    }
+    return t;
+}
+
+static void check_the_paths(Claims *claims, const PathTally *t)
+{
+    double direct_lo = lowest_of(t->count[2], N_SEEDS);
+    double via_ffn_hi = highest_of(t->count[3], N_SEEDS);
+    claim_every(claims, t->direct_keeps_more, N_SEEDS,
+                CHAPTER_ROUTING,
+          "on every seed, the heads' mean on the direct path keeps more "
+          "problems right than on the path through the FFN",
+          "on %d of %d seeds", t->direct_keeps_more, N_SEEDS);
+    claim_every(claims,
+                count_at_least(t->count[2], N_SEEDS, 4.0 * N_PROBLEMS / 5),
+                N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the heads' mean on the direct path leaves at "
+          "least four problems in five right", "the fewest: %.0f",
+          direct_lo);
+    claim_every(claims,
+                count_below(t->count[3], N_SEEDS, 0.5 * N_PROBLEMS),
+                N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the heads' mean on the path through the FFN "
+          "leaves fewer than half of the problems right", "the most: %.0f",
+          via_ffn_hi);
+    int signed_right = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        signed_right += t->difference[2][s] > 0 && t->difference[3][s] < 0;
+    claim_every(claims, signed_right, N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the mean logit difference stays above zero with "
+          "the direct path changed and falls below it with the path "
+          "through the FFN changed", "lowest %.1f; highest %.1f",
+          lowest_of(t->difference[2], N_SEEDS),
+          highest_of(t->difference[3], N_SEEDS));
+    claim_every(claims, count_below(t->moved, N_SEEDS, 50), N_SEEDS,
+                CHAPTER_ROUTING,
+          "on every seed, moving a digit from position 0 to 2 changes no "
+          "head's score by half the range of its scores over the digits",
+          "at most %.0f %%", highest_of(t->moved, N_SEEDS));
+}
+
+static void check_the_interventions(Claims *claims, const PatchTally *t,
+                                    const Interventions *iv)
+{
+    double clean_lo = lowest_of(t->clean, N_SEEDS);
+    double commuted_hi = highest_of(t->commuted, N_SEEDS);
+    claim_every(claims, count_at_least(t->clean, N_SEEDS, N_PROBLEMS),
+                N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the model answers all the problems unpatched",
+          "the fewest: %.0f", clean_lo);
+    claim_every(claims, t->short_alone, N_SEEDS, CHAPTER_ROUTING,
+          "on every seed no head alone, the others at their mean, keeps "
+          "every problem right", "on %d of %d seeds; the best head alone "
+          "keeps %.0f to %.0f", t->short_alone, N_SEEDS,
+          lowest_of(t->best, N_SEEDS), highest_of(t->best, N_SEEDS));
+    claim_count(claims, t->all_matter, N_SEEDS, 1, N_SEEDS - 1,
+                CHAPTER_ROUTING,
+          "every head's mean costs problems on some seeds, not on all",
+          "on %d of %d seeds", t->all_matter, N_SEEDS);
+    claim_every(claims, t->short_frozen, N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the weights frozen at their mean lose problems",
+          "on %d of %d seeds", t->short_frozen, N_SEEDS);
+    claim_every(claims,
+                count_below(t->commuted, N_SEEDS, iv[0].n_commuted / 2.0),
+                N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the commuted problem's weights leave fewer than "
+          "half of the problems with a != b right", "at most %.0f of %d",
+          commuted_hi, iv[0].n_commuted);
+    claim_every(claims, t->value_more, N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, another first operand's value moves the answer "
+          "more often than its key", "on %d of %d seeds", t->value_more,
+          N_SEEDS);
+    int short_of_all = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        short_of_all += t->value[s] < 100 && t->key[s] < 100;
+    claim_every(claims, short_of_all, N_SEEDS, CHAPTER_ROUTING,
+          "on no seed does another first operand's value, or its key, "
+          "move every answer", "at most %.0f %% and %.0f %%",
+          highest_of(t->value, N_SEEDS), highest_of(t->key, N_SEEDS));
 }
 
 enum { GROW_STEPS = 6 };    /* "7*8=56": the ';' is never asked for */
