@@ -456,11 +456,38 @@ static int starts_branch(int s)
            && (s == 0 || wire_stages[s - 1].branch != 1);
 }
 
+static void draw_the_stream(Text *svg, const double mid[], double end)
+{
+    const char *blue = svg_palette(0);
+    double leave = 0;
+    text_printf(svg, "<path d=\"M%d %.1f L%d %.1f\" stroke=\"%s\" "
+                "stroke-width=\"3\"/>\n", WIRE_SPINE, mid[0], WIRE_SPINE,
+                end, blue);
+    for (int s = 0; s < N_WIRE_STAGES; s++) {
+        const WireStage *st = &wire_stages[s];
+        double turn = stage_height(st) / 2 + (WIRE_GAP + WIRE_TURN) / 2.0;
+        if (starts_branch(s))
+            leave = mid[s] - turn;
+        if (st->branch == 2) {
+            double back = mid[s] + turn;
+            text_printf(svg, "<path d=\"M%d %.1f H%d V%.1f H%d\" "
+                        "stroke=\"%s\" stroke-width=\"3\" fill=\"none\"/>"
+                        "\n<circle cx=\"%d\" cy=\"%.1f\" r=\"11\" "
+                        "fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/>"
+                        "\n<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                        "text-anchor=\"middle\" fill=\"%s\">+</text>\n",
+                        WIRE_SPINE, leave, WIRE_BRANCH, back,
+                        WIRE_SPINE + 11, blue, WIRE_SPINE, back, blue,
+                        WIRE_SPINE, back + 6, blue);
+        }
+    }
+}
+
 static int figure_wiring(const char *fig, Text *numbers)
 {
     int seen[N_GPT_TABLES] = {0}, mark[N_GPT_TABLES], tokens[SEQ_LEN];
     int length = problem_tokens(7 * 10 + 8, tokens), asking = 0;
-    double mid[N_WIRE_STAGES], y = 40, leave = 0;
+    double mid[N_WIRE_STAGES], y = 40;
     char heads[32];
     snprintf(heads, sizeof heads, "%d heads of %d", N_HEADS,
              WIDTH / N_HEADS);
@@ -485,29 +512,8 @@ static int figure_wiring(const char *fig, Text *numbers)
                         gpt_tables[t].name, seen[t]);
     number(numbers, "wiring_position", "%d", asking);
     Text svg = {0};
-    const char *blue = svg_palette(0);
     svg_begin(&svg, 760, y + 30);
-    text_printf(&svg, "<path d=\"M%d %.1f L%d %.1f\" stroke=\"%s\" "
-                "stroke-width=\"3\"/>\n", WIRE_SPINE, mid[0], WIRE_SPINE,
-                y, blue);
-    for (int s = 0; s < N_WIRE_STAGES; s++) {
-        const WireStage *st = &wire_stages[s];
-        double turn = stage_height(st) / 2 + (WIRE_GAP + WIRE_TURN) / 2.0;
-        if (starts_branch(s))
-            leave = mid[s] - turn;
-        if (st->branch == 2) {
-            double back = mid[s] + turn;
-            text_printf(&svg, "<path d=\"M%d %.1f H%d V%.1f H%d\" "
-                        "stroke=\"%s\" stroke-width=\"3\" fill=\"none\"/>"
-                        "\n<circle cx=\"%d\" cy=\"%.1f\" r=\"11\" "
-                        "fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/>"
-                        "\n<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
-                        "text-anchor=\"middle\" fill=\"%s\">+</text>\n",
-                        WIRE_SPINE, leave, WIRE_BRANCH, back,
-                        WIRE_SPINE + 11, blue, WIRE_SPINE, back, blue,
-                        WIRE_SPINE, back + 6, blue);
-        }
-    }
+    draw_the_stream(&svg, mid, y);
     for (int s = 0; s < N_WIRE_STAGES; s++)
         draw_stage(&svg, &wire_stages[s], mid[s], mark,
                    wire_stages[s].rows ? heads : "z \xce\xa6(z)");

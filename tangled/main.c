@@ -20,6 +20,9 @@ static void show_progress(const TrainRecord *r, void *context);
 static void report_training(const Run *run, const char *output);
 static void print_trace(const Trace *tr, Ablation off, int t,
                         const char *text, int exact);
+static void print_attention(const Trace *tr, Ablation off, int t,
+                            int exact);
+static void print_mixes(const Trace *tr, Ablation off, int t);
 static double time_evaluation(void);
 static const char *default_model(const char *program, char *path,
                                  size_t size);
@@ -110,6 +113,105 @@ static int patch_option(Arguments *a, const char *arg, const char *value)
     return 0;
 }
 
+static int read_value(const char *arg, const char *value, Arguments *a)
+{
+    unsigned long long number = 0;
+    int status = 0;
+    if (strcmp(arg, "--seed") == 0
+        && (status = parse_whole(arg, value, 0, UINT64_MAX,
+                                 &number)) == 0)
+        a->seed = number;
+    else if (strcmp(arg, "--steps") == 0
+             && (status = parse_whole(arg, value, 1, MAX_STEPS,
+                                      &number)) == 0)
+        a->steps = (int)number;
+    else if (strcmp(arg, "--pos") == 0
+             && (status = parse_whole(arg, value, 0, MAX_T - 1,
+                                      &number)) == 0)
+        a->pos = (int)number;
+    else if (strcmp(arg, "--repeat") == 0
+             && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
+        a->repeat = (int)number;
+    else if (strcmp(arg, "--heads") == 0
+             && (status = parse_whole(arg, value, 1, MAX_HEADS,
+                                      &number)) == 0) {
+        if (WIDTH % number != 0)
+            return usage_error("--heads: %llu heads cannot share the %d "
+                               "numbers of a row; use 1, 2, 4 or 8",
+                               number, WIDTH);
+        a->heads = (int)number;
+    }
+    else if (strcmp(arg, "--without") == 0) {
+        int part = 0;
+        while (part < N_PARTS
+               && strcmp(value, part_table[part].name) != 0)
+            part++;
+        if (part == N_PARTS)
+            return usage_error("--without: %s is not a part; use %s",
+                               quoted(value), list_of_parts());
+        a->without |= 1u << part;
+    }
+    else if (strcmp(arg, "-m") == 0)
+        a->model = value;
+    else if (strcmp(arg, "-o") == 0)
+        a->output = value;
+    else if (strcmp(arg, "--part") == 0)
+        a->part = value;
+    else if (strcmp(arg, "--sweep") == 0)
+        a->sweep = value;
+    else if (status == 0)
+        status = patch_option(a, arg, value);
+    return status;
+}
+
+static int read_option(int argc, char **argv, int *i, const char *accepted,
+                       Arguments *a)
+{
+    const char *arg = argv[*i];
+    char wanted[32];
+    snprintf(wanted, sizeof wanted, " %s ", arg);
+    char list[128];
+    snprintf(list, sizeof list, " %s ", accepted);
+    if (strlen(arg) > 16 || strstr(list, wanted) == NULL)
+        return usage_error("%s: unknown option '%s'", argv[1], arg);
+    if (strcmp(arg, "--exact") == 0) {      /* options without a value */
+        a->exact = 1;
+        return 0;
+    }
+    if (strcmp(arg, "--layouts") == 0) {
+        a->layouts = 1;
+        return 0;
+    }
+    if (strcmp(arg, "--book") == 0) {
+        a->book = 1;
+        return 0;
+    }
+    if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--direct") == 0
+        || strcmp(arg, "--via-ffn") == 0 || strcmp(arg, "--zero") == 0
+        || strcmp(arg, "--mean") == 0) {
+        if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--direct") == 0
+            || strcmp(arg, "--via-ffn") == 0) {
+            a->patch.site = arg[2] == 'w' ? PATCH_WEIGHTS
+                            : arg[2] == 'd' ? PATCH_DIRECT : PATCH_VIA_FFN;
+            a->sites++;
+        } else {
+            a->patch.source = strcmp(arg, "--zero") == 0 ? PATCH_ZERO : PATCH_MEAN;
+            a->sources++;
+        }
+        return 0;
+    }
+    if (*i + 1 >= argc)
+        return usage_error("%s: option %s needs a value", argv[1], arg);
+    const char *value = argv[++*i];
+    int status = read_value(arg, value, a);
+    if (status != 0)
+        return status;
+    if (value[0] == '\0')
+        return usage_error("%s: option %s needs a non-empty value",
+                           argv[1], arg);
+    return 0;
+}
+
 static int parse_arguments(int argc, char **argv, const char *accepted,
                            Arguments *a)
 {
@@ -125,89 +227,9 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
             a->words[a->n_words++] = arg;
             continue;
         }
-        char wanted[32];
-        snprintf(wanted, sizeof wanted, " %s ", arg);
-        char list[128];
-        snprintf(list, sizeof list, " %s ", accepted);
-        if (strlen(arg) > 16 || strstr(list, wanted) == NULL)
-            return usage_error("%s: unknown option '%s'", argv[1], arg);
-        if (strcmp(arg, "--exact") == 0) {      /* options without a value */
-            a->exact = 1;
-            continue;
-        }
-        if (strcmp(arg, "--layouts") == 0) {
-            a->layouts = 1;
-            continue;
-        }
-        if (strcmp(arg, "--book") == 0) {
-            a->book = 1;
-            continue;
-        }
-        if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--direct") == 0
-            || strcmp(arg, "--via-ffn") == 0 || strcmp(arg, "--zero") == 0
-            || strcmp(arg, "--mean") == 0) {
-            if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--direct") == 0
-                || strcmp(arg, "--via-ffn") == 0) {
-                a->patch.site = arg[2] == 'w' ? PATCH_WEIGHTS
-                                : arg[2] == 'd' ? PATCH_DIRECT : PATCH_VIA_FFN;
-                a->sites++;
-            } else {
-                a->patch.source = strcmp(arg, "--zero") == 0 ? PATCH_ZERO : PATCH_MEAN;
-                a->sources++;
-            }
-            continue;
-        }
-        if (i + 1 >= argc)
-            return usage_error("%s: option %s needs a value", argv[1], arg);
-        const char *value = argv[++i];
-        unsigned long long number = 0;
-        int status = 0;
-        if (strcmp(arg, "--seed") == 0
-            && (status = parse_whole(arg, value, 0, UINT64_MAX, &number)) == 0)
-            a->seed = number;
-        else if (strcmp(arg, "--steps") == 0
-                 && (status = parse_whole(arg, value, 1, MAX_STEPS, &number)) == 0)
-            a->steps = (int)number;
-        else if (strcmp(arg, "--pos") == 0
-                 && (status = parse_whole(arg, value, 0, MAX_T - 1,
-                                          &number)) == 0)
-            a->pos = (int)number;
-        else if (strcmp(arg, "--repeat") == 0
-                 && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
-            a->repeat = (int)number;
-        else if (strcmp(arg, "--heads") == 0
-                 && (status = parse_whole(arg, value, 1, MAX_HEADS,
-                                          &number)) == 0) {
-            if (WIDTH % number != 0)
-                return usage_error("--heads: %llu heads cannot share the %d "
-                                   "numbers of a row; use 1, 2, 4 or 8",
-                                   number, WIDTH);
-            a->heads = (int)number;
-        }
-        else if (strcmp(arg, "--without") == 0) {
-            int part = 0;
-            while (part < N_PARTS && strcmp(value, part_table[part].name) != 0)
-                part++;
-            if (part == N_PARTS)
-                return usage_error("--without: %s is not a part; use %s",
-                                   quoted(value), list_of_parts());
-            a->without |= 1u << part;
-        }
-        else if (strcmp(arg, "-m") == 0)
-            a->model = value;
-        else if (strcmp(arg, "-o") == 0)
-            a->output = value;
-        else if (strcmp(arg, "--part") == 0)
-            a->part = value;
-        else if (strcmp(arg, "--sweep") == 0)
-            a->sweep = value;
-        else if (status == 0)
-            status = patch_option(a, arg, value);
+        int status = read_option(argc, argv, &i, accepted, a);
         if (status != 0)
             return status;
-        if (value[0] == '\0')
-            return usage_error("%s: option %s needs a non-empty value", argv[1],
-                               arg);
     }
     if (a->model == NULL)
         a->model = default_model(argv[0], a->book_model,
@@ -447,7 +469,6 @@ static int command_trace(const Arguments *a)
 static void print_trace(const Trace *tr, Ablation off, int t,
                         const char *text, int exact)
 {
-    char label[64];
     printf("trace of \"%s\" at position t = %d (token '%c')\n", text, t,
            text[t]);
     for (int i = 0; i < N_PARTS; i++)
@@ -466,6 +487,31 @@ static void print_trace(const Trace *tr, Ablation off, int t,
     printf("3. query of row t, one line per head (d_head = %d)\n",
            WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH, exact);
+    print_attention(tr, off, t, exact);
+    printf("6. the heads' mixes of v, concatenated, times Wo, %s\n",
+           off & NO_RESIDUAL ? "(no residual)" : "plus x[t]");
+    if (exact)
+        print_mixes(tr, off, t);
+    print_vector("mix[t]", tr->heads[t], WIDTH, exact);
+    print_vector("x2[t]", tr->x2[t], WIDTH, exact);
+    printf("7. after the FFN%s%s\n", off & NO_GELU ? " (no GELU)" : "",
+           off & NO_RESIDUAL ? ", no residual" : " and its residual");
+    print_vector("x3[t]", tr->x3[t], WIDTH, exact);
+    printf("8. scores for the next token (after %s W_out)\n",
+           off & NO_LAYERNORM ? "no final LayerNorm, only"
+                            : "the final LayerNorm and");
+    printf("  ");
+    for (int token = 0; token < VOCAB; token++)
+        printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
+               (double)tr->logits[t][token]);
+    printf("\n\nnext token: '%c'\n",
+           char_of_token(argmax(tr->logits[t], VOCAB)));
+}
+
+static void print_attention(const Trace *tr, Ablation off, int t,
+                            int exact)
+{
+    char label[64];
     int d_head = WIDTH / tr->n_heads;
     int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
     printf("4. keys of %s and the scores of row t\n",
@@ -523,33 +569,23 @@ static void print_trace(const Trace *tr, Ablation off, int t,
                 print_vector(label, sums, last + 1, 1);
             }
     }
-    printf("6. the heads' mixes of v, concatenated, times Wo, %s\n",
-           off & NO_RESIDUAL ? "(no residual)" : "plus x[t]");
-    if (exact)
-        for (int head = 0; head < tr->n_heads; head++) {
-            int d_mix = WIDTH / tr->n_heads;
-            real o[WIDTH] = {0};
-            for (int u = 0; u <= last; u++) {
-                for (int i = 0; i < d_mix; i++)
-                    o[i] += tr->weights[head][t][u] * tr->v[u][head * d_mix + i];
-                snprintf(label, sizeof label, "head %d mix u=%d", head, u);
-                print_vector(label, o, d_mix, 1);
-            }
+}
+
+static void print_mixes(const Trace *tr, Ablation off, int t)
+{
+    char label[64];
+    int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
+    for (int head = 0; head < tr->n_heads; head++) {
+        int d_mix = WIDTH / tr->n_heads;
+        real o[WIDTH] = {0};
+        for (int u = 0; u <= last; u++) {
+            for (int i = 0; i < d_mix; i++)
+                o[i] += tr->weights[head][t][u]
+                        * tr->v[u][head * d_mix + i];
+            snprintf(label, sizeof label, "head %d mix u=%d", head, u);
+            print_vector(label, o, d_mix, 1);
         }
-    print_vector("mix[t]", tr->heads[t], WIDTH, exact);
-    print_vector("x2[t]", tr->x2[t], WIDTH, exact);
-    printf("7. after the FFN%s%s\n", off & NO_GELU ? " (no GELU)" : "",
-           off & NO_RESIDUAL ? ", no residual" : " and its residual");
-    print_vector("x3[t]", tr->x3[t], WIDTH, exact);
-    printf("8. scores for the next token (after %s W_out)\n",
-           off & NO_LAYERNORM ? "no final LayerNorm, only"
-                            : "the final LayerNorm and");
-    printf("  ");
-    for (int token = 0; token < VOCAB; token++)
-        printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
-               (double)tr->logits[t][token]);
-    printf("\n\nnext token: '%c'\n",
-           char_of_token(argmax(tr->logits[t], VOCAB)));
+    }
 }
 
 static int patch_usage(const Arguments *a)
