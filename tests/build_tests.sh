@@ -2056,6 +2056,24 @@ chunk_names_at_most_12_parts() {
     echo "every chunk name has at most 12 parts; the most: $(echo "$counts" | head -1 | sed 's/^ *//')"
 }
 
+# No function of the program is longer than 60 lines, from its opening
+# brace to its closing one (issue 38): a longer one is split into
+# functions a reader takes in whole.  Each function of tangled/ is found
+# by its braces in column 0; the longest are printed.
+functions_at_most_60_lines() {
+    awk '/^[A-Za-z].*\(/ && !/;$/ { sig = $0 }
+         /^\{/ { start = FNR; name = sig; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name) }
+         /^\}/ && start { n = FNR - start + 1; print n "\t" FILENAME "\t" name; start = 0 }' \
+        tangled/*.c | sort -rn > "${TMPDIR:-/tmp}/functions.$$"
+    long=$(awk -F'\t' '$1 > 60 { printf "%s: %s, %d lines\n", $2, $3, $1 }' "${TMPDIR:-/tmp}/functions.$$")
+    count=$(wc -l < "${TMPDIR:-/tmp}/functions.$$")
+    top=$(head -3 "${TMPDIR:-/tmp}/functions.$$" | awk -F'\t' '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $3, $1 }')
+    rm -f "${TMPDIR:-/tmp}/functions.$$"
+    [ "$count" -gt 400 ] || { echo "only $count functions found in tangled/*.c"; return 1; }
+    [ -z "$long" ] || { echo "functions over 60 lines:"; echo "$long"; return 1; }
+    echo "$count functions, none over 60 lines; the longest: $top"
+}
+
 # The story's chapters hold at most 1,250 lines of code (issue 25): the
 # machinery lives in appendices named by topic.  A code line is a line
 # that is not blank inside a code chunk of a numbered chapter (a level-1

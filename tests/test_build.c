@@ -65,6 +65,7 @@ static void test_pdf_carets_are_carets(void **s) { (void)s; run("pdf_carets_are_
 static void test_code_within_76_columns(void **s) { (void)s; run("code_within_76_columns"); }
 static void test_chunk_names_at_most_12_parts(void **s) { (void)s; run("chunk_names_at_most_12_parts"); }
 static void test_story_code_at_most_1250_lines(void **s) { (void)s; run("story_code_at_most_1250_lines"); }
+static void test_functions_at_most_60_lines(void **s) { (void)s; run("functions_at_most_60_lines"); }
 static void test_pdf_no_overfull_box(void **s) { (void)s; run("pdf_no_overfull_box"); }
 static void test_pdf_page_layout(void **s) { (void)s; run("pdf_page_layout"); }
 static void test_chunk_labels_agree(void **s) { (void)s; run("chunk_labels_agree"); }
@@ -118,6 +119,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "attention.nw", test_code_within_76_columns),
     CHAPTER_TEST("build", "attention.nw", test_chunk_names_at_most_12_parts),
     CHAPTER_TEST("build", "attention.nw", test_story_code_at_most_1250_lines),
+    CHAPTER_TEST("build", "attention.nw", test_functions_at_most_60_lines),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_no_overfull_box),
     CHAPTER_TEST("build", "book/weave-preamble.tex", test_pdf_page_layout),
     CHAPTER_TEST("build", "book/nwpandoc.awk", test_chunk_labels_agree),
