@@ -67,10 +67,17 @@ prose_edit_recompiles_nothing() {
     [ -f $B/attention.md ] || { echo "$B/attention.md not built (run make)"; return 1; }
     dir=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX") || return 1
     cp -Rp $NW Makefile tangled tests book $B "$dir"/ || return 1
-    # the copy is no git checkout: it gets the book's date from the build,
-    # so that its first make has nothing to weave again
-    date=$(cat $B/book-date 2>/dev/null)
-    (cd "$dir" && make -s SANITIZE=$san BOOK_DATE="$date" >/dev/null 2>&1) || { echo "build failed"; rm -rf "$dir"; return 1; }
+    # the copy is no git checkout: it gets the book's date, commit and
+    # state from the build ($B/book-date: the date's three words, the
+    # commit, "changed" or nothing), so that its first make has nothing to
+    # weave again (given the date alone, it wove both books: a minute of
+    # one core)
+    set -- $(cat $B/book-date 2>/dev/null)
+    date="${1:-} ${2:-} ${3:-}" commit=${4:-} changed=${5:-}
+    stamp="BOOK_DATE=$date BOOK_COMMIT=$commit BOOK_CHANGED=$changed"
+    (cd "$dir" && make -s SANITIZE=$san BOOK_DATE="$date" BOOK_COMMIT="$commit" BOOK_CHANGED="$changed" \
+         >/dev/null 2>&1) || { echo "build failed"; rm -rf "$dir"; return 1; }
+    cmp -s "$dir/$B/book-date" $B/book-date || { echo "the copy's book-date differs: $stamp"; rm -rf "$dir"; return 1; }
     # everything before the weave, and the weave's first step
     upto="$B/tangle.stamp program $B/results.stamp $B/attention.md"
     [ $san = 1 ] || upto="$upto $B/web.wasm"
@@ -82,7 +89,8 @@ prose_edit_recompiles_nothing() {
         (cd "$dir" && ls -l --time-style=+%s.%N $watched) > "$dir/before.txt"
         sleep 1
         sed "$1" "$dir/$NW" > "$dir/nw.tmp" && mv "$dir/nw.tmp" "$dir/$NW"
-        log=$(cd "$dir" && make SANITIZE=$san BOOK_DATE="$date" $upto 2>&1) || { echo "make failed after $2:"; echo "$log"; status=1; return; }
+        log=$(cd "$dir" && make SANITIZE=$san BOOK_DATE="$date" BOOK_COMMIT="$commit" \
+                  BOOK_CHANGED="$changed" $upto 2>&1) || { echo "make failed after $2:"; echo "$log"; status=1; return; }
         (cd "$dir" && ls -l --time-style=+%s.%N $watched) > "$dir/after.txt"
         changed=$(diff "$dir/before.txt" "$dir/after.txt" | sed -n 's/^> .* //p' | sort -u | tr '\n' ' ')
         ran=$(printf '%s\n' "$log" | grep -E "^(cc|gcc|clang|$B/attention) " | cut -c1-100)
