@@ -902,10 +902,13 @@ function latex_table(el)
              .. size .. "\n\\noindent\n" .. tex .. "\n}" .. ends .. "\n\\end{table}")}
   end
   -- a longtable, which may break: its caption above it, with room
-  -- for the caption and the table's first rows on the page
+  -- for the caption and the table's first rows on the page.  The
+  -- caption is set in a group of its own: \captionof sets the caption's
+  -- paragraph spacing (none), and outside a group that stayed for the
+  -- rest of the book (from chapter 4 on, paragraphs ran together)
   return {pandoc.RawBlock("latex", "\\FloatBarrier"),
-          pandoc.RawBlock("latex", "\\Needspace{10\\baselineskip}\n\\captionof{table}{" .. text .. label
-            .. "}\\nopagebreak\n{" .. size .. "\\setlength{\\LTpre}{0pt}\n" .. tex .. "\n}" .. ends)}
+          pandoc.RawBlock("latex", "\\Needspace{10\\baselineskip}\n{\\captionof{table}{" .. text .. label
+            .. "}}\\nopagebreak\n{" .. size .. "\\setlength{\\LTpre}{0pt}\n" .. tex .. "\n}" .. ends)}
 end
 
 -- an SVG figure's text, and the width it is drawn at, in its pixels
