@@ -541,6 +541,11 @@ pdf_page_layout() {
     straight=$(pdftotext "$pdf" - | grep -o "⟨[^⟨⟩]*'[^⟨⟩]*⟩" | head -3)
     [ -z "$straight" ] || { echo "chunk names with a straight apostrophe:" $straight; return 1; }
     echo "every chunk name sets its apostrophes curly"
+    # paragraphs are spaced to the end of the book: \captionof outside a
+    # group set the caption's spacing (none) for every page after it
+    loose=$(grep -c '^\\captionof' ${B:-build}/attention.tex)
+    [ "$loose" = 0 ] || { echo "$loose captions set by captionof outside a group: paragraphs after them run together"; return 1; }
+    echo "every caption set by captionof in a group of its own: paragraphs spaced to the end"
 }
 
 # Identifiers in the HTML's code are links to their definitions, as in
