@@ -67,8 +67,8 @@ LDLIBS  := -lm
 # they share) and the command line (main).
 TOPICS  := perceptron specimen routing ablations heads ffn speed layouts heldout longer
 CORE    := core.c checkpoint.c dissect.c
-C_ROOTS := $(CORE) text.c svg.c views.c files.c claims.c experiments.c sweep.c $(TOPICS:%=exp_%.c) main.c
-H_ROOTS := core.h exercises.h checkpoint.h dissect.h text.h svg.h views.h files.h claims.h experiments.h
+C_ROOTS := $(CORE) text.c svg.c views.c files.c claims.c experiments.c sweep.c $(TOPICS:%=exp_%.c) trace.c main.c
+H_ROOTS := core.h exercises.h checkpoint.h dissect.h text.h svg.h views.h files.h claims.h experiments.h trace.h
 # web.c: the live book's module (section "the live book" below)
 WEB_ROOTS := web.c
 ROOTS   := $(H_ROOTS) $(C_ROOTS) $(WEB_ROOTS)
@@ -198,7 +198,9 @@ MODEL   := $(B)/model.ckpt
 # only moves code changes the #line directives of build/src/ (so the
 # program is recompiled: its debug lines must be right) but no file of
 # tangled/, so nothing reruns; an edit to one topic reruns that topic.
-COMMON := $(filter-out tangled/exp_%.c $(WEB_ROOTS:%=tangled/%),$(TANGLED))
+# The trace's printing (trace.c) and the live book's entry (web.c) run
+# in no training and no experiment: an edit of them reruns nothing.
+COMMON := $(filter-out tangled/exp_%.c $(WEB_ROOTS:%=tangled/%) tangled/trace.c tangled/trace.h,$(TANGLED))
 $(MODEL): $(COMMON) | $(PROGRAM)
 	$(PROGRAM) train -o $@ > $(B)/train.out
 # Each topic is a target of its own, so that make -j runs them side by

@@ -5,6 +5,7 @@
 #include "experiments.h"
 #include "files.h"
 #include "svg.h"
+#include "trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,11 +19,6 @@
 
 static void show_progress(const TrainRecord *r, void *context);
 static void report_training(const Run *run, const char *output);
-static void print_trace(const Trace *tr, Ablation off, int t,
-                        const char *text, int exact);
-static void print_attention(const Trace *tr, Ablation off, int t,
-                            int exact);
-static void print_mixes(const Trace *tr, Ablation off, int t);
 static double time_evaluation(void);
 static const char *default_model(const char *program, char *path,
                                  size_t size);
@@ -429,16 +425,6 @@ static int command_ask(const Arguments *a)
     return status;
 }
 
-static void print_vector(const char *label, const real *x, int n, int exact)
-{
-    printf("  %-14s", label);
-    for (int i = 0; i < n; i++) {
-        printf("%s", i > 0 && i % 8 == 0 ? "\n                 " : " ");
-        printf(exact ? "%.9g" : "%+.3f", (double)x[i]);
-    }
-    printf("\n");
-}
-
 static int command_trace(const Arguments *a)
 {
     int tokens[MAX_T], T = 0;
@@ -464,128 +450,6 @@ static int command_trace(const Arguments *a)
     delete_transformer(g);
     free(trace);
     return status;
-}
-
-static void print_trace(const Trace *tr, Ablation off, int t,
-                        const char *text, int exact)
-{
-    printf("trace of \"%s\" at position t = %d (token '%c')\n", text, t,
-           text[t]);
-    for (int i = 0; i < N_PARTS; i++)
-        if (off >> i & 1)
-            printf("the model was trained without: %s\n",
-                   part_table[i].name);
-    printf("\n1. input x[%d] = token vector of '%c'", t, text[t]);
-    if (off & NO_POSITION)
-        printf(" (no position vectors)\n");
-    else
-        printf(" + position vector %d\n", t);
-    print_vector("x[t]", tr->x[t], WIDTH, exact);
-    printf(off & NO_LAYERNORM ? "2. h[t] = x[t] (no LayerNorm)\n"
-                            : "2. after LayerNorm\n");
-    print_vector("h[t]", tr->ln1[t], WIDTH, exact);
-    printf("3. query of row t, one line per head (d_head = %d)\n",
-           WIDTH / tr->n_heads);
-    print_vector("q[t]", tr->q[t], WIDTH, exact);
-    print_attention(tr, off, t, exact);
-    printf("6. the heads' mixes of v, concatenated, times Wo, %s\n",
-           off & NO_RESIDUAL ? "(no residual)" : "plus x[t]");
-    if (exact)
-        print_mixes(tr, off, t);
-    print_vector("mix[t]", tr->heads[t], WIDTH, exact);
-    print_vector("x2[t]", tr->x2[t], WIDTH, exact);
-    printf("7. after the FFN%s%s\n", off & NO_GELU ? " (no GELU)" : "",
-           off & NO_RESIDUAL ? ", no residual" : " and its residual");
-    print_vector("x3[t]", tr->x3[t], WIDTH, exact);
-    printf("8. scores for the next token (after %s W_out)\n",
-           off & NO_LAYERNORM ? "no final LayerNorm, only"
-                            : "the final LayerNorm and");
-    printf("  ");
-    for (int token = 0; token < VOCAB; token++)
-        printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
-               (double)tr->logits[t][token]);
-    printf("\n\nnext token: '%c'\n",
-           char_of_token(argmax(tr->logits[t], VOCAB)));
-}
-
-static void print_attention(const Trace *tr, Ablation off, int t,
-                            int exact)
-{
-    char label[64];
-    int d_head = WIDTH / tr->n_heads;
-    int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
-    printf("4. keys of %s and the scores of row t\n",
-           off & NO_MASK ? "every row (no mask)" : "the rows u <= t");
-    for (int head = 0; head < tr->n_heads; head++) {
-        const real *q = tr->q[t] + head * d_head;
-        for (int u = 0; u <= last; u++) {
-            const real *k = tr->k[u] + head * d_head;
-            real score = tr->scores[head][t][u];
-            real weight = tr->weights[head][t][u];
-            double dot = 0;
-            for (int i = 0; i < d_head; i++)
-                dot += (double)q[i] * (double)k[i];
-            snprintf(label, sizeof label, "head %d k[%d]", head, u);
-            print_vector(label, k, d_head, exact);
-            if (exact)
-                {
-                    real sum = 0, sums[WIDTH];
-                    for (int i = 0; i < d_head; i++)
-                        sums[i] = sum += q[i] * k[i];
-                    print_vector("q.k by terms", sums, d_head, 1);
-                    printf("  %-14s /sqrt(%d) = %.9g   weight = %.9g\n", "", d_head,
-                           (double)score, (double)weight);
-                }
-            else
-                printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   "
-                       "weight = %.3f\n",
-                       "", dot, d_head, (double)score, (double)weight);
-        }
-    }
-    printf("5. weights of row t (each head's sum to 1)\n");
-    for (int head = 0; head < tr->n_heads; head++) {
-        printf("  head %d       ", head);
-        for (int u = 0; u <= last; u++)
-            printf(exact ? "  u=%d '%c' %.9g" : "  u=%d '%c' %.3f", u,
-                   char_of_token(tr->tokens[u]),
-                   (double)tr->weights[head][t][u]);
-        printf("\n");
-        if (exact)
-            {
-                real max = -INFINITY, sum = 0, maxes[MAX_T], exps[MAX_T];
-                real sums[MAX_T];
-                const real *score = tr->scores[head][t];
-                for (int u = 0; u <= last; u++)
-                    maxes[u] = max = score[u] > max ? score[u] : max;
-                for (int u = 0; u <= last; u++) {
-                    exps[u] = exp(score[u] - max);
-                    sums[u] = sum += exps[u];
-                }
-                snprintf(label, sizeof label, "head %d max", head);
-                print_vector(label, maxes, last + 1, 1);
-                snprintf(label, sizeof label, "head %d exp", head);
-                print_vector(label, exps, last + 1, 1);
-                snprintf(label, sizeof label, "head %d sum", head);
-                print_vector(label, sums, last + 1, 1);
-            }
-    }
-}
-
-static void print_mixes(const Trace *tr, Ablation off, int t)
-{
-    char label[64];
-    int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
-    for (int head = 0; head < tr->n_heads; head++) {
-        int d_mix = WIDTH / tr->n_heads;
-        real o[WIDTH] = {0};
-        for (int u = 0; u <= last; u++) {
-            for (int i = 0; i < d_mix; i++)
-                o[i] += tr->weights[head][t][u]
-                        * tr->v[u][head * d_mix + i];
-            snprintf(label, sizeof label, "head %d mix u=%d", head, u);
-            print_vector(label, o, d_mix, 1);
-        }
-    }
 }
 
 static int patch_usage(const Arguments *a)
