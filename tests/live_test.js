@@ -918,8 +918,11 @@ async function run_experiment(page, widget, option, seed) {
   // the run starts at once, and says so; its first record comes when the
   // worker has loaded, which a busy machine delays (it took over 20 s
   // while four test processes shared two cores)
-  const began = await page.$$eval(box + ' .live-announce',
-                                  (as) => as.some((a) => a.textContent.startsWith('Training ')));
+  // (the announcement waited for: on a busy machine the key's handler
+  // ran after the first look, once, with four test processes on two cores)
+  const began = await page.waitForFunction((b) =>
+    [...document.querySelectorAll(b + ' .live-announce')].some((a) => a.textContent.startsWith('Training ')),
+    { timeout: 10000 }, box).then(() => true, () => false);
   check(began, widget + ': Enter in the seed field starts the experiment');
   if (!began) await page.click(box + ' button.live-run');
   await page.waitForFunction((b) => / step \d+:/.test(document.querySelector(b + ' .live-status').textContent),
