@@ -488,9 +488,11 @@ list-tests:
 # The loop of a chapter or an exercise is quick and quiet: it builds only
 # the test binaries that hold its tests, without a line per command, and
 # neither runs the experiments nor weaves the book (make does).  The
-# binaries of a chapter are those whose source tags a test with its topic;
-# an unknown chapter gets one binary, so that tests/check.sh can list the
-# chapters.  A group (build, whole, course), and make check alone, test the
+# binaries of a chapter are those whose source tags a test with its topic
+# (with "+whole" or not: tests/chapters.h); an unknown chapter gets one
+# binary, so that tests/check.sh can list the chapters.  A chapter with
+# a test that runs the program (tests/test_build.c) builds the program
+# too; the results and figures such a test reads are those make made.  A group (build, whole, course), and make check alone, test the
 # program and the book as make leaves them, so they depend on all.
 GROUPS := build whole course
 QUICK := $(if $(EXERCISE)$(filter-out $(GROUPS),$(CHAPTER)),yes)
@@ -503,13 +505,13 @@ CHECK_SAN := $(if $(filter 1,$(SANITIZE)),,build-san/test_exercises)
 else ifeq ($(QUICK),yes)
 CHECK_TOPIC := $(shell awk -f tests/chapters.awk $(NW) 2>/dev/null | \
   awk -F'\t' -v c='$(CHAPTER)' '$$1 == c || $$2 == c { print $$2 }')
-TAGGED := CHAPTER_TEST("$(CHECK_TOPIC)",
-CHECK_SOURCES := $(if $(CHECK_TOPIC),$(shell grep -lF '$(TAGGED)' tests/test_*.c))
+TAGGED := CHAPTER_TEST("$(CHECK_TOPIC)\(+whole\)\{0,1\}",
+CHECK_SOURCES := $(if $(CHECK_TOPIC),$(shell grep -l '$(TAGGED)' tests/test_*.c))
 CHECK_TESTS := $(if $(CHECK_TOPIC),$(filter $(foreach f,$(CHECK_SOURCES:tests/%.c=$(B)/%),$(f) $(f)_double),$(TESTS)),$(B)/test_exercises)
 endif
 ifeq ($(QUICK),yes)
 MAKEFLAGS += --silent
-check: $(CHECK_TESTS)
+check: $(CHECK_TESTS) $(if $(filter tests/test_build.c,$(CHECK_SOURCES)),program)
 	@$(if $(CHECK_SAN),MAKEFLAGS=s $(MAKE) SANITIZE=1 $(CHECK_SAN) &&) sh tests/check.sh $(CHECK_TESTS) $(CHECK_SAN)
 else
 # make check SANITIZE=1 tests the sanitized program, its model and the

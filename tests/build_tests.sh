@@ -1428,9 +1428,12 @@ valgrind_clean() {
 # chapter is a numbered "# " heading and its topic the heading's {#id}.
 # make check (tests/check.sh) takes a chapter by number or by topic, or a
 # group, refuses anything else with exit status 2 and a list of the valid
-# ones, and refuses a test tagged with no topic or group.  Checked with a
-# stand-in for a test binary: a script that lists two tests, one in the
-# first chapter (failing) and one in the group "whole" (passing).
+# ones, and refuses a test tagged with no topic or group.  A test of a
+# chapter's code tagged "+whole" runs with that chapter's tests when it
+# runs alone, and in the group whole otherwise.  Checked with a stand-in
+# for a test binary: a script that lists four tests, one in the first
+# chapter (failing), two in the group "whole" (one passes, one is skipped)
+# and one of the second chapter's with "+whole" (passing).
 chapters_by_topic() {
     work=$(mktemp -d "${TMPDIR:-/tmp}/attention-test.XXXXXX")
     trap 'rm -rf "$work"' EXIT
@@ -1461,13 +1464,17 @@ chapters_by_topic() {
     echo "refused: a chapter without a topic, a topic given twice"
     # the stand-in: with --list, its tests; with CHAPTER set, what tests/chapters.c prints
     echo "$topic" > $work/topic
+    echo "$second" > $work/second; echo "$second+whole" > $work/four    # test_four's tag
     cat > $work/fake <<'FAKE'
 #!/bin/sh
-topic=$(cat "${0%/*}/topic")
+topic=$(cat "${0%/*}/topic") second=$(cat "${0%/*}/second") four=$(cat "${0%/*}/four")
 t=$(printf '\t')
 case "$1:$CHAPTER" in
 --list:*) echo "$topic${t}some_function${t}test_one"; echo "whole${t}main${t}test_two"
-          echo "whole${t}main${t}test_three" ;;
+          echo "whole${t}main${t}test_three"; echo "$four${t}main${t}test_four" ;;
+*:$second) [ -z "$WHOLE_APART" ] || exit 3     # check.sh runs it with the group whole
+          echo "[ RUN      ] test_four"; echo "[       OK ] test_four"
+          echo "chapter-result$t$second${t}fake${t}1${t}0${t}0" ;;
 *:$topic) echo "[ RUN      ] test_one"; echo "attention.nw:12: a line of 77 columns"
           echo "[  ERROR   ] --- 0x1 != 0"; echo "[   LINE   ] --- tests/fake.c:5: error: Failure!"
           echo "[  FAILED  ] test_one"
@@ -1477,7 +1484,8 @@ case "$1:$CHAPTER" in
           # it goes on once the line is seen (or after 20 s)
           i=0; while [ ! -e "${0%/*}/seen" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
           echo "[       OK ] test_two"
-          echo "chapter-result${t}whole${t}fake${t}2${t}0${t}1" ;;
+          echo "[ RUN      ] test_four"; echo "[       OK ] test_four"
+          echo "chapter-result${t}whole${t}fake${t}3${t}0${t}1" ;;
 esac
 FAKE
     chmod +x $work/fake
@@ -1503,8 +1511,14 @@ FAKE
     touch $work/seen; wait $!
     # a skipped test is counted as skipped, not as passed
     out=$(CHAPTER=whole CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1) || fail "CHAPTER=whole: $out"
-    echo "$out" | grep -q "^group  *whole .* passed (1 test), skipped (1)$" || fail "CHAPTER=whole: $out"
-    echo "CHAPTER=whole: $(echo "$out" | grep '^group' | sed 's/.*\(passed\)/\1/')"
+    echo "$out" | grep -q "^group  *whole .* passed (2 tests), skipped (1)$" || fail "CHAPTER=whole: $out"
+    echo "$out" | grep -qx "      by chapter: 2: 1 (make check CHAPTER=k runs them with k's)" ||
+        fail "CHAPTER=whole does not count chapter 2's test: $out"
+    echo "CHAPTER=whole: $(echo "$out" | grep '^group' | sed 's/.*\(passed\)/\1/'), chapter 2's counted"
+    # the second chapter alone runs its test tagged "+whole"
+    out=$(CHAPTER=2 CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1) || fail "CHAPTER=2: $out"
+    echo "$out" | grep -q "^chapter 2  *$second .* passed (1 test)$" || fail "CHAPTER=2: $out"
+    echo "CHAPTER=2: $(echo "$out" | grep '^chapter 2' | sed 's/.*\(passed\)/\1/'), its test tagged $second+whole"
     for c in $past no-such-topic 0 "$first $topic"; do
         out=$(CHAPTER=$c CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1); got=$?
         listed=$(echo "$out" | grep -c "^  CHAPTER=[0-9]* *or CHAPTER=")
@@ -1520,6 +1534,8 @@ FAKE
     [ "$(echo "$summary" | grep -c '^chapter [0-9]')" = $((past - 1)) ] || fail "not one line per chapter: $out"
     wide=$(echo "$summary" | awk 'length > 100')
     [ -z "$wide" ] || fail "lines over 100 columns: $wide"
+    echo "$summary" | grep -q "^chapter 2  *$second .* its 1 test is in group whole$" ||
+        fail "chapter 2's line does not send its reader to the group whole: $summary"
     # the stand-in's table is no result of this run: it goes to a file
     echo "$summary" > ${B:-build}/chapters_by_topic.txt
     echo "one line per chapter, within 100 columns: the stand-in's table is in ${B:-build}/chapters_by_topic.txt"
@@ -1527,6 +1543,10 @@ FAKE
     echo "no-such-topic" > $work/topic
     out=$(CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1) && fail "a test tagged no-such-topic was accepted: $out"
     echo "$out" | grep -q "test_one is tagged 'no-such-topic'" || fail "message: $out"
+    echo "refused: $(echo "$out" | head -1)"
+    echo "$topic" > $work/topic; echo "$topic+fast" > $work/four
+    out=$(CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1) && fail "a test tagged $topic+fast was accepted: $out"
+    echo "$out" | grep -q "test_four is tagged '$topic+fast'" || fail "message: $out"
     echo "refused: $(echo "$out" | head -1)"
     return $status
 }
@@ -1785,7 +1805,7 @@ course_mode() {
     [ "$(cat $work/solved-status 2>/dev/null)" = 0 ] ||
         { echo "every exercise solved: make, or make check, fails:"; tail -40 $work/solved-make $work/solved-check; status=1; }
     verdicts=$(sed -n '/^=* by chapter$/,$p' $work/solved-check | grep -E '^(chapter|group) ')
-    wrong=$(echo "$verdicts" | grep -v -e ' passed (' -e ' skipped (' -e ' no tests of its own$')
+    wrong=$(echo "$verdicts" | grep -v -e ' passed (' -e ' skipped (' -e ' no tests of its own$' -e ' in group whole$')
     [ -n "$verdicts" ] && [ -z "$wrong" ] && [ ! -e $solved/book/attention.pdf ] &&
         echo "$verdicts" | grep -q '^group  *build ' && echo "$verdicts" | grep -q '^group  *whole  *.* passed (' ||
         { echo "every exercise solved: make check's verdicts, or a PDF made:"; echo "$verdicts"; status=1; }

@@ -137,12 +137,26 @@ static void where_defined(const char *checks, char *out, size_t size)
     if (at) snprintf(out, size, "%s, attention.nw:%d", found, at);
 }
 
-/* CHAPTER names a topic or a group here: tests/check.sh turns a chapter's
-   number into its topic */
-static int chapter_selected(const char *topic)
+/* A test's tag is a chapter's topic ("ablations"), a group ("build",
+   "whole", "course"), or a chapter's topic with the attribute "+whole"
+   ("ablations+whole"): a test of that chapter's code that runs the whole
+   model or the program, and so needs every exercise.  CHAPTER names a
+   topic or a group here (tests/check.sh turns a chapter's number into its
+   topic).  The group of a test: with CHAPTER set, CHAPTER, if the test is
+   in it: its tag is CHAPTER, or CHAPTER is the test's chapter (unless
+   WHOLE_APART is set: then its tests with "+whole" are left to the group
+   whole), or CHAPTER is "whole" and the tag has "+whole"; NULL if not.
+   Without CHAPTER, the tag, or "whole" for a tag with "+whole". */
+static const char *group_of(const char *tag)
 {
-    const char *only = getenv("CHAPTER");
-    return !only || !*only || !strcmp(only, topic);
+    const char *only = getenv("CHAPTER"), *plus = strchr(tag, '+');
+    const char *apart = getenv("WHOLE_APART");
+    if (!only || !*only) return plus ? "whole" : tag;
+    if (!strcmp(tag, only)) return only;
+    if (!plus) return NULL;
+    if (!strcmp(only, "whole")) return only;
+    size_t n = (size_t)(plus - tag);
+    return (!apart || !*apart) && strlen(only) == n && !strncmp(tag, only, n) ? only : NULL;
 }
 
 /* CHECKS, if set, is a list of names separated by spaces (an exercise's
@@ -176,17 +190,22 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
     if (!group || !records || !names) { fprintf(stderr, "out of memory\n"); return 1; }
     int failed_total = 0, selected = 0;
     for (size_t first = 0; first < n; first++) {
-        const char *topic = tests[first].topic;
+        const char *topic = group_of(tests[first].topic);
         size_t seen = 0, count = 0;
-        for (size_t j = 0; j < first; j++) seen |= !strcmp(tests[j].topic, topic);
-        if (seen || !chapter_selected(topic)) continue;
+        if (!topic) continue;
+        for (size_t j = 0; j < first; j++) {
+            const char *other = group_of(tests[j].topic);
+            seen |= other && !strcmp(other, topic);
+        }
+        if (seen) continue;
         selected++;
         void *group_state = NULL;
         exercise_stubs_ran = 0;
         int setup_failed = setup && setup(&group_state) != 0;
         group_stubs = exercise_stubs_ran;
         for (size_t i = first; i < n; i++) {
-            if (strcmp(tests[i].topic, topic) || !checks_selected(tests[i].checks)) continue;
+            const char *its = group_of(tests[i].topic);
+            if (!its || strcmp(its, topic) || !checks_selected(tests[i].checks)) continue;
             records[count] = (Record){ &tests[i], group_state, 0, 0, 0 };
             snprintf(names[count], sizeof names[count], "%s", tests[i].test.name);
             group[count] = (struct CMUnitTest){ names[count], wrapped, NULL, NULL, &records[count] };
@@ -231,7 +250,7 @@ int run_chapter_tests(int argc, char **argv, const char *suite,
                     if (stubs >> e & 1)
                         used += (size_t)snprintf(needs + used, sizeof needs - used,
                                                  "%s%d", used ? " " : "", e);
-                printf("chapter-failure\t%s\t%s\t%s\t%s\t%s\n", topic, suite,
+                printf("chapter-failure\t%s\t%s\t%s\t%s\t%s\n", records[i].test->topic, suite,
                        records[i].test->test.name, where, needs);
             }
         /* a test that passed although a stub's marking line ran: if the

@@ -2,7 +2,11 @@
    they check.  A test names its chapter by the chapter's topic, the
    identifier of its heading ("# The forward pass {#forward-pass}"), never
    by its number, which changes when chapters move; tests/chapters.awk
-   lists the chapters with their numbers and topics.  Every test binary
+   lists the chapters with their numbers and topics.  A test of a
+   chapter's code that runs the whole model or the program, and so needs
+   every exercise, adds the attribute "+whole" ("ablations+whole"): make
+   check CHAPTER=7 runs it with chapter 7's other tests, and make check
+   alone in the group whole.  Every test binary
    lists its tests in a table of ChapterTest and hands it to
    run_chapter_tests, which runs one cmocka group per topic (only the one
    in the environment variable CHAPTER, if it is set, and of those only the
@@ -24,7 +28,8 @@
 #include <cmocka.h>
 
 typedef struct {
-    const char *topic;       /* a chapter's topic, or a group: build, whole, course */
+    const char *topic;       /* a chapter's topic, with "+whole" or not, or a
+                                group: build, whole, course */
     const char *checks;      /* the function or chunk of attention.nw it checks */
     struct CMUnitTest test;
 } ChapterTest;

@@ -16,8 +16,12 @@
 # names each failing test with the last line it printed, its reason.  Besides the chapters there are three
 # groups: build (the literate build and the book), whole (tests that run
 # the whole model, or the program on it: they pass when every exercise is
-# solved) and course (the student edition).  A test tagged with anything else
-# is an error.  With EXERCISE=k in the environment only exercise k's tests
+# solved) and course (the student edition).  A test of a chapter's code
+# that needs every exercise is tagged with the chapter's topic and
+# "+whole" ("ablations+whole"): make check CHAPTER=7 runs it with chapter
+# 7's other tests; make check alone runs it in the group whole, whose line
+# counts them by chapter ("by chapter: 4: 8, 7: 6").  A
+# test tagged with anything else is an error.  With EXERCISE=k in the environment only exercise k's tests
 # run: those of its chapter that check its functions (course/student.awk
 # lists the exercises, their chapters and functions); the binaries get the
 # functions in CHECKS (tests/chapters.c).
@@ -45,17 +49,18 @@ for t in "$@"; do
     [ -x "$t" ] || { echo "$t is not built"; exit 1; }
     "$t" --list | sed "s|^|$t	|" >> "$summary.list" || { echo "$t --list failed"; exit 1; }
 done
-unknown=$(awk -F'\t' -v known="$(echo $topics $groups)" '
-    BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+unknown=$(awk -F'\t' -v known="$(echo $topics $groups)" -v chapters="$(echo $topics)" '
+    BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1
+            n = split(chapters, k, " "); for (i = 1; i <= n; i++) ok[k[i] "+whole"] = 1 }
     !($2 in ok) { printf "%s: test %s is tagged '\''%s'\'', no chapter'\''s topic or group\n", $1, $4, $2 }' \
     "$summary.list")
 for g in $groups; do
     echo "$topics" | grep -qx "$g" && unknown="a chapter's topic is also a group: $g"
 done
-[ -z "$unknown" ] || { echo "$unknown"; echo "(the topics are: $(echo $topics); the groups: $groups)"; exit 1; }
+[ -z "$unknown" ] || { echo "$unknown"; echo "(the topics are: $(echo $topics), each with +whole or not; the groups: $groups)"; exit 1; }
 
 # the chapters, then the groups that have tests; CHAPTER=n is chapter n's topic
-chapters="$topics $(for g in $groups; do cut -f2 "$summary.list" | grep -qx "$g" && echo "$g"; done)"
+chapters="$topics $(for g in $groups; do cut -f2 "$summary.list" | grep -qx "$g\|.*+$g" && echo "$g"; done)"
 if [ -n "${CHAPTER:-}" ]; then
     chapters=$(awk -F'\t' -v c="$CHAPTER" '$1 == c || $2 == c { print $2 }' "$summary.map")
     for g in $groups; do [ "$CHAPTER" = "$g" ] && chapters=$g; done
@@ -67,6 +72,11 @@ if [ -n "${CHAPTER:-}" ]; then
 fi
 
 for a in $apart; do chapters=$(echo $chapters | tr ' ' '\n' | grep -vx "$a"); done
+# a chapter's tests with "+whole" run with the chapter's own when one
+# chapter runs (CHAPTER=k), in the group whole otherwise (tests/chapters.c)
+WHOLE_APART=1
+[ -n "${CHAPTER:-}" ] && [ -z "${EXERCISE:-}" ] && echo "$topics" | grep -qx "$chapters" && WHOLE_APART=
+export WHOLE_APART
 
 # the exercises (course/student.awk's list: number|chapter|title|functions|
 # chunk|stub), where there are any: a test of an exercise's function that
@@ -185,15 +195,25 @@ status=0
 : > "$summary"
 times=${CHECK_TIMES:-${B:-build}/check-times.txt}
 mkdir -p "$(dirname "$times")" && : > "$times"
-# the tests of a chapter (of the exercise, with CHECKS): binary TAB topic TAB checks TAB name
+# the tests of a chapter (of the exercise, with CHECKS): binary TAB tag TAB checks TAB name
 tests_of() {
-    awk -F'\t' -v c="$1" -v checks=" ${CHECKS:-} " '$2 == c && (checks == "  " || index(checks, " " $3 " "))' \
-        "$summary.list"
+    awk -F'\t' -v c="$1" -v apart="$WHOLE_APART" -v checks=" ${CHECKS:-} " '
+        ($2 == c || (c == "whole" && $2 ~ /[+]whole$/) || (!apart && $2 == c "+whole")) &&
+        (checks == "  " || index(checks, " " $3 " "))' "$summary.list"
+}
+# how many of a chapter's tests are in the group whole, when it runs apart
+# (a chapter with no other tests says so, "its 6 tests are in group whole")
+in_whole() {
+    [ -n "$WHOLE_APART" ] && [ -z "$exercise" ] || { echo 0; return; }
+    awk -F'\t' -v c="$1+whole" '$2 == c' "$summary.list" | wc -l
 }
 for chapter in $chapters; do
     total=0 failed=0 skipped=0 notes="" needs=0 needed=""
+    elsewhere=$(in_whole "$chapter")
     if [ -z "$(tests_of "$chapter")" ]; then
-        summarise "$chapter" "no tests of its own"
+        if [ "$elsewhere" = 0 ]; then summarise "$chapter" "no tests of its own"
+        elif [ "$elsewhere" = 1 ]; then summarise "$chapter" "its 1 test is in group whole"
+        else summarise "$chapter" "its $elsewhere tests are in group whole"; fi
         continue
     fi
     sanitized=""
@@ -226,8 +246,9 @@ for chapter in $chapters; do
         # a failing test that needs an exercise, outside make check
         # EXERCISE=k, shows one line: make check EXERCISE=k shows its case
         hushed=""
-        [ -n "$exercise" ] || hushed=$(awk -F'\t' -v whole="$([ "$chapter" = whole ] && echo "$refused")" \
-            '/^chapter-failure\t/ && ($6 != "" || whole ~ /[0-9]/) { print $4 }' "$summary.out" | tr '\n' ' ')
+        [ -n "$exercise" ] || hushed=$(awk -F'\t' -v whole="$refused" \
+            '/^chapter-failure\t/ && ($6 != "" || (whole ~ /[0-9]/ && $2 ~ /^whole$|[+]whole$/)) { print $4 }' \
+            "$summary.out" | tr '\n' ' ')
         [ "${EDITION:-teacher}" != student ] || show "$summary.out" "$hushed"
         line=$(grep '^chapter-result' "$summary.out" | tail -1)
         if [ -z "$line" ]; then
@@ -248,9 +269,10 @@ for chapter in $chapters; do
         [ -n "$sanitized" ] || total=$((total + $(echo "$line" | cut -f4)))
         failed=$((failed + $(echo "$line" | cut -f5)))
         skipped=$((skipped + $(echo "$line" | awk -F'\t' '{ print $6 + 0 }')))
-        whole=""; [ "$chapter" = whole ] && whole=$refused
-        grep '^chapter-failure' "$summary.out" | awk -F'\t' -v whole="$whole" -v self="$exercise" -v san="$sanitized" '
-            { needs = $6 == "" ? whole : $6; sub(/ +$/, "", needs); $3 = $3 san }
+        # (a test tagged whole, or with "+whole", needs the program, which
+        # refuses to run while stubs are left: it needs those exercises)
+        grep '^chapter-failure' "$summary.out" | awk -F'\t' -v whole="$refused" -v self="$exercise" -v san="$sanitized" '
+            { needs = $6 != "" ? $6 : $2 ~ /^whole$|[+]whole$/ ? whole : ""; sub(/ +$/, "", needs); $3 = $3 san }
             needs == "" { printf "%s\n", $4 " (" $3 "): checks " $5; next }
             needs == self { printf "%s\t%s\n", $4 " (" $3 "): still the stub; checks " $5, needs; next }
             { n = split(needs, e, " "); words = n > 1 ? "exercises " : "exercise "
@@ -307,6 +329,14 @@ for chapter in $chapters; do
         [ -z "$sanitized" ] || notes="$notes
       and built with the sanitizers (${B:-build}/ and build-san/): passed"; fi
     [ $skipped = 0 ] || { [ $ran = 0 ] && verdict="skipped ($skipped)" || verdict="$verdict, skipped ($skipped)"; }
+    # the group whole's tests of chapters' code, by chapter: "2: 1, 4: 8"
+    [ "$chapter" != whole ] || [ -z "$WHOLE_APART" ] || [ -n "$exercise" ] || notes="$notes$(
+        awk -F'\t' -v map="$summary.map" -v list="$(tests_of whole | cut -f2 | sort | uniq -c)" '
+            BEGIN { n = split(list, l, "\n")
+                    for (i = 1; i <= n; i++) { split(l[i], f, " "); sub(/[+]whole$/, "", f[2]); count[f[2]] = f[1] }
+                    while ((getline line < map) > 0) { split(line, f, "\t")
+                        if (f[2] in count) by = by (by == "" ? "" : ", ") f[1] ": " count[f[2]] }
+                    if (by != "") printf "\n      by chapter: %s (make check CHAPTER=k runs them with k'\''s)", by }')"
     summarise "$chapter" "$verdict" "$notes"
 done
 {

@@ -258,16 +258,16 @@ static void test_gradcheck_with_switches(void **state)
 
 /* the chapter of each test, by its topic (tests/chapters.awk), and the
    function or chunk it checks; the switches of the ablations chapter are
-   checked on the whole model, so their tests need every exercise: group
-   "whole" */
+   checked on the whole model, so their tests need every exercise:
+   "+whole" (tests/chapters.h) */
 static const ChapterTest tests[] = {
-    CHAPTER_TEST("whole", "positions", test_no_position_swaps_alike),
-    CHAPTER_TEST("whole", "attention_forward", test_no_mask_sees_later_tokens),
-    CHAPTER_TEST("whole", "block_residual", test_switches_off_change_nothing),
-    CHAPTER_TEST("whole", "block_layernorm", test_each_switch_changes_its_part),
+    CHAPTER_TEST("ablations+whole", "positions", test_no_position_swaps_alike),
+    CHAPTER_TEST("ablations+whole", "attention_forward", test_no_mask_sees_later_tokens),
+    CHAPTER_TEST("ablations+whole", "block_residual", test_switches_off_change_nothing),
+    CHAPTER_TEST("ablations+whole", "block_layernorm", test_each_switch_changes_its_part),
     CHAPTER_TEST("routing", "most_changed_pair", test_swap_search),
 #ifdef ATTENTION_DOUBLE
-    CHAPTER_TEST("whole", "block_layernorm_backward", test_gradcheck_with_switches),
+    CHAPTER_TEST("ablations+whole", "block_layernorm_backward", test_gradcheck_with_switches),
 #endif
 };
 

@@ -95,7 +95,8 @@ static void test_page_on_screen(void **s) { (void)s; run("page_on_screen"); }
 static void test_katex_error_fails(void **s) { (void)s; run("katex_error_fails"); }
 
 /* the literate build, the program's command line, the whole model
-   trained, and the course mode: groups of their own */
+   trained, and the course mode: groups of their own; the switch of
+   chapter 7's ablations, on the program: "+whole" (tests/chapters.h) */
 static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "tangled/", test_tangle_is_fresh),
     CHAPTER_TEST("build", "Makefile", test_prose_edit_recompiles_nothing),
@@ -126,7 +127,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("build", "book/nwpost.awk", test_code_identifiers_linked),
     CHAPTER_TEST("whole", "command_ask", test_ask_answers_all_100),
     CHAPTER_TEST("whole", "main", test_cli_errors),
-    CHAPTER_TEST("whole", "command_train", test_without_reproduces_ablation),
+    CHAPTER_TEST("ablations+whole", "command_train", test_without_reproduces_ablation),
     CHAPTER_TEST("whole", "write_file", test_full_disk_keeps_old_file),
     CHAPTER_TEST("whole", "training_fault", test_nan_stops_training),
     CHAPTER_TEST("whole", "main", test_deterministic_outputs),

@@ -434,25 +434,25 @@ static void test_circuit_effects_are_the_direct_path(void **state)
 
 /* the chapter of each test, by its topic (tests/chapters.awk), and the
    function or chunk it checks; tests that train or run the whole model
-   need every exercise: group "whole" */
+   need every exercise: "+whole" (tests/chapters.h) */
 static const ChapterTest tests[] = {
     CHAPTER_TEST("heads", "gpt_create", test_four_heads_is_the_specimen),
-    CHAPTER_TEST("whole", "attention_forward", test_other_head_counts),
+    CHAPTER_TEST("heads+whole", "attention_forward", test_other_head_counts),
     CHAPTER_TEST("ffn", "gpt_ffn_as_one_map", test_no_gelu_collapse),
-    CHAPTER_TEST("whole", "bend_forward", test_no_gelu_switch),
+    CHAPTER_TEST("ffn+whole", "bend_forward", test_no_gelu_switch),
 #ifdef ATTENTION_DOUBLE
-    CHAPTER_TEST("whole", "bend_backward", test_no_gelu_gradcheck),
+    CHAPTER_TEST("ffn+whole", "bend_backward", test_no_gelu_gradcheck),
 #endif
     CHAPTER_TEST("ffn", "best_separating_column", test_neuron_search_is_the_maximiser),
     CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_diagonal),
     CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_rotated_diagonal),
     CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_repeated),
     CHAPTER_TEST("ffn", "symmetric_eigen", test_eigen_of_a_covariance),
-    CHAPTER_TEST("whole", "gpt_forward_patched", test_patches_match_pytorch),
-    CHAPTER_TEST("whole", "gpt_forward_patched", test_patch_with_own_numbers_changes_nothing),
-    CHAPTER_TEST("whole", "gpt_forward_patched", test_zero_weights_are_zero_output),
-    CHAPTER_TEST("whole", "head_circuits", test_circuit_scores_are_the_models),
-    CHAPTER_TEST("whole", "head_circuits", test_circuit_effects_are_the_direct_path),
+    CHAPTER_TEST("routing+whole", "gpt_forward_patched", test_patches_match_pytorch),
+    CHAPTER_TEST("routing+whole", "gpt_forward_patched", test_patch_with_own_numbers_changes_nothing),
+    CHAPTER_TEST("routing+whole", "gpt_forward_patched", test_zero_weights_are_zero_output),
+    CHAPTER_TEST("routing+whole", "head_circuits", test_circuit_scores_are_the_models),
+    CHAPTER_TEST("routing+whole", "head_circuits", test_circuit_effects_are_the_direct_path),
 };
 
 int main(int argc, char **argv)

@@ -413,25 +413,25 @@ static void test_trains_to_perfect_score(void **state)
 
 /* the chapter of each test, by its topic (tests/chapters.awk), and the
    function or chunk it checks; tests of the whole forward or backward
-   pass need every exercise: group "whole" */
+   pass need every exercise: "+whole" (tests/chapters.h) */
 static const ChapterTest tests[] = {
     CHAPTER_TEST("training", "gpt_create", test_fourteen_tables),
     CHAPTER_TEST("training", "gpt_init_params", test_deterministic_init),
-    CHAPTER_TEST("whole", "gpt_forms_agree", test_classic_equals_production),
-    CHAPTER_TEST("whole", "gpt_forward", test_batch_equals_single),
-    CHAPTER_TEST("whole", "attention_forward", test_causal_mask),
-    CHAPTER_TEST("whole", "gpt_backward", test_matches_pytorch),
+    CHAPTER_TEST("forward-pass+whole", "gpt_forms_agree", test_classic_equals_production),
+    CHAPTER_TEST("forward-pass+whole", "gpt_forward", test_batch_equals_single),
+    CHAPTER_TEST("forward-pass+whole", "attention_forward", test_causal_mask),
+    CHAPTER_TEST("training+whole", "gpt_backward", test_matches_pytorch),
 #ifdef ATTENTION_DOUBLE
-    CHAPTER_TEST("whole", "gpt_backward", test_gradcheck),
+    CHAPTER_TEST("training+whole", "gpt_backward", test_gradcheck),
 #endif
     CHAPTER_TEST("training", "checkpoint_encode", test_checkpoint_round_trip),
     CHAPTER_TEST("training", "checkpoint_decode", test_checkpoint_defects),
     CHAPTER_TEST("training", "checkpoint_decode", test_checkpoint_version_1),
     CHAPTER_TEST("training", "checkpoint_parts", test_checkpoint_parts),
     CHAPTER_TEST("perceptron", "first_nonfinite_table", test_nan_stops_training),
-    CHAPTER_TEST("whole", "gpt_grade", test_grade_equals_writing_answers),
+    CHAPTER_TEST("training+whole", "gpt_grade", test_grade_equals_writing_answers),
 #ifndef ATTENTION_DOUBLE
-    CHAPTER_TEST("whole", "train", test_trains_to_perfect_score),
+    CHAPTER_TEST("training+whole", "train", test_trains_to_perfect_score),
 #endif
 };
 

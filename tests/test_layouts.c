@@ -317,7 +317,7 @@ static void test_learns_every_layout(void **state)
 
 /* the chapter of each test, by its topic (tests/chapters.awk), and the
    function or chunk it checks; tests that run the forward pass need every
-   exercise: group "whole" */
+   exercise: "+whole" (tests/chapters.h) */
 static const ChapterTest tests[] = {
     CHAPTER_TEST("turn", "layout_tokens", test_layout_tokens),
     CHAPTER_TEST("turn", "operands_of_tokens",
@@ -325,16 +325,16 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("turn", "gpt_create_with_positions",
                  test_longer_table_shape),
     CHAPTER_TEST("turn", "checkpoint_table_rows", test_checkpoint_shape),
-    CHAPTER_TEST("whole", "gpt_create_with_positions",
+    CHAPTER_TEST("turn+whole", "gpt_create_with_positions",
                  test_longer_table_computes_the_same),
     CHAPTER_TEST("training", "layouts", test_crossed_layouts),
-    CHAPTER_TEST("whole", "layout_batch_loss", test_draws_from_its_list),
+    CHAPTER_TEST("training+whole", "layout_batch_loss", test_draws_from_its_list),
     CHAPTER_TEST("training", "window_input", test_window_input),
 #ifdef ATTENTION_DOUBLE
-    CHAPTER_TEST("whole", "window_batch_loss", test_window_gradient_check),
+    CHAPTER_TEST("training+whole", "window_batch_loss", test_window_gradient_check),
 #endif
 #ifndef ATTENTION_DOUBLE
-    CHAPTER_TEST("whole", "layout_gpt_create", test_learns_every_layout),
+    CHAPTER_TEST("training+whole", "layout_gpt_create", test_learns_every_layout),
 #endif
 };
 
