@@ -534,7 +534,11 @@ async function parted(page) {
   // widget that takes its final form between the two measures below
   // moves the headings after it (seen once, 1 of 159, with four test
   // processes on two cores)
-  await page.waitForFunction(() => document.documentElement.dataset.live === 'ready', { timeout: 120000 }).catch(() => {});
+  // (a page without the live module, as make check tests it, has no
+  // data-live: live.js sets it first thing)
+  await page.waitForFunction(() => ['ready', 'failed', undefined].includes(document.documentElement.dataset.live),
+                             { timeout: 120000 }).catch(() => {});
+  await page.evaluate(() => document.fonts.ready.then(() => true));
   const a = await state();
   check(a.parted && a.parts > 0 && a.wrong === 0,
         'with JavaScript the page is marked parted and its ' + a.parts + ' parts are drawn only near the window, but for ' +
