@@ -123,6 +123,26 @@ async function widgets_accessible(page) {
         r.violations.reduce((a, v) => a + v.n, 0) + ' elements');
 }
 
+// The browser's accessibility node of one element: its role and name
+// (Accessibility.getPartialAXTree, for that node alone, found by a mark
+// set for the moment; puppeteer's accessibility.snapshot builds the tree
+// of the whole page first, about a second each time on this page)
+const ax_sessions = new WeakMap();
+async function ax_node(page, handle) {
+  if (!ax_sessions.has(page)) ax_sessions.set(page, await page.createCDPSession());
+  const cdp = ax_sessions.get(page);
+  await handle.evaluate((e) => e.setAttribute('data-ax-probe', ''));
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-ax-probe]' });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const n = nodes[0];
+    return n ? { role: n.role ? String(n.role.value) : '', name: n.name ? String(n.name.value) : '' } : null;
+  } finally {
+    await handle.evaluate((e) => e.removeAttribute('data-ax-probe'));
+  }
+}
+
 // The name a screen reader gives each control of the widgets contains
 // the words its label shows (WCAG 2.5.3, label in name; issue 37: the
 // menus shown as "model" were named "part switched off" and "heads").
@@ -141,7 +161,7 @@ async function label_in_name(page) {
     });
     if (!shown) continue;
     n++;
-    const node = await page.accessibility.snapshot({ root: h, interestingOnly: false });
+    const node = await ax_node(page, h);
     const name = node && node.name ? node.name : '';
     if (!name.toLowerCase().includes(shown.toLowerCase()))
       wrong.push('"' + shown + '" named "' + name + '" in ' + await h.evaluate((e) => e.closest('div.live').dataset.widget));
@@ -174,7 +194,7 @@ async function tab_stops(page, width) {
       if (!inside) break;
       stops++;
       const here = await page.evaluateHandle(() => document.activeElement);
-      const node = await page.accessibility.snapshot({ root: here, interestingOnly: false });
+      const node = await ax_node(page, here);
       if (!node || !(node.name || '').trim() || ['generic', 'none', 'presentation', ''].includes(node.role || ''))
         unnamed.push(widget + ' ' + await here.evaluate((e) => e.tagName.toLowerCase() + '.' + e.className) +
                      ' (' + (node ? node.role : 'no node') + ')');
