@@ -124,9 +124,9 @@ CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
         REFUSE(CHECKPOINT_OTHER_MODEL, "parts switched off that this program "
                "does not know (bits %#lx)", (unsigned long)parts);
     if (parts != wanted) {
-        /* every name joined by " and ", each of 15 characters at most
-           (a test checks) */
-        char off[N_PARTS * 20], expect[N_PARTS * 20];
+        /* every name, joined by the 5 characters " and " */
+        char off[N_PARTS * (PART_NAME_MAX + 5)];
+        char expect[N_PARTS * (PART_NAME_MAX + 5)];
         REFUSE(CHECKPOINT_OTHER_MODEL,
                "a model without %s, expected one without %s",
                names_of_parts(off, sizeof off, parts),

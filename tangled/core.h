@@ -197,9 +197,10 @@ enum {                      /* the parts a model can be without */
     NO_RESIDUAL = 1 << 2,   /* a sublayer's output replaces the stream */
     NO_LAYERNORM = 1 << 3,  /* the three LayerNorms pass rows through */
     NO_GELU = 1 << 4,       /* the FFN's bend is the identity */
-    N_PARTS = 5,            /* and the parts chapter 7 switches off: */
+    N_PARTS = 5,            /* new parts take the next bit: at most 31 */
+    PART_NAME_MAX = 15,     /* characters of a part's name */
     ABLATED = NO_POSITION | NO_MASK | NO_RESIDUAL | NO_LAYERNORM
-};
+};                          /* (the parts chapter 7 switches off) */
 typedef uint32_t Ablation;  /* the parts switched off, one bit each */
 typedef struct {
     const char *name;       /* the word of attention train --without */

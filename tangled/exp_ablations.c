@@ -120,14 +120,6 @@ static int best_score_of(const Run *run)
     return best;
 }
 
-static const char *first_perfect_text(const Run *run, char buf[16])
-{
-    if (run->result.first_perfect < 0)
-        return "never";
-    snprintf(buf, 16, "%d", run->result.first_perfect);
-    return buf;
-}
-
 static void first_steps(const Trials *trials, int first[N_SEEDS])
 {
     for (int s = 0; s < N_SEEDS; s++) {
@@ -139,18 +131,12 @@ static void first_steps(const Trials *trials, int first[N_SEEDS])
 static int table_of_trials(const char *dir, const Trials *trials)
 {
     Text md = {0};
-    char buf[16];
-    text_printf(&md, "| model | seed | first 100/100 at step "
-                     "| final score | final loss |\n"
-                     "|:--|--:|--:|--:|--:|\n");
+    runs_table_head(&md);
     for (int v = 0; v < variants(); v++)
         for (int s = 0; s < N_SEEDS; s++) {
             const Run *run = &trials[v].run[s];
-            text_printf(&md, "| %s | %llu | %s | %d | %.4f |\n",
-                        s == 0 ? variant(v).label : "",
-                        (unsigned long long)run->cfg.seed,
-                        first_perfect_text(run, buf), final_score(run),
-                        trials[v].loss[s]);
+            runs_table_row(&md, s == 0 ? variant(v).label : "", run,
+                           final_score(run), trials[v].loss[s]);
         }
     return save_table(dir, "ablations.md", &md);
 }

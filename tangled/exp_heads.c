@@ -259,21 +259,14 @@ static int table_of_head_runs(const char *dir, const HeadRuns *e)
 {
     Text md = {0};
     char name[32];
-    text_printf(&md, "| model | seed | first 100/100 at step "
-                     "| final score | final loss |\n"
-                     "|:--|--:|--:|--:|--:|\n");
+    runs_table_head(&md);
     for (int c = 0; c < N_HEAD_CHOICES; c++)
         for (int s = 0; s < N_SEEDS; s++) {
             const Trained *t = &e->heads[c][s];
             snprintf(name, sizeof name, "%d head%s", head_choices[c],
                      head_choices[c] > 1 ? "s" : "");
-            text_printf(&md, "| %s | %llu | ", s == 0 ? name : "",
-                        (unsigned long long)t->run.cfg.seed);
-            if (t->run.result.first_perfect >= 0)
-                text_printf(&md, "%d", t->run.result.first_perfect);
-            else
-                text_printf(&md, "never");
-            text_printf(&md, " | %d | %.4f |\n", t->correct, t->loss);
+            runs_table_row(&md, s == 0 ? name : "", &t->run, t->correct,
+                           t->loss);
         }
     return save_table(dir, "heads_runs.md", &md);
 }

@@ -365,6 +365,25 @@ void measure_trained(Trained *t, Gpt *g)
     t->correct = score(&g->model, NULL);
 }
 
+void runs_table_head(Text *md)
+{
+    text_printf(md, "| model | seed | first 100/100 at step "
+                    "| final score | final loss |\n"
+                    "|:--|--:|--:|--:|--:|\n");
+}
+
+void runs_table_row(Text *md, const char *model, const Run *run,
+                    int score, double loss)
+{
+    text_printf(md, "| %s | %llu | ", model,
+                (unsigned long long)run->cfg.seed);
+    if (run->result.first_perfect >= 0)
+        text_printf(md, "%d", run->result.first_perfect);
+    else
+        text_printf(md, "never");
+    text_printf(md, " | %d | %.4f |\n", score, loss);
+}
+
 int steps_to_perfect(const Trained *t)
 {
     int first = t->run.result.first_perfect;

@@ -56,6 +56,9 @@ int  run_mlp(Run *run, size_t *n_params, int seed_index);
 int  save_training_log(const char *checkpoint, const Run *run);
 int  load_training_log(const char *checkpoint, Run *run);
 void measure_trained(Trained *t, Gpt *g);
+void runs_table_head(Text *md);
+void runs_table_row(Text *md, const char *model, const Run *run,
+                    int score, double loss);
 int  steps_to_perfect(const Trained *t);
 double mean_steps(const Trained *runs, int n);
 int  lowest_after_perfect(const Run *run);

@@ -9,6 +9,7 @@ static void print_vector(const char *label, const real *x, int n,
 static void print_attention(const Trace *tr, Ablation off, int t,
                             int exact);
 static void print_mixes(const Trace *tr, Ablation off, int t);
+static const char *missing(Ablation off, Ablation part);
 
 static void print_vector(const char *label, const real *x, int n, int exact)
 {
@@ -18,6 +19,14 @@ static void print_vector(const char *label, const real *x, int n, int exact)
         printf(exact ? "%.9g" : "%+.3f", (double)x[i]);
     }
     printf("\n");
+}
+
+static const char *missing(Ablation off, Ablation part)
+{
+    for (int i = 0; i < N_PARTS; i++)
+        if (part == 1u << i)
+            return off & part ? part_table[i].label : NULL;
+    return NULL;
 }
 
 void print_trace(const Trace *tr, Ablation off, int t, const char *text,
@@ -30,30 +39,49 @@ void print_trace(const Trace *tr, Ablation off, int t, const char *text,
             printf("the model was trained without: %s\n",
                    part_table[i].name);
     printf("\n1. input x[%d] = token vector of '%c'", t, text[t]);
-    if (off & NO_POSITION)
-        printf(" (no position vectors)\n");
+    if (missing(off, NO_POSITION))
+        printf(" (%s)\n", missing(off, NO_POSITION));
     else
         printf(" + position vector %d\n", t);
     print_vector("x[t]", tr->x[t], WIDTH, exact);
-    printf(off & NO_LAYERNORM ? "2. h[t] = x[t] (no LayerNorm)\n"
-                            : "2. after LayerNorm\n");
+    if (missing(off, NO_LAYERNORM))
+        printf("2. h[t] = x[t] (%s)\n", missing(off, NO_LAYERNORM));
+    else
+        printf("2. after LayerNorm\n");
     print_vector("h[t]", tr->ln1[t], WIDTH, exact);
     printf("3. query of row t, one line per head (d_head = %d)\n",
            WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH, exact);
+    if (missing(off, NO_MASK))
+        printf("4. keys of every row (%s) and the scores of row t\n",
+               missing(off, NO_MASK));
+    else
+        printf("4. keys of the rows u <= t and the scores of row t\n");
     print_attention(tr, off, t, exact);
-    printf("6. the heads' mixes of v, concatenated, times Wo, %s\n",
-           off & NO_RESIDUAL ? "(no residual)" : "plus x[t]");
+    if (missing(off, NO_RESIDUAL))
+        printf("6. the heads' mixes of v, concatenated, times Wo, (%s)\n",
+               missing(off, NO_RESIDUAL));
+    else
+        printf("6. the heads' mixes of v, concatenated, times Wo, "
+               "plus x[t]\n");
     if (exact)
         print_mixes(tr, off, t);
     print_vector("mix[t]", tr->heads[t], WIDTH, exact);
     print_vector("x2[t]", tr->x2[t], WIDTH, exact);
-    printf("7. after the FFN%s%s\n", off & NO_GELU ? " (no GELU)" : "",
-           off & NO_RESIDUAL ? ", no residual" : " and its residual");
+    printf("7. after the FFN");
+    if (missing(off, NO_GELU))
+        printf(" (%s)", missing(off, NO_GELU));
+    if (missing(off, NO_RESIDUAL))
+        printf(", %s\n", missing(off, NO_RESIDUAL));
+    else
+        printf(" and its residual\n");
     print_vector("x3[t]", tr->x3[t], WIDTH, exact);
-    printf("8. scores for the next token (after %s W_out)\n",
-           off & NO_LAYERNORM ? "no final LayerNorm, only"
-                            : "the final LayerNorm and");
+    if (missing(off, NO_LAYERNORM))
+        printf("8. scores for the next token (after W_out only: %s)\n",
+               missing(off, NO_LAYERNORM));
+    else
+        printf("8. scores for the next token (after the final LayerNorm and "
+               "W_out)\n");
     printf("  ");
     for (int token = 0; token < VOCAB; token++)
         printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
@@ -68,8 +96,6 @@ static void print_attention(const Trace *tr, Ablation off, int t,
     char label[64];
     int d_head = WIDTH / tr->n_heads;
     int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
-    printf("4. keys of %s and the scores of row t\n",
-           off & NO_MASK ? "every row (no mask)" : "the rows u <= t");
     for (int head = 0; head < tr->n_heads; head++) {
         const real *q = tr->q[t] + head * d_head;
         for (int u = 0; u <= last; u++) {

@@ -141,8 +141,8 @@ static void test_switches_off_change_nothing(void **state)
     batch(&model, 1);
     memcpy(logits, model.act.logits, ROWS * VOCAB * sizeof(real));
     memcpy(grads, model.model.p.grads, sizeof grads);
-    for (int s = 0; s < 4; s++) {
-        model.ablate = 1u << s;     /* positions, mask, residual, LayerNorm */
+    for (int s = 0; s < N_PARTS; s++) {    /* every row of part_table */
+        model.ablate = 1u << s;
         batch(&model, 1);
         for (int p = 0; p < N_PROBLEMS; p++)
             assert_true(gpt_forms_agree(&model, p));
@@ -241,7 +241,7 @@ static void test_gradcheck_with_switches(void **state)
     (void)state;
     int problems[8];
     for (int i = 0; i < 8; i++) problems[i] = (13 * i + 5) % N_PROBLEMS;
-    for (int s = 0; s < 4; s++) {
+    for (int s = 0; s < N_PARTS; s++) {    /* every row of part_table */
         Ablation off = 1u << s;
         double worst = 0;
         model.ablate = off;

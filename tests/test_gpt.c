@@ -214,7 +214,9 @@ static void test_checkpoint_defects(void **state)
                    "a model without mask, expected one without any part");
     char unknown[64];                   /* the first bit past the table */
     snprintf(unknown, sizeof unknown, "does not know (bits %#x)", 1u << N_PARTS);
-    memcpy(bad, good, size); bad[16] = (unsigned char)(1u << N_PARTS); reseal(bad, size);
+    memcpy(bad, good, size);                     /* the parts' field, 32 bits */
+    for (int i = 0; i < 4; i++) bad[16 + i] = (unsigned char)((1u << N_PARTS) >> 8 * i);
+    reseal(bad, size);
     expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, unknown);
     memcpy(bad, good, size); bad[24 + 8 * 3] = 31; reseal(bad, size);
     expect_refusal(g, bad, size, CHECKPOINT_OTHER_MODEL, "Wq");
@@ -265,6 +267,31 @@ static void test_checkpoint_version_1(void **state)
 /* A model trained without parts says so in its file: the header names
    them, a model with every part refuses the file, and one with the same
    parts switched off takes it. */
+/* The limits that come with the table of parts: a checkpoint records a
+   model's parts by bit, so the parts of the format as published keep
+   their bits (new parts are appended); at most 31 parts, so that the
+   reader's shift by N_PARTS is defined; names of PART_NAME_MAX
+   characters at most, distinct, as are the tags. */
+static void test_part_table_limits(void **state)
+{
+    (void)state;
+    static const char *const published[] = {"positions", "mask", "residual", "layernorm", "gelu"};
+    const int n = (int)(sizeof published / sizeof published[0]);
+    assert_true(N_PARTS >= n && N_PARTS <= 31);
+    for (int i = 0; i < n; i++)
+        if (strcmp(part_table[i].name, published[i]))
+            fail_msg("bit %d is '%s' in checkpoints saved since version 2, now '%s'",
+                     i, published[i], part_table[i].name);
+    for (int i = 0; i < N_PARTS; i++) {
+        assert_true(strlen(part_table[i].name) <= PART_NAME_MAX);
+        for (int j = 0; j < i; j++) {
+            assert_string_not_equal(part_table[i].name, part_table[j].name);
+            assert_string_not_equal(part_table[i].tag, part_table[j].tag);
+        }
+    }
+    assert_int_equal(ABLATED >> N_PARTS, 0);
+}
+
 static void test_checkpoint_parts(void **state)
 {
     (void)state;
@@ -290,13 +317,13 @@ static void test_checkpoint_parts(void **state)
                     == (real)(float)without.model.p.params[i]);
     free(bytes);
     /* a model without every part: the refusal names each in full (the
-       buffers hold every name joined; each name has 15 characters at most) */
+       buffers hold every name joined, each of PART_NAME_MAX characters
+       at most: test_part_table_limits) */
     without.ablate = (1u << N_PARTS) - 1;
     bytes = encoded(&without, &size);
     assert_int_equal(checkpoint_decode(&book, bytes, size, why, sizeof why),
                      CHECKPOINT_OTHER_MODEL);
     for (int i = 0; i < N_PARTS; i++) {
-        assert_true(strlen(part_table[i].name) <= 15);
         assert_non_null(strstr(why, part_table[i].name));
     }
     assert_non_null(strstr(why, ", expected one without any part"));
@@ -428,6 +455,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("training", "checkpoint_decode", test_checkpoint_defects),
     CHAPTER_TEST("training", "checkpoint_decode", test_checkpoint_version_1),
     CHAPTER_TEST("training", "checkpoint_parts", test_checkpoint_parts),
+    CHAPTER_TEST("training", "the switches of the ablations", test_part_table_limits),
     CHAPTER_TEST("perceptron", "first_nonfinite_table", test_nan_stops_training),
     CHAPTER_TEST("training+whole", "gpt_grade", test_grade_equals_writing_answers),
 #ifndef ATTENTION_DOUBLE
