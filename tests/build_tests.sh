@@ -1844,8 +1844,8 @@ course_mode() {
     [ -n "$line" ] || { echo "no TODO line in the student's $NW"; return 1; }
     sed "${line}s|^|    int broken = \"one\" * 2; |" $edition/$NW > $edition/nw.tmp && mv $edition/nw.tmp $edition/$NW
     log=$(cd $edition && make program 2>&1) && { echo "the broken stub compiled"; return 1; }
-    echo "$log" | grep -q "$NW:$line:" || { echo "no error at $NW:$line in:"; echo "$log"; return 1; }
-    echo "student's compiler error: $(echo "$log" | grep "$NW:$line:" | head -1)"
+    echo "$log" | grep -q "^$NW:$line:[0-9]*: error: " || { echo "no error at $NW:$line in:"; echo "$log"; return 1; }
+    echo "student's compiler error: $(echo "$log" | grep "^$NW:$line:[0-9]*: error: " | head -1)"
     return $status
 }
 
