@@ -505,7 +505,7 @@ CHECK_SAN := $(if $(filter 1,$(SANITIZE)),,build-san/test_exercises)
 else ifeq ($(QUICK),yes)
 CHECK_TOPIC := $(shell awk -f tests/chapters.awk $(NW) 2>/dev/null | \
   awk -F'\t' -v c='$(CHAPTER)' '$$1 == c || $$2 == c { print $$2 }')
-TAGGED := CHAPTER_TEST("$(CHECK_TOPIC)\(+whole\)\{0,1\}",
+TAGGED := _TEST("$(CHECK_TOPIC)\(+whole\)\{0,1\}",
 CHECK_SOURCES := $(if $(CHECK_TOPIC),$(shell grep -l '$(TAGGED)' tests/test_*.c))
 CHECK_TESTS := $(if $(CHECK_TOPIC),$(filter $(foreach f,$(CHECK_SOURCES:tests/%.c=$(B)/%),$(f) $(f)_double),$(TESTS)),$(B)/test_exercises)
 endif

@@ -41,11 +41,12 @@ void chapter_mark_skipped(void)
     if (current) current->skipped = 1;
 }
 
-/* runs the test with the group's state; reached the end: it passed */
+/* runs the test with the group's state (or, where the group has none,
+   the test's own initial state); reached the end: it passed */
 static void wrapped(void **state)
 {
     Record *r = *state;
-    void *inner = r->group_state;
+    void *inner = r->group_state ? r->group_state : r->test->test.initial_state;
     settle();
     current = r;
     exercise_stubs_ran = group_stubs;
