@@ -1476,7 +1476,8 @@ case "$1:$CHAPTER" in
 *:$second) [ -z "$WHOLE_APART" ] || exit 3     # check.sh runs it with the group whole
           echo "[ RUN      ] test_four"; echo "[       OK ] test_four"
           echo "chapter-result$t$second${t}fake${t}1${t}0${t}0" ;;
-*:$topic) echo "[ RUN      ] test_one"; echo "attention.nw:12: a line of 77 columns"
+*:$topic) echo "[ RUN      ] test_one"; echo "FAILED attention.nw:12: a line of 77 columns"
+          echo "ok    a check after it, which passed"
           echo "[  ERROR   ] --- 0x1 != 0"; echo "[   LINE   ] --- tests/fake.c:5: error: Failure!"
           echo "[  FAILED  ] test_one"
           echo "chapter-failure$t$topic${t}fake${t}test_one$t<<a chunk>>, some_function"
@@ -1493,9 +1494,9 @@ FAKE
     for c in $first $topic; do
         out=$(CHAPTER=$c CHECK_TIMES=$work/times sh tests/check.sh $work/fake 2>&1); got=$?
         line=$(echo "$out" | grep "^chapter $first  *$topic  *$title  *FAILED (1 of 1 test)$")
-        # the summary gives its reason, the last line it printed
+        # the summary gives its reason: the line that says it failed, not the last
         said=$(echo "$out" | sed -n '/^=* by chapter$/,$p' | grep -A1 "^      test_one (fake): checks <<a chunk>>" |
-               grep -xF "        it said: attention.nw:12: a line of 77 columns")
+               grep -xF "        it said: FAILED attention.nw:12: a line of 77 columns")
         [ $got = 1 ] && [ -n "$line" ] && [ -n "$said" ] ||
             fail "CHAPTER=$c: status $got, output: $out"
     done

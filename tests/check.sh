@@ -13,7 +13,8 @@
 # for each chapter every binary with tests in it runs with CHAPTER set to
 # the topic, and reports "chapter-result" and "chapter-failure" lines
 # (tests/chapters.c); their output goes out as they run, and the summary
-# names each failing test with the last line it printed, its reason.  Besides the chapters there are three
+# names each failing test with its reason (the line that says FAILED or
+# FAIL, or else the last line it printed).  Besides the chapters there are three
 # groups: build (the literate build and the book), whole (tests that run
 # the whole model, or the program on it: they pass when every exercise is
 # solved) and course (the student edition).  A test of a chapter's code
@@ -283,18 +284,19 @@ for chapter in $chapters; do
         notes="$notes$(awk -F'\t' -v out="$summary.out" '
             { printf "\n      %s", $1 }
             NF == 1 { split($1, w, " "); said = reason(w[1]); if (said != "") printf "\n        it said: %s", said }
-            function reason(test,   l, on, last, error) {
-                on = 0; last = ""; error = ""
+            function reason(test,   l, on, last, error, failing) {
+                on = 0; last = ""; error = ""; failing = ""
                 while ((getline l < out) > 0) {
-                    if (l == "[ RUN      ] " test) { on = 1; last = ""; error = ""; continue }
+                    if (l == "[ RUN      ] " test) { on = 1; last = ""; error = ""; failing = ""; continue }
                     if (!on) continue
                     if (l ~ /^\[  FAILED  \] /) break
                     if (l ~ /^\[  ERROR   \] --- /) { if (error == "") error = substr(l, 18); continue }
                     if (l ~ /^\[/ || l ~ /^[a-z0-9_]+ took [0-9.]+ s$/ || l !~ /[^ ]/) continue
                     last = l
+                    if (l ~ /^(FAILED|FAIL)[: ]/) failing = l    # what a script says of its failure
                 }
                 close(out)
-                said = last != "" ? last : error
+                said = failing != "" ? failing : last != "" ? last : error
                 gsub(/^ +/, "", said)
                 return length(said) > 84 ? substr(said, 1, 81) "..." : said
             }' "$summary.fail")"
