@@ -14,16 +14,16 @@
 # the topic, and reports "chapter-result" and "chapter-failure" lines
 # (tests/chapters.c); their output goes out as they run, and the summary
 # names each failing test with its reason (the line that says FAILED or
-# FAIL, or else the last line it printed).  Besides the chapters there are three
-# groups: build (the literate build and the book), whole (tests that run
-# the whole model, or the program on it: they pass when every exercise is
-# solved) and course (the student edition).  A test of a chapter's code
-# that needs every exercise is tagged with the chapter's topic and
-# "+whole" ("ablations+whole"): make check CHAPTER=7 runs it with chapter
-# 7's other tests; make check alone runs it in the group whole, whose line
-# counts them by chapter ("by chapter: 4: 8, 7: 6").  A
-# test tagged with anything else is an error.  With EXERCISE=k in the environment only exercise k's tests
-# run: those of its chapter that check its functions (course/student.awk
+# FAIL, or else the last line it printed).  Besides the chapters there
+# are three groups: build (the literate build and the book), whole (tests
+# that run the whole model, or the program on it: they pass when every
+# exercise is solved) and course (the student edition).  A test of a
+# chapter's code that needs every exercise is tagged with the chapter's
+# topic and "+whole" ("ablations+whole"): make check CHAPTER=7 runs it
+# with chapter 7's other tests; make check alone runs it in the group
+# whole, whose line counts them by chapter ("by chapter: 4: 8, 7: 6").  A
+# test tagged with anything else is an error.  With EXERCISE=k in the
+# environment only exercise k's tests run: those of its chapter that check its functions (course/student.awk
 # lists the exercises, their chapters and functions); the binaries get the
 # functions in CHECKS (tests/chapters.c).
 #
