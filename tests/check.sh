@@ -23,9 +23,10 @@
 # with chapter 7's other tests; make check alone runs it in the group
 # whole, whose line counts them by chapter ("by chapter: 4: 8, 7: 6").  A
 # test tagged with anything else is an error.  With EXERCISE=k in the
-# environment only exercise k's tests run: those of its chapter that check its functions (course/student.awk
-# lists the exercises, their chapters and functions); the binaries get the
-# functions in CHECKS (tests/chapters.c).
+# environment only exercise k's tests run: those of its chapter that
+# check its functions (course/student.awk lists the exercises, their
+# chapters and functions); the binaries get the functions in CHECKS
+# (tests/chapters.c).
 #
 # With CHECK_SUMMARY=FILE in the environment the summary (from "by
 # chapter" to the end) goes to FILE instead: make check prints the two
