@@ -344,17 +344,21 @@ $(B)/attention.tex: $(WEAVE_DEPS) book/weave-preamble.tex book/print.theme
 # PDF: pdflatex until the cross-references, the contents, longtable's
 # column widths and the pages each chunk spans (written to the .aux file,
 # read by the running heads), the page of each line of code (its number
-# stands in that page's outer margin) and the chapters' tails (a short
-# one takes lines from the page before) settle: until LaTeX asks for no rerun and a
-# pass leaves the .aux file as it found it (three passes from scratch;
+# stands in that page's outer margin), the chapters' tails (a short
+# one takes lines from the page before) and the subject index (makeindex
+# after each pass) settle: until LaTeX asks for no rerun and a
+# pass leaves the .aux and .ind files as it found them (three passes from scratch;
 # after an edit one or two); still unsettled after five passes is an error.
 book/attention.pdf: $(B)/attention.tex
 	cd $(B) && for pass in 1 2 3 4 5; do \
 	  { cp attention.aux attention.aux.before 2>/dev/null || : > attention.aux.before; }; \
+	  { cp attention.ind attention.ind.before 2>/dev/null || : > attention.ind.before; }; \
 	  pdflatex -interaction=nonstopmode -halt-on-error attention.tex > /dev/null \
 	    || { tail -n 30 attention.log >&2; exit 1; }; \
+	  makeindex -q attention.idx || exit 1; \
 	  grep -q 'Rerun to get\|Rerun LaTeX\|No file attention\.' attention.log \
-	    || ! cmp -s attention.aux attention.aux.before || break; \
+	    || ! cmp -s attention.aux attention.aux.before \
+	    || ! cmp -s attention.ind attention.ind.before || break; \
 	  [ $$pass != 5 ] || { echo "$@: cross-references still change after 5 passes" >&2; exit 1; }; \
 	done
 	cp $(B)/attention.pdf $@

@@ -20,7 +20,9 @@
 --    @sec:ID in the text (pandoc reads it as a citation) becomes the
 --    number, in the PDF with a page for a section (see number_book); a
 --    reference to nothing fails the build.  Terms marked [..]{.idx} make
---    the subject index; the chapter {#colophon} goes last.
+--    the subject index, which follows the references; the chapter
+--    {#colophon} goes last.  A heading of class "book-part" begins a part
+--    of the book (Part I, Part II).
 --  * An exercise (a div of class "exercise", see course/student.awk) is
 --    numbered in order through the book, "Exercise N." put before its statement; in LaTeX
 --    it becomes the environment nwexercise (weave-preamble.tex).
@@ -433,6 +435,24 @@ local function number_book(doc)
     index_entries[key]:insert({anchor, where})
     return pandoc.Span(el.content, pandoc.Attr(anchor))
   end
+  local parts_seen = 0
+  -- A level-1 heading of class "book-part" begins a part of the book
+  -- (Part I, Part II), which numbers nothing and leaves the appendices'
+  -- letters running: in LaTeX it is \part (and \nwcompact, which sets
+  -- the rest of the book compact, if it has class "compact"); in HTML it
+  -- says "Part I." before its title.
+  local function book_part(b)
+    parts_seen = parts_seen + 1
+    local roman = ({"I", "II", "III", "IV"})[parts_seen] or fail("more than four parts")
+    if is_latex then
+      local title = pandoc.write(pandoc.Pandoc({pandoc.Plain(b.content)}), "latex")
+      return pandoc.RawBlock("latex", "\\part{" .. title .. "}\\label{" .. b.identifier .. "}"
+                             .. (has_class(b, "compact") and "\\nwcompact" or ""))
+    end
+    b.content:insert(1, pandoc.Space())
+    b.content:insert(1, pandoc.Str("Part " .. roman .. "."))
+    return b
+  end
   local function heading(b)
     if b.level == 1 then
       in_appendix = has_class(b, "appendix")
@@ -474,7 +494,9 @@ local function number_book(doc)
     local i = 1
     while i <= #list do
       local b = list[i]
-      if b.t == "Header" then
+      if b.t == "Header" and b.level == 1 and has_class(b, "book-part") then
+        b = book_part(b)
+      elseif b.t == "Header" then
         if b.level == 1 and has_class(b, "appendix") and is_latex and not latex_appendix then
           out:insert(pandoc.RawBlock("latex", "\\appendix"))
           latex_appendix = true
@@ -541,7 +563,8 @@ local function number_book(doc)
     for k = last, first, -1 do doc.blocks:remove(k) end
     doc.blocks:extend(moved)
   end
-  -- the subject index, before the index of chunks
+  -- the subject index, after the references (the end of Part I), or
+  -- else before the index of chunks
   local index = pandoc.List()
   if is_latex then
     index:insert(pandoc.RawBlock("latex", "\\printindex"))
@@ -569,15 +592,30 @@ local function number_book(doc)
     index:insert(pandoc.Header(1, {pandoc.Str("Index")}, pandoc.Attr("index", {"unnumbered"})))
     index:insert(pandoc.Div({pandoc.BulletList(items)}, pandoc.Attr("", {"nwindex"})))
   end
-  local at = nil
+  local at, after_references = nil, false
   for k, b in ipairs(doc.blocks) do
     if b.t == "Header" and b.identifier == "index-of-chunks" then at = k; break end
+    if after_references and (b.t == "Header" and b.level == 1
+                             or b.t == "RawBlock" and b.text:match("^\\part")) then
+      at = k; break
+    end
+    if b.t == "Header" and b.identifier == "references" then after_references = true end
   end
   -- (a document without one, such as a test's, gets the index at its end,
   -- and none if it marks no term)
   if index_marks > 0 or at then
     at = at or #doc.blocks + 1
     for k = #index, 1, -1 do doc.blocks:insert(at, index[k]) end
+  end
+  -- LaTeX: the indexes of chunks and identifiers, after a part set
+  -- compact, are set as the book's first part is (weave-preamble.tex)
+  if is_latex then
+    for k, b in ipairs(doc.blocks) do
+      if b.t == "Header" and b.identifier == "index-of-chunks" then
+        doc.blocks:insert(k, pandoc.RawBlock("latex", "\\nwbackmatter"))
+        break
+      end
+    end
   end
   return doc
 end

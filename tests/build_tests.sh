@@ -384,7 +384,9 @@ if start is None:
     bad.append("the PDF has no Index")
 else:
     body = " \n".join(pdf_pages[start:start + 6])
-    body = body[:body.find("Index of chunks")] if "Index of chunks" in body else body
+    # it ends where the index of chunks, or Part II, begins
+    end = re.search(r"Index of chunks|^\s*Part II\s*$", body, re.M)
+    body = body[:end.start()] if end else body
     joined = re.sub(r",\s*\n\s*(?=\d)", ", ", body)
     for term, nums in re.findall(r"([A-Za-z][A-Za-z0-9 -]*[A-Za-z0-9]), ((?:\d+, )*\d+)(?!\d)", joined):
         entries_pdf += 1

@@ -7,8 +7,11 @@ Reads every word's box from `pdftotext -bbox-layout` and checks the rules
 of the printed page (weave-preamble.tex):
 
   - the measure: a full line of prose holds 60 to 75 characters;
+  - Part I, with the pages before it, is at most 250 pages;
   - a chunk of 15 code lines or fewer never breaks across pages, and a
-    longer one breaks only with at least 4 of its lines on each side;
+    longer one breaks only with at least 4 of its lines on each side
+    (in Part II, set compact, any chunk may break, with at least 2 of
+    its lines on each side);
   - a line of code has its number in the outer margin, not by the spine;
   - a page that begins inside a chunk names the chunk in its head
     ("... continued");
@@ -185,7 +188,12 @@ def main(pdf, aux=None):
     # (not the rows of code, whose line numbers stand in the margin at
     # one place or another as they have 3, 4 or 5 digits)
     edges = {}
-    small_number = lambda w: re.match(r'^\d+$', w['text']) is not None and w['y1'] - w['y0'] < 7
+    # a line number is set in 6-point mono, each digit 3.15 pt wide (the
+    # code's own digits are 4.2 pt wide or more, the text's wider still);
+    # its box's height is no guide: pdftotext takes it from the font's
+    # box, which is the font of Part II's code too, at another size
+    small_number = lambda w: (re.match(r'^\d+$', w['text']) is not None
+                              and (w['x1'] - w['x0']) / len(w['text']) < 3.6)
     numbered = lambda r: small_number(r['words'][0]) or small_number(r['words'][-1])
     for parity in (0, 1):
         long_rows = [r for n, (w, h, rows) in enumerate(pages, 1) if n % 2 == parity
@@ -261,6 +269,10 @@ def main(pdf, aux=None):
                 chunk[1][p['n']] = chunk[1].get(p['n'], 0) + 1
             elif r['chunkend']:
                 chunk = None
+    # Part II, the program, is set compact: any chunk there may break,
+    # where 2 of its lines stay on each side
+    part2 = next((p['n'] for p in parsed
+                  if p['body'] and re.match(r'^Part II\b', p['body'][0]['text'])), len(parsed) + 1)
     split = 0
     for label, per_page in chunks:
         if len(per_page) < 2:
@@ -268,11 +280,21 @@ def main(pdf, aux=None):
         split += 1
         total = sum(per_page.values())
         parts = [per_page[k] for k in sorted(per_page)]
-        if total <= 15:
+        if min(per_page) > part2:
+            if min(parts) < 2:
+                fail(f'chunk {label} breaks with {parts} lines on its pages {sorted(per_page)}')
+        elif total <= 15:
             fail(f'chunk {label} ({total} lines) breaks across pages {sorted(per_page)}: {parts}')
         elif min(parts) < 4:
             fail(f'chunk {label} breaks with {parts} lines on its pages {sorted(per_page)}')
     print(f'chunks: {len(chunks)}, of which {split} break across pages')
+    # the reader's book, Part I with the pages before it, is at most 250
+    # pages: the program is Part II
+    if part2 > len(parsed):
+        fail('no page opens Part II')
+    elif part2 - 1 > 250:
+        fail(f'Part I ends on p{part2 - 1}, over 250 pages')
+    print(f'Part I and the pages before it: {part2 - 1} pages; Part II: {len(parsed) - part2 + 1}')
 
     # 2a. a line of code's number stands in the outer margin, never beside
     # the spine (the left of a right-hand, odd, page; the right of a
