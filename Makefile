@@ -366,7 +366,8 @@ book/attention.pdf: $(B)/attention.tex
 book: book/attention.html book/attention.pdf
 
 # ---------------------------------------------------------------- the live book
-# book/attention.html is $(B)/attention.html with, before </body>, the
+# book/attention.html is $(B)/attention.html with Part II read only when
+# the reader opens it (book/program-later.awk) and, before </body>, the
 # module compiled from the core and web.c (gzipped: the page unzips it with
 # the browser's DecompressionStream), the book's model (both in base64: a
 # page opened from file:// may not fetch them), book/live.css and
@@ -392,14 +393,16 @@ ifeq ($(EDITION),student)
 book/attention.html: $(B)/attention.html
 	cp $< $@
 else
-book/attention.html: $(B)/attention.html $(B)/web.wasm $(MODEL) book/live.js book/live.css
-	{ sed '/^<\/body>/,$$d' $<; \
+book/attention.html: $(B)/attention.html $(B)/web.wasm $(MODEL) book/live.js book/live.css \
+  book/program-later.awk
+	awk -f book/program-later.awk $< > $(B)/attention.live.html
+	{ sed '/^<\/body>/,$$d' $(B)/attention.live.html; \
 	  printf '<style>\n'; cat book/live.css; printf '</style>\n'; \
 	  printf '<script type="application/octet-stream" id="live-module">'; \
 	  gzip -9n -c $(B)/web.wasm | base64 -w0; \
 	  printf '</script>\n<script type="application/octet-stream" id="live-model">'; base64 -w0 $(MODEL); \
 	  printf '</script>\n<script>\n'; cat book/live.js; printf '</script>\n'; \
-	  sed -n '/^<\/body>/,$$p' $<; } > $@.tmp
+	  sed -n '/^<\/body>/,$$p' $(B)/attention.live.html; } > $@.tmp
 	grep -q 'id="live-module"' $@.tmp && mv $@.tmp $@
 endif
 # the browser test's driver (the student edition has no live book and no

@@ -76,6 +76,7 @@ async function main() {
     check(await page.evaluate(() => document.documentElement.dataset.live) === 'ready', 'the module loads from file://');
 
     await no_jump(browser, page.url());
+    await program_later(browser, page.url());
     await before_runs(page);
     await train(page, downloads);
     await session(page);
@@ -1223,6 +1224,90 @@ async function no_jump(browser, url) {
           before.drawn + ' drawings; after: ' + after.drawn + ')');
     await fresh.close();
   }
+}
+
+// ------------------------------------------------------------------ Part II, read when opened
+// The live page leaves Part II unparsed (book/program-later.awk) until the
+// reader opens it: by its button (from the keyboard too, which then stands
+// on Part II's heading), or by a link to something in it, which then
+// lands on its target; a reload keeps it open, and keeps the place.
+async function program_later(browser, url) {
+  const source = fs.readFileSync(page_path, 'utf8');
+  const chunks = (source.match(/<div class="nwchunk/g) || []).length;
+  const count = (p) => p.evaluate(() => ({
+    chunks: document.querySelectorAll('div.nwchunk').length,
+    part2: document.getElementById('part-program') !== null,
+    waiting: document.querySelector('noscript#program-unread') !== null,
+    opener: (() => { const o = document.getElementById('program-later'); return o !== null && !o.hidden; })(),
+  }));
+  const fresh = await browser.newPage();
+  await fresh.setViewport({ width: 1280, height: 900 });
+  await fresh.goto(url, { waitUntil: 'load' });
+  const before = await count(fresh);
+  check(!before.part2 && before.waiting && before.opener && before.chunks > 0 && before.chunks < chunks,
+        'the live page opens with Part II unread: ' + before.chunks + ' of ' + chunks +
+        ' chunks in the page, and a button to open the rest');
+  // a link in Part I's text to a chunk of Part II
+  const link = await fresh.evaluateHandle(() => [...document.querySelectorAll('div.part a[href^="#chunk-"]')]
+    .find((a) => !document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)))));
+  const href = await fresh.evaluate((a) => a ? a.getAttribute('href') : null, link);
+  check(href !== null, 'Part I links to a chunk of Part II (' + href + ')');
+  if (href === null) { await fresh.close(); return; }
+  await fresh.evaluate((a) => a.scrollIntoView({ block: 'center' }), link);
+  await link.click();
+  await sleep(300);
+  const landed = await fresh.evaluate((id) => {
+    const t = document.getElementById(id);
+    return t ? t.getBoundingClientRect().top : null;
+  }, decodeURIComponent(href.slice(1)));
+  const after = await count(fresh);
+  check(after.part2 && !after.waiting && !after.opener && after.chunks === chunks && landed !== null
+        && landed >= 0 && landed < 450,
+        'following it opens Part II (' + after.chunks + ' chunks) and lands on ' + href + ' (' +
+        (landed === null ? 'not in the page' : landed.toFixed(0) + ' px from the top') + ')');
+  const y = await fresh.evaluate(() => window.scrollY);
+  await fresh.reload({ waitUntil: 'load' });
+  await sleep(500);
+  const again = await count(fresh);
+  const y2 = await fresh.evaluate(() => window.scrollY);
+  check(again.part2 && again.chunks === chunks && Math.abs(y2 - y) <= 3,
+        'a reload keeps Part II open and the place (scrolled to ' + y2.toFixed(0) + ' px, was ' + y.toFixed(0) + ')');
+  await fresh.close();
+  // from the contents: appendix M, the first of Part II
+  const toc = await browser.newPage();
+  await toc.setViewport({ width: 1280, height: 900 });
+  await toc.goto(url, { waitUntil: 'load' });
+  await toc.click('nav#TOC a[href="#program"]');
+  await sleep(300);
+  const m = await toc.evaluate(() => {
+    const t = document.getElementById('program');
+    return t && t.tagName === 'H1' ? t.getBoundingClientRect().top : null;
+  });
+  check(m !== null && m >= 0 && m < 450, 'the contents\' entry of appendix M opens Part II and lands on its heading (' +
+        (m === null ? 'not in the page' : m.toFixed(0) + ' px from the top') + ')');
+  await toc.close();
+  // from the keyboard: the button, then Part II's heading
+  const keys = await browser.newPage();
+  await keys.setViewport({ width: 400, height: 900 });
+  await keys.goto(url, { waitUntil: 'load' });
+  await keys.focus('#program-later button');
+  await keys.keyboard.press('Enter');
+  await sleep(300);
+  const focus = await keys.evaluate(() => ({ id: document.activeElement.id,
+    top: document.activeElement.getBoundingClientRect().top,
+    chunks: document.querySelectorAll('div.nwchunk').length }));
+  check(focus.id === 'part-program' && focus.top >= 0 && focus.top < 450 && focus.chunks === chunks,
+        'at 400 px Enter on the button opens Part II and puts the focus on its heading, in view (' +
+        focus.id + ', ' + focus.top.toFixed(0) + ' px)');
+  await keys.close();
+  // without JavaScript the noscript is the book as it is: Part II in full
+  const plain = await browser.newPage();
+  await plain.setJavaScriptEnabled(false);
+  await plain.goto(url, { waitUntil: 'load' });
+  const off = await count(plain);
+  check(off.part2 && off.chunks === chunks && !off.opener,
+        'without JavaScript the page shows Part II whole (' + off.chunks + ' chunks), and no button');
+  await plain.close();
 }
 
 // ------------------------------------------------------------------ before any run
