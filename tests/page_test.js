@@ -136,6 +136,7 @@ async function main() {
     await live.setViewport({ width: 400, height: 900 });
     await new Promise((r) => setTimeout(r, 500));      // book/page.html looks again after a resize
     await accessibility(live, 'at 400 px', ['scrollable-region-focusable']);
+    await folded_contents(live);
   } finally {
     await browser.close();
   }
@@ -713,6 +714,40 @@ async function current_section(page) {
 
 // a reader whose system asks for a dark page gets one: light ink on a
 // dark ground, figures on their light paper
+// with JavaScript, where the contents stand above the text (400 px), each
+// entry's sections are folded under a button, which the keyboard opens;
+// at the side (1280 px) every entry shows and no button does
+async function folded_contents(page) {
+  const seen = () => page.evaluate(() => {
+    const shown = (e) => e.getClientRects().length > 0;
+    const toc = document.getElementById('TOC');
+    return { entries: toc.querySelectorAll('a').length, shown: [...toc.querySelectorAll('a')].filter(shown).length,
+             buttons: [...toc.querySelectorAll('button.toc-fold')].filter(shown).length,
+             screens: toc.getBoundingClientRect().height / window.innerHeight };
+  });
+  await page.setViewport({ width: 400, height: 900 });
+  await new Promise((r) => setTimeout(r, 300));
+  const folded = await seen();
+  check(folded.buttons > 0 && folded.shown <= 50 && folded.screens < 1.5,
+        'at 400 px the contents show ' + folded.shown + ' of their ' + folded.entries + ' entries, ' +
+        folded.screens.toFixed(1) + ' screens tall, each entry\'s sections folded under a button (' + folded.buttons + ')');
+  const fold = await page.$('nav#TOC > ul > li > a[href="#perceptron"] ~ button.toc-fold');
+  const name = fold ? await page.evaluate((b) => b.getAttribute('aria-label'), fold) : '';
+  if (fold) { await fold.focus(); await page.keyboard.press('Enter'); }
+  const opened = await page.evaluate(() => {
+    const b = document.querySelector('nav#TOC > ul > li > a[href="#perceptron"] ~ button.toc-fold');
+    const ul = b && document.getElementById(b.getAttribute('aria-controls'));
+    return { expanded: b && b.getAttribute('aria-expanded'), shown: ul ? ul.getClientRects().length > 0 : false };
+  });
+  check(fold !== null && opened.expanded === 'true' && opened.shown && /sections of 1 The welded wiring/.test(name),
+        'Enter on the button "' + name + '" shows chapter 1\'s sections');
+  await page.setViewport({ width: 1280, height: 900 });
+  await new Promise((r) => setTimeout(r, 300));
+  const side = await seen();
+  check(side.buttons === 0 && side.shown === side.entries,
+        'at 1280 px the side contents show all ' + side.entries + ' entries and no button (' + side.shown + ', ' + side.buttons + ')');
+}
+
 async function dark(page) {
   const d = await page.evaluate(() => {
     const lum = (s) => {
