@@ -29,6 +29,20 @@ enum {
 #define GUIDE \
     "stroke=\"#444444\" stroke-width=\"1.2\" stroke-dasharray=\"2 3\""
 
+#define DARK_PAGE                                                       \
+    "<style>@media (prefers-color-scheme: dark) {\n"                   \
+    "svg:root [fill=\"white\"] { fill: #1f1e1b }\n"                    \
+    "svg:root [stroke=\"white\"] { stroke: #1f1e1b }\n"                \
+    "svg:root [fill=\"" INK "\"] { fill: #e2ded4 }\n"                  \
+    "svg:root [stroke=\"" INK "\"] { stroke: #e2ded4 }\n"              \
+    "svg:root [stroke=\"#e3e3e3\"] { stroke: #3a3833 }\n"              \
+    "svg:root [stroke=\"#555555\"] { stroke: #aaa596 }\n"              \
+    "svg:root [stroke=\"#444444\"] { stroke: #bcb7ab }\n"              \
+    "svg:root [fill=\"#666666\"] { fill: #aaa596 }\n"                  \
+    "svg:root [fill=\"#f3f3f3\"] { fill: #2a2925 }\n"                  \
+    "svg:root [stroke=\"#cfcfcf\"] { stroke: #4a463f }\n"              \
+    "}</style>\n"
+
 /* Labels come from the caller: escape what XML reserves, and write a
    hyphen before a number as the minus sign. */
 static void text_escaped(Text *t, const char *s)
@@ -457,6 +471,7 @@ void svg_begin(Text *t, double width, double height)
                 "height=\"%s\" viewBox=\"0 0 %s %s\" "
                 "font-family=\"DejaVu Sans, sans-serif\">\n",
                 px(width).s, px(height).s, px(width).s, px(height).s);
+    text_printf(t, "%s", DARK_PAGE);
     put_hatch_pattern(t);
     text_printf(t, "<rect width=\"100%%\" height=\"100%%\" "
                    "fill=\"white\"/>\n");
