@@ -269,8 +269,9 @@ static int figure_trials(const char *fig, const char *file,
             curves_of(run, step[i], loss[i], correct[i]);
             /* colour, pattern and width name the model, lightness the seed */
             if (s == 0)
-                snprintf(labels[i], sizeof labels[i], "%s",
-                         m ? label : "book's model");
+                snprintf(labels[i], sizeof labels[i], "%s, seed %llu",
+                         m ? label : "book's model",
+                         (unsigned long long)run->cfg.seed);
             else
                 snprintf(labels[i], sizeof labels[i], "seed %llu",
                          (unsigned long long)run->cfg.seed);

@@ -350,18 +350,27 @@ static int figure_heads(const char *fig, const HeadRuns *e)
     static float correct[N_HEAD_CHOICES][N_SEEDS_DRAWN][MAX_RECORDS];
     static char titles[N_HEAD_CHOICES][32], labels[N_SEEDS_DRAWN][32];
     SvgSeries series[N_HEAD_CHOICES][N_SEEDS_DRAWN];
+    SvgSeries key[N_SEEDS_DRAWN + 1];            /* the legend's lines */
     Text svg = {0};
     double width = 760, height = 560, legend_h = 36;
-    for (int s = 0; s < N_SEEDS_DRAWN; s++)
+    const char *grey = "#777777";
+    for (int s = 0; s < N_SEEDS_DRAWN; s++) {
         snprintf(labels[s], sizeof labels[s], "seed %llu",
                  (unsigned long long)e->book.cfg.seed + (unsigned long long)s);
+        key[s] = (SvgSeries){.label = labels[s], .dash = s, .color = grey};
+    }
+    key[N_SEEDS_DRAWN] = (SvgSeries){.label = "the book's model",
+                                     .color = svg_palette(0), .width = 2.5};
     svg_begin(&svg, width, height);
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         for (int s = 0; s < N_SEEDS_DRAWN; s++) {
             const Run *run = &e->heads[c][s].run;
+            int book = head_choices[c] == N_HEADS && s == 0;
             curves_of(run, step[c][s], loss[c][s], correct[c][s]);
-            series[c][s] = (SvgSeries){labels[s], step[c][s], correct[c][s],
-                                       run->result.n_records, s, NULL, 0};
+            series[c][N_SEEDS_DRAWN - 1 - s] =
+                (SvgSeries){labels[s], step[c][s], correct[c][s],
+                            run->result.n_records, s,
+                            book ? svg_palette(0) : grey, book ? 2.5 : 0};
         }
         snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
                  head_choices[c] > 1 ? "s" : "");
@@ -374,9 +383,9 @@ static int figure_heads(const char *fig, const HeadRuns *e)
                        (width - 20) / 2, (height - 20 - legend_h) / 2};
         svg_line_panel(&svg, box, &panel);
     }
-    SvgRect size = svg_legend_size(series[0], N_SEEDS_DRAWN, width);
-    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, series[0],
-               N_SEEDS_DRAWN, width);
+    SvgRect size = svg_legend_size(key, N_SEEDS_DRAWN + 1, width);
+    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key,
+               N_SEEDS_DRAWN + 1, width);
     svg_end(&svg);
     return save_text(fig, "heads_training.svg", &svg);
 }
