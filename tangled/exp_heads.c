@@ -74,7 +74,7 @@ static int figure_the_cut(const char *fig)
         for (int head = 0; head < n; head++)
             for (int i = 0; i < WIDTH; i++) {
                 int owns = head_of_column(n, i) == head;
-                owner[c][head * WIDTH + i] = owns ? (float)head : NAN;
+                owner[c][head * WIDTH + i] = owns ? 0.5f : NAN; /* one colour */
                 first_head += owns && head == 0;
             }
         snprintf(titles[c], sizeof titles[c], "%d head%s of %d number%s%s", n,
@@ -88,7 +88,7 @@ static int figure_the_cut(const char *fig)
     for (int c = 0; c < N_HEAD_CHOICES; c++)
         height += svg_heatmap_height(&maps[c], cell);
     svg_begin(&svg, width, height);
-    SvgColorScale scale = {SVG_SEQUENTIAL, 0, MAX_HEADS - 1, NULL};
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, NULL};
     double top = 10;
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         double h = svg_heatmap_height(&maps[c], cell);
