@@ -70,7 +70,7 @@ NeuronTable view_neuron_table(const char *title,
     NeuronTable t;
     t.map = (SvgHeatmap){title, "b", "a", N_DIGITS, N_DIGITS, values,
                          digit_labels, digit_labels, NULL, 0};
-    t.scale = svg_fit_scale((SvgColorScale){SVG_DIVERGING, 0, 0, NULL},
+    t.scale = svg_fit_scale((SvgColorScale){SVG_SEQUENTIAL, 0, 0, NULL},
                             &t.map, 1);
     t.bar = svg_color_bar_width(t.scale);
     return t;
