@@ -764,7 +764,7 @@ async function dark(page) {
   // top left corner (the figures turn dark by their own style sheet)
   const papers = [];
   for (const img of await page.$$('figure img')) {
-    await img.scrollIntoView();
+    await img.evaluate((e) => e.scrollIntoView({ block: 'start' }));   // its top corner in view
     const box = await img.boundingBox();
     papers.push(await pixel_luminance(page, box.x + 3, box.y + 3));
   }
@@ -775,17 +775,22 @@ async function dark(page) {
         papers.length + ' figures, the lightest ' + paper.toFixed(3) + ')');
 }
 
-// The luminance of one pixel of the window, from a PNG screenshot of it:
-// the first pixel of a PNG's first row is its raw bytes, whatever the
-// row's filter (each filter adds what lies above or to the left: nothing)
+// The luminance of one pixel of the window (x, y from the window's top
+// left), from a PNG screenshot of it: the first pixel of a PNG's first
+// row is its raw bytes, whatever the row's filter (each filter adds what
+// lies above or to the left: nothing).  A clip is given in the page's
+// coordinates; captureBeyondViewport off, Chromium draws the window only
+// (on, it draws the whole page for every shot).
 async function pixel_luminance(page, x, y) {
-  const png = await page.screenshot({ clip: { x, y, width: 1, height: 1 } });
-  let at = 8;
+  const at = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }));
+  const png = await page.screenshot({ clip: { x: x + at.x, y: y + at.y, width: 1, height: 1 },
+                                      captureBeyondViewport: false });
+  let chunk = 8;
   const data = [];
-  while (at < png.length) {
-    const length = png.readUInt32BE(at), type = png.toString('ascii', at + 4, at + 8);
-    if (type === 'IDAT') data.push(png.subarray(at + 8, at + 8 + length));
-    at += 12 + length;
+  while (chunk < png.length) {
+    const length = png.readUInt32BE(chunk), type = png.toString('ascii', chunk + 4, chunk + 8);
+    if (type === 'IDAT') data.push(png.subarray(chunk + 8, chunk + 8 + length));
+    chunk += 12 + length;
   }
   const row = require('zlib').inflateSync(Buffer.concat(data));
   const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
