@@ -28,8 +28,9 @@
 --    it becomes the environment nwexercise (weave-preamble.tex).
 --  * HTML: each figure's image gets a width and a least width from its
 --    SVG (html_figure_width), so that its labels are never shown smaller
---    than the page's small print: a phone scrolls the figure rather than
---    shrink them; the page ends with a link back to the contents (weave.css
+--    than the page's small print; where the program drew the figure for a
+--    phone too (fig/narrow/NAME.svg), a narrow window shows that drawing
+--    instead (html_picture); the page ends with a link back to the contents (weave.css
 --    keeps it along the foot of the window); each chapter and section is
 --    a <div class="part">, which the browser may leave undrawn while it is
 --    far from the window.
@@ -966,17 +967,85 @@ end
 -- that label at the small print's size.  weave.css lets the image shrink
 -- to the page, down to the least width; below it the figure scrolls.
 local SMALL_PX = 13.6
-local function html_figure_width(el)
-  if is_latex or not el.src:match("%.svg$") then return nil end
-  local svg, width = svg_of(el.src)
-  local smallest = SMALL_PX
+local function widths_of(svg, width)
+  local smallest = math.huge
   for size in svg:gmatch('font%-size[=:]%s*"?([%d.]+)') do
     smallest = math.min(smallest, tonumber(size))
   end
+  if smallest == math.huge then smallest = SMALL_PX end   -- no text
   local least = math.ceil(width * SMALL_PX / smallest)
-  el.attributes.style = string.format("width: %dpx; min-width: %dpx",
-                                      math.max(math.ceil(width), least), least)
+  return math.max(math.ceil(width), least), least
+end
+
+-- The phone's drawing of a figure, fig/narrow/NAME.svg, if the program
+-- drew one (save_figure in the program)
+local function narrow_src(src)
+  local narrow = src:gsub("^(.*/)([^/]*)$", "%1narrow/%2")
+  if narrow ~= src and read_file(numbers_dir .. "/" .. narrow) then
+    return narrow
+  end
+end
+
+local function html_figure_width(el)
+  if is_latex or not el.src:match("%.svg$") then return nil end
+  local svg, width = svg_of(el.src)
+  local shown, least = widths_of(svg, width)
+  local style = string.format("--width: %dpx; --least: %dpx", shown, least)
+  local narrow = narrow_src(el.src)
+  if narrow then
+    local nsvg, nwidth = svg_of(narrow)
+    local nshown, nleast = widths_of(nsvg, nwidth)
+    style = style .. string.format("; --narrow-width: %dpx; --narrow-least: %dpx",
+                                   nshown, nleast)
+  end
+  el.attributes.style = style
   return el
+end
+
+-- HTML: a figure drawn for a phone too is a <picture>: the browser
+-- shows the narrow drawing below NARROW_BELOW, where the page (the window
+-- less weave.css's two gutters of 1rem) is narrower than the widest
+-- figure, FIGURE_WIDTH; weave.css sizes the image by the same query.
+-- Both drawings are embedded, as pandoc embeds an image.
+local NARROW_BELOW = "(max-width: 49.49rem)"
+local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+local function base64(s)
+  local out = {}
+  for i = 1, #s, 3 do
+    local a, b, c = s:byte(i, i + 2)
+    local n = a * 65536 + (b or 0) * 256 + (c or 0)
+    local four = {}
+    for k = 4, 1, -1 do
+      local d = n % 64
+      four[k] = B64:sub(d + 1, d + 1)
+      n = (n - d) // 64
+    end
+    if not c then four[4] = "=" end
+    if not b then four[3] = "=" end
+    out[#out + 1] = table.concat(four)
+  end
+  return table.concat(out)
+end
+local function svg_data(src)
+  return "data:image/svg+xml;base64," .. base64(read_file(numbers_dir .. "/" .. src))
+end
+local function html_attr(s)
+  return (s:gsub("[&<>\"]", {["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+                              ['"'] = "&quot;"}))
+end
+local function html_picture(el)
+  local img = #el.content == 1 and el.content[1]
+  if not (img and img.t == "Image" and img.title:match("^fig:")) then return nil end
+  local narrow = narrow_src(img.src)
+  if not narrow then return nil end
+  local caption = pandoc.write(pandoc.Pandoc({pandoc.Plain(img.caption)}), "html5")
+  return pandoc.RawBlock("html", string.format(
+    '<figure>\n<picture><source media="%s" srcset="%s" />' ..
+    '<img src="%s" id="%s" style="%s" alt="%s" /></picture>\n' ..
+    '<figcaption aria-hidden="true">%s</figcaption>\n</figure>',
+    NARROW_BELOW, svg_data(narrow), svg_data(img.src), html_attr(img.identifier),
+    html_attr(img.attributes.style or ""), html_attr(pandoc.utils.stringify(img.caption)),
+    (caption:gsub("%s+$", ""))))
 end
 
 -- LaTeX: every figure at one scale, FIGURE_WIDTH pixels (svg.c) to the
@@ -1185,6 +1254,7 @@ return {
       end
       doc = doc:walk({ Cite = reference, Code = latex_code_with_caret,
                        Str = latex_str_with_caret, Math = html_math })
-      return is_latex and doc or doc:walk({ Image = html_caption_unlinked })
+      return is_latex and doc
+             or doc:walk({ Image = html_caption_unlinked }):walk({ Para = html_picture })
     end },
 }

@@ -261,7 +261,7 @@ static int figure_trials(const char *fig, const char *file,
     SvgSeries losses[N], scores[N];
     double per_sequence, floor = loss_floor(&per_sequence);
     char floor_label[64];
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     for (int m = 0; m < 2; m++)
         for (int s = 0; s < N_SEEDS_DRAWN; s++) {
             int i = m * N_SEEDS_DRAWN + s;
@@ -292,8 +292,10 @@ static int figure_trials(const char *fig, const char *file,
          .series = scores, .n_series = N, .y_min = 0,
          .y_max = 100, .legend = SVG_LEGEND_NONE},
     };
-    svg_line_charts(&svg, panels, 2, NULL, 760, 380);
-    return save_text(fig, file, &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_line_charts(&svg[narrow], panels, 2, NULL,
+                        narrow ? NARROW_WIDTH : 760, 380);
+    return save_figure(fig, file, svg);
 }
 
 static int figure_spread(const char *fig, const Trials *trials)
@@ -301,7 +303,7 @@ static int figure_spread(const char *fig, const Trials *trials)
     static float first[MAX_VARIANTS * N_SEEDS];
     const char *rows[MAX_VARIANTS], *colours[MAX_VARIANTS];
     int steps[N_SEEDS];
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     for (int v = 0; v < variants(); v++) {
         rows[v] = variant(v).label;
         colours[v] = svg_palette(v > 0);
@@ -315,8 +317,10 @@ static int figure_spread(const char *fig, const Trials *trials)
                          .rows = rows, .values = first,
                          .none = "never 100/100", .colours = colours,
                          .ringed = 0};
-    svg_dot_chart(&svg, &chart, 760, 70 + 60 * variants());
-    return save_text(fig, "ablations_spread.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_dot_chart(&svg[narrow], &chart,
+                      narrow ? NARROW_WIDTH : 760, 70 + 60 * variants());
+    return save_figure(fig, "ablations_spread.svg", svg);
 }
 
 static int swapped_alike(Gpt *g, int a, int b, double *logit_gap)
@@ -444,7 +448,7 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
     float values[N_SCALES * 4];
     Trace *tr = malloc(sizeof *tr);
     int tokens[SEQ_LEN], t = 3, head = 0;
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     if (tr == NULL)
         return fail("out of memory");
     problem_tokens(7 * 10 + 8, tokens);
@@ -483,9 +487,11 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
     }
     SvgBarChart chart = {NULL, "position read", "weight", 4, N_SCALES,
                          positions, groups, values, NULL, 0, 1, colours};
-    svg_bar_chart(&svg, &chart, 760, 340);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_bar_chart(&svg[narrow], &chart,
+                      narrow ? NARROW_WIDTH : 760, 340);
     free(tr);
-    return save_text(fig, "softmax_scale.svg", &svg);
+    return save_figure(fig, "softmax_scale.svg", svg);
 }
 
 static double saturation(Gpt *g, double *widest_score)

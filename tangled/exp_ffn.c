@@ -171,7 +171,7 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
         {"with GELU", NULL, NULL, 0, 0, svg_palette(0), 0},
         {"without GELU", NULL, NULL, 0, 1, svg_palette(1), 0}};
     double per_sequence, floor = loss_floor(&per_sequence);
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     for (int kind = 0; kind < 2; kind++)
         for (int s = 0; s < N_SEEDS; s++) {
             const Run *run = kind ? &e->no_gelu[s].run : &e->with_gelu[s].run;
@@ -191,17 +191,23 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
          .series = scores,
          .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100,
          .legend = SVG_LEGEND_NONE}};
-    double width = 760, height = 340;
-    SvgRect size = svg_legend_size(key, 2, width);
-    svg_begin(&svg, width, height);
-    for (int k = 0; k < 2; k++)
-        svg_line_panel(&svg, (SvgRect){10 + k * (width - 20) / 2, 10,
-                                       (width - 20) / 2, height - 20 - size.h},
-                       &panels[k]);
-    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key, 2,
-               width);
-    svg_end(&svg);
-    return save_text(fig, "no_gelu_training.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++) {
+        double width = narrow ? NARROW_WIDTH : 760;
+        int across = narrow ? 1 : 2, rows = 2 / across;
+        SvgRect size = svg_legend_size(key, 2, width);
+        double panel_h = 340 - 20 - size.h;
+        svg_begin(&svg[narrow], width, 20 + rows * panel_h + size.h);
+        for (int k = 0; k < 2; k++)
+            svg_line_panel(&svg[narrow],
+                           (SvgRect){10 + k % across * (width - 20) / across,
+                                     10 + k / across * panel_h,
+                                     (width - 20) / across, panel_h},
+                           &panels[k]);
+        svg_legend(&svg[narrow], (width - size.w) / 2, 10 + rows * panel_h, key, 2,
+                   width);
+        svg_end(&svg[narrow]);
+    }
+    return save_figure(fig, "no_gelu_training.svg", svg);
 }
 
 enum { N_DRAWN = 4 };
@@ -233,23 +239,29 @@ static int figure_neurons(const char *fig, const real *h,
 {
     static float values[N_DRAWN][N_PROBLEMS];
     static char titles[N_DRAWN][96];
-    Text svg = {0};
-    double width = 760, height = 700;
-    double w = (width - 20) / 2, hh = (height - 20) / 2;
-    svg_begin(&svg, width, height);
+    Text svg[2] = {{0}, {0}};
     for (int c = 0; c < N_DRAWN; c++) {
         for (int p = 0; p < N_PROBLEMS; p++)
             values[c][p] = (float)h[p * HIDDEN + neuron[c]];
         snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
                  concepts[c].name, neuron[c], d[c]);
-        NeuronTable table = view_neuron_table(titles[c], values[c]);
-        SvgRect box = {10 + (c % 2) * w, 10 + (c / 2) * hh, w - table.bar - 16, hh};
-        svg_heatmap_panel(&svg, box, &table.map, table.scale);
-        svg_color_bar(&svg, (SvgRect){box.x + box.w + 4, box.y + 40, table.bar,
-                                      hh - 100}, table.scale);
     }
-    svg_end(&svg);
-    return save_text(fig, "neurons.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++) {
+        int across = narrow ? 1 : 2;
+        double width = narrow ? NARROW_WIDTH : 760, hh = (700 - 20) / 2;
+        double w = (width - 20) / across;
+        svg_begin(&svg[narrow], width, 20 + N_DRAWN / across * hh);
+        for (int c = 0; c < N_DRAWN; c++) {
+            NeuronTable table = view_neuron_table(titles[c], values[c]);
+            SvgRect box = {10 + (c % across) * w, 10 + (c / across) * hh,
+                           w - table.bar - 16, hh};
+            svg_heatmap_panel(&svg[narrow], box, &table.map, table.scale);
+            svg_color_bar(&svg[narrow], (SvgRect){box.x + box.w + 4, box.y + 40,
+                                                  table.bar, hh - 100}, table.scale);
+        }
+        svg_end(&svg[narrow]);
+    }
+    return save_figure(fig, "neurons.svg", svg);
 }
 
 static int principal_directions(const char *fig, Text *numbers,
@@ -285,9 +297,10 @@ static int principal_directions(const char *fig, Text *numbers,
 static int figure_scree(const char *fig, const double *share, int count,
                         const double *share_in)
 {
-    Text text = {0};
-    view_scree(&text, share, count, share_in, 0);
-    return save_text(fig, "pca.svg", &text);
+    Text svg[2] = {{0}, {0}};
+    view_scree(&svg[0], share, count, share_in, VIEW_WIDE);
+    view_scree(&svg[1], share, count, share_in, VIEW_NARROW);
+    return save_figure(fig, "pca.svg", svg);
 }
 
 typedef struct { int with, with_high, without, without_high; } Highs;

@@ -64,11 +64,11 @@ static int head_of_column(int n_heads, int column)
 static int figure_the_cut(const char *fig)
 {
     static float owner[N_HEAD_CHOICES][MAX_HEADS * WIDTH];
-    static char titles[N_HEAD_CHOICES][64];
+    static char titles[2][N_HEAD_CHOICES][64];   /* the wide, the narrow */
     static const char *const heads[MAX_HEADS] = {"head 0", "head 1",
         "head 2", "head 3", "head 4", "head 5", "head 6", "head 7"};
     SvgHeatmap maps[N_HEAD_CHOICES];
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         int n = head_choices[c], first_head = 0;
         for (int head = 0; head < n; head++)
@@ -77,27 +77,35 @@ static int figure_the_cut(const char *fig)
                 owner[c][head * WIDTH + i] = owns ? 0.5f : NAN; /* one colour */
                 first_head += owns && head == 0;
             }
-        snprintf(titles[c], sizeof titles[c], "%d head%s of %d number%s%s", n,
-                 n > 1 ? "s" : "", first_head, first_head > 1 ? "s" : "",
-                 n == N_HEADS ? " (the book's model)" : "");
-        maps[c] = (SvgHeatmap){titles[c],
+        for (int narrow = 0; narrow < 2; narrow++)
+            snprintf(titles[narrow][c], sizeof titles[narrow][c],
+                     "%d head%s of %d number%s%s%s", n, n > 1 ? "s" : "",
+                     first_head, first_head > 1 ? "s" : "",
+                     n != N_HEADS ? "" : narrow ? "\n" : " ",
+                     n == N_HEADS ? "(the book's model)" : "");
+        maps[c] = (SvgHeatmap){titles[0][c],
                                c == N_HEAD_CHOICES - 1 ? "dimension" : NULL,
                                NULL, n, WIDTH, owner[c], heads, NULL, NULL, 0};
     }
-    double cell = 20, width = 760, height = 20;   /* one cell size for all */
-    for (int c = 0; c < N_HEAD_CHOICES; c++)
-        height += svg_heatmap_height(&maps[c], cell);
-    svg_begin(&svg, width, height);
-    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, NULL};
-    double top = 10;
-    for (int c = 0; c < N_HEAD_CHOICES; c++) {
-        double h = svg_heatmap_height(&maps[c], cell);
-        svg_heatmap_panel(&svg, (SvgRect){10, top, width - 20, h}, &maps[c],
-                          scale);
-        top += h;
+    for (int narrow = 0; narrow < 2; narrow++) {
+        double width = narrow ? NARROW_WIDTH : 760, height = 20;
+        double cell = narrow ? (width - 90) / WIDTH : 20; /* one size for all; */
+        for (int c = 0; c < N_HEAD_CHOICES; c++) { /* the names take 70 pixels */
+            maps[c].title = titles[narrow][c];      /* in two lines if narrow */
+            height += svg_heatmap_height(&maps[c], cell);
+        }
+        svg_begin(&svg[narrow], width, height);
+        SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, NULL};
+        double top = 10;
+        for (int c = 0; c < N_HEAD_CHOICES; c++) {
+            double h = svg_heatmap_height(&maps[c], cell);
+            svg_heatmap_panel(&svg[narrow], (SvgRect){10, top, width - 20, h},
+                              &maps[c], scale);
+            top += h;
+        }
+        svg_end(&svg[narrow]);
     }
-    svg_end(&svg);
-    return save_text(fig, "heads_cut.svg", &svg);
+    return save_figure(fig, "heads_cut.svg", svg);
 }
 
 struct Quota {
@@ -351,8 +359,8 @@ static int figure_heads(const char *fig, const HeadRuns *e)
     static char titles[N_HEAD_CHOICES][32], labels[N_SEEDS_DRAWN][32];
     SvgSeries series[N_HEAD_CHOICES][N_SEEDS_DRAWN];
     SvgSeries key[N_SEEDS_DRAWN + 1];            /* the legend's lines */
-    Text svg = {0};
-    double width = 760, height = 560, legend_h = 36;
+    SvgLinePanel panels[N_HEAD_CHOICES];
+    Text svg[2] = {{0}, {0}};
     const char *grey = "#777777";
     for (int s = 0; s < N_SEEDS_DRAWN; s++) {
         snprintf(labels[s], sizeof labels[s], "seed %llu",
@@ -361,7 +369,6 @@ static int figure_heads(const char *fig, const HeadRuns *e)
     }
     key[N_SEEDS_DRAWN] = (SvgSeries){.label = "the book's model",
                                      .color = svg_palette(0), .width = 2.5};
-    svg_begin(&svg, width, height);
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         for (int s = 0; s < N_SEEDS_DRAWN; s++) {
             const Run *run = &e->heads[c][s].run;
@@ -374,20 +381,29 @@ static int figure_heads(const char *fig, const HeadRuns *e)
         }
         snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
                  head_choices[c] > 1 ? "s" : "");
-        SvgLinePanel panel = {.title = titles[c], .x_label = "step",
+        panels[c] = (SvgLinePanel){.title = titles[c], .x_label = "step",
             .y_label = "problems right", .series = series[c],
             .n_series = N_SEEDS_DRAWN,
             .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE};
-        SvgRect box = {10 + (c % 2) * (width - 20) / 2,
-                       10 + (c / 2) * (height - 20 - legend_h) / 2,
-                       (width - 20) / 2, (height - 20 - legend_h) / 2};
-        svg_line_panel(&svg, box, &panel);
     }
-    SvgRect size = svg_legend_size(key, N_SEEDS_DRAWN + 1, width);
-    svg_legend(&svg, (width - size.w) / 2, height - 10 - size.h, key,
-               N_SEEDS_DRAWN + 1, width);
-    svg_end(&svg);
-    return save_text(fig, "heads_training.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++) {
+        double width = narrow ? NARROW_WIDTH : 760;
+        int across = narrow ? 1 : 2, rows = N_HEAD_CHOICES / across;
+        SvgRect size = svg_legend_size(key, N_SEEDS_DRAWN + 1, width);
+        double legend_h = narrow ? size.h + 10 : 36, panel_h = (560 - 56) / 2;
+        double height = 20 + legend_h + rows * panel_h;
+        svg_begin(&svg[narrow], width, height);
+        for (int c = 0; c < N_HEAD_CHOICES; c++)
+            svg_line_panel(&svg[narrow],
+                           (SvgRect){10 + c % across * (width - 20) / across,
+                                     10 + c / across * panel_h,
+                                     (width - 20) / across, panel_h},
+                           &panels[c]);
+        svg_legend(&svg[narrow], (width - size.w) / 2, height - 10 - size.h, key,
+                   N_SEEDS_DRAWN + 1, width);
+        svg_end(&svg[narrow]);
+    }
+    return save_figure(fig, "heads_training.svg", svg);
 }
 
 static int figure_heads_spread(const char *fig, const HeadRuns *e)
@@ -396,7 +412,7 @@ static int figure_heads_spread(const char *fig, const HeadRuns *e)
     static char rows[N_HEAD_CHOICES][32];
     const char *names[N_HEAD_CHOICES], *colours[N_HEAD_CHOICES];
     int steps[N_SEEDS];
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         snprintf(rows[c], sizeof rows[c], "%d head%s%s", head_choices[c],
                  head_choices[c] > 1 ? "s" : "",
@@ -413,8 +429,10 @@ static int figure_heads_spread(const char *fig, const HeadRuns *e)
                          .n_rows = N_HEAD_CHOICES, .n_dots = N_SEEDS,
                          .rows = names, .values = first, .none = "never",
                          .colours = colours, .ringed = 0};
-    svg_dot_chart(&svg, &chart, 760, 70 + 60 * N_HEAD_CHOICES);
-    return save_text(fig, "heads_spread.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_dot_chart(&svg[narrow], &chart, narrow ? NARROW_WIDTH : 760,
+                      70 + 60 * N_HEAD_CHOICES);
+    return save_figure(fig, "heads_spread.svg", svg);
 }
 
 static int experiments_of_heads(const char *dir, const char *fig,

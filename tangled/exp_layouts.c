@@ -1006,9 +1006,11 @@ static int figure_layouts(const char *fig, const LayoutRuns *e)
                                   N_LAYOUTS, width, values[head],
                                   row_names, col_names, NULL, 0};
     }
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    svg_heatmaps(&svg, maps, N_HEADS, 2, NULL, scale, 760, 520);
-    return save_text(fig, "layouts_equals_row.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_heatmaps(&svg[narrow], maps, N_HEADS, 2, NULL, scale,
+                     narrow ? NARROW_WIDTH : 760, 520);
+    return save_figure(fig, "layouts_equals_row.svg", svg);
 }
 

@@ -243,16 +243,17 @@ static int table_of_longer(const char *dir, const Longer *x)
     return save_table(dir, "longer_summary.md", &md);
 }
 
-static int figure_longer(const char *fig, const Longer *x)
+/* The panels in `columns` columns, a figure `width` pixels wide. */
+static void draw_longer(Text *svg, const Longer *x, double width,
+                        int columns)
 {
     static float step[MAX_LONG][LONG_SEEDS][MAX_RECORDS],
         correct[MAX_LONG][LONG_SEEDS][MAX_RECORDS],
         loss[MAX_RECORDS];
     SvgSeries series[LONG_SEEDS];
-    double width = 760, panel_h = 190, columns = 2;
-    int rows = (x->n_models + 1) / 2;
-    Text svg = {0};
-    svg_begin(&svg, width, rows * panel_h + 10);
+    double panel_h = 190, panel_w = (width - 20) / columns;
+    int rows = (x->n_models + columns - 1) / columns;
+    svg_begin(svg, width, rows * panel_h + 10);
     for (int v = 0; v < x->n_models; v++) {
         for (int s = 0; s < LONG_SEEDS; s++) {
             const Run *run = &x->run[v][s].run;
@@ -272,14 +273,20 @@ static int figure_longer(const char *fig, const Longer *x)
             .x_max = x->book_steps * LONGER, .y_min = 0, .y_max = 100,
             .v_line = {1, x->book_steps, guide},
             .legend = SVG_LEGEND_NONE};
-        double panel_w = (width - 20) / columns;
-        svg_line_panel(&svg, (SvgRect){10 + (v % 2) * panel_w,
-                                       5 + (v / 2) * panel_h, panel_w,
-                                       panel_h},
+        svg_line_panel(svg, (SvgRect){10 + (v % columns) * panel_w,
+                                      5 + (v / columns) * panel_h,
+                                      panel_w, panel_h},
                        &panel);
     }
-    svg_end(&svg);
-    return save_text(fig, "longer.svg", &svg);
+    svg_end(svg);
+}
+
+static int figure_longer(const char *fig, const Longer *x)
+{
+    Text svg[2] = {{0}, {0}};
+    draw_longer(&svg[0], x, 760, 2);
+    draw_longer(&svg[1], x, NARROW_WIDTH, 1);
+    return save_figure(fig, "longer.svg", svg);
 }
 
 static void count_of(Text *out, const char *tag, const char *what,

@@ -68,7 +68,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
 {
     static float step[MAX_RECORDS], loss[MAX_RECORDS], correct[MAX_RECORDS];
     char marker[64];
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     int n = run->result.n_records;
     curves_of(run, step, loss, correct);
     snprintf(marker, sizeof marker, "100/100\nat step %d",
@@ -85,15 +85,17 @@ static int figure_mlp_training(const char *fig, const Run *run)
                     run->result.first_perfect, marker},
          .legend = SVG_LEGEND_NONE},
     };
-    svg_line_charts(&svg, panels, 2, NULL, 760, 360);
-    return save_text(fig, "mlp_training.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_line_charts(&svg[narrow], panels, 2, NULL,
+                        narrow ? NARROW_WIDTH : 760, 360);
+    return save_figure(fig, "mlp_training.svg", svg);
 }
 
 static int figure_mlp_learned_at(const char *fig,
                                  const int step[N_PROBLEMS])
 {
     float values[N_PROBLEMS];
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     for (int p = 0; p < N_PROBLEMS; p++)
         values[p] = step[p] < 0 ? NAN : (float)step[p];
     SvgHeatmap map = {
@@ -102,8 +104,10 @@ static int figure_mlp_learned_at(const char *fig,
         .col_labels = digit_labels, .cell_format = "%.0f",
     };
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 0, "step learned"};
-    svg_heatmap(&svg, &map, scale, 600, 520);
-    return save_text(fig, "mlp_learned_at.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_heatmap(&svg[narrow], &map, scale,
+                    narrow ? NARROW_WIDTH : 600, 520);
+    return save_figure(fig, "mlp_learned_at.svg", svg);
 }
 
 static int perceptron_sweep(Text *numbers, Claims *claims, Run *run)

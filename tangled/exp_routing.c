@@ -215,9 +215,11 @@ static int figure_of_the_interventions(const char *fig,
                          .n_dots = N_SEEDS, .rows = rows, .values = values,
                          .none = "none", .colours = colours, .ringed = 0,
                          .x_min = 0, .x_max = N_PROBLEMS};
-    Text svg = {0};
-    svg_dot_chart(&svg, &chart, 760, 70 + 95 * ROWS);
-    return save_text(fig, "interventions_spread.svg", &svg);
+    Text svg[2] = {{0}, {0}};
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_dot_chart(&svg[narrow], &chart,
+                      narrow ? NARROW_WIDTH : 760, 70 + 95 * ROWS);
+    return save_figure(fig, "interventions_spread.svg", svg);
 }
 
 static int table_of_the_heads(const char *dir, const Interventions *iv,
@@ -283,25 +285,35 @@ static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
                                 int n_heads)
 {
     static float values[2 * MAX_HEADS * N_DIGITS];
-    static char rows[2 * MAX_HEADS][24];
-    static const char *row_names[2 * MAX_HEADS];
-    static const char *const digits[N_DIGITS] = {"0", "1", "2", "3", "4",
-                                                 "5", "6", "7", "8", "9"};
+    static float sides[2][MAX_HEADS * N_DIGITS];
+    static char rows[2 * MAX_HEADS][24], heads[MAX_HEADS][8];
+    static const char *row_names[2 * MAX_HEADS], *head_names[MAX_HEADS];
     for (int head = 0; head < n_heads; head++)
         for (int side = 0; side < 2; side++) {
             int row = 2 * head + side;
-            for (int d = 0; d < N_DIGITS; d++)
-                values[row * N_DIGITS + d] = (float)c[head].qk[side][d];
+            for (int d = 0; d < N_DIGITS; d++) {
+                float score = (float)c[head].qk[side][d];
+                values[row * N_DIGITS + d] = score;
+                sides[side][head * N_DIGITS + d] = score;
+            }
             snprintf(rows[row], sizeof rows[row], "head %d, %s", head,
                      side == 0 ? "a at 0" : "b at 2");
             row_names[row] = rows[row];
+            snprintf(heads[head], sizeof heads[head], "%d", head);
+            head_names[head] = heads[head];
         }
     SvgHeatmap map = {NULL, "digit", NULL, 2 * n_heads, N_DIGITS, values,
-                      row_names, digits, "%.1f", 0};
-    Text svg = {0};
+                      row_names, digit_labels, "%.1f", 0};
+    SvgHeatmap apart[2] = {
+        {"a at position 0", "digit", "head", n_heads, N_DIGITS, sides[0],
+         head_names, digit_labels, "%.1f", 0},
+        {"b at position 2", "digit", "head", n_heads, N_DIGITS, sides[1],
+         head_names, digit_labels, "%.1f", 0}};
+    Text svg[2] = {{0}, {0}};
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 0, "score"};
-    svg_heatmaps(&svg, &map, 1, 1, NULL, scale, 760, 480);
-    return save_text(fig, "circuits_qk.svg", &svg);
+    svg_heatmaps(&svg[0], &map, 1, 1, NULL, scale, 760, 480);
+    svg_heatmaps(&svg[1], apart, 2, 1, NULL, scale, NARROW_WIDTH, 480);
+    return save_figure(fig, "circuits_qk.svg", svg);
 }
 
 static int figure_of_the_effects(const char *fig, const HeadCircuits *c,
@@ -325,10 +337,12 @@ static int figure_of_the_effects(const char *fig, const HeadCircuits *c,
                                   "digit read", N_DIGITS, N_DIGITS,
                                   values[head], digits, digits, "%.1f", 0};
     }
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     SvgColorScale scale = {SVG_DIVERGING, -largest, largest, "logit"};
-    svg_heatmaps(&svg, maps, n_heads, 2, NULL, scale, 760, 760);
-    return save_text(fig, "circuits_ov.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_heatmaps(&svg[narrow], maps, n_heads, 2, NULL, scale,
+                     narrow ? NARROW_WIDTH : 760, 760);
+    return save_figure(fig, "circuits_ov.svg", svg);
 }
 
 static int circuits_of_the_book_model(const char *fig, Text *numbers,
@@ -521,7 +535,11 @@ static int rows_recomputed_alike(const Trace tr[GROW_STEPS], int *rows)
 }
 
 enum { GROW_CELL = 20, GROW_LABELS = 24, GROW_HEAD = 26, GROW_GAP = 8,
-       GROW_BAR = 80 };
+       GROW_BAR = 80, TEXT_HEIGHT = 17,
+       GROW_NARROW_CELL = 19, GROW_NARROW_LABELS = 16 }; /* on a phone */
+
+static void grow_narrow(Text *svg, const SvgHeatmap *wide, int n_heads,
+                        char titles[GROW_STEPS][16], SvgColorScale scale);
 
 static int figure_growing_tables(const char *fig,
                                  const Trace tr[GROW_STEPS])
@@ -535,7 +553,7 @@ static int figure_growing_tables(const char *fig,
     double width = 10 + GROW_HEAD + GROW_STEPS * (GROW_LABELS + GROW_GAP)
                    + GROW_CELL * GROW_STEPS * (GROW_STEPS + 1) / 2.0
                    + GROW_BAR;
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     for (int t = 0; t < GROW_STEPS; t++) {
         labels[t][0] = char_of_token(tr[GROW_STEPS - 1].tokens[t]);
         names[t] = labels[t];
@@ -563,22 +581,72 @@ static int figure_growing_tables(const char *fig,
     double other = svg_heatmap_height(&maps[n - 1], GROW_CELL);
     double height = 10 + first + (n_heads - 1) * other
                     + n_heads * GROW_GAP;
-    svg_begin(&svg, width, height);
+    svg_begin(&svg[0], width, height);
     for (int head = 0, i = 0; head < n_heads; head++) {
         double x = 10, bottom = 10 + first + head * (other + GROW_GAP);
         for (int T = 1; T <= GROW_STEPS; T++, i++) {
             double w = GROW_LABELS + (T == 1 ? GROW_HEAD : 0) + T * GROW_CELL;
             double h = svg_heatmap_height(&maps[i], GROW_CELL);
-            svg_heatmap_panel(&svg, (SvgRect){x, bottom - h, w, h}, &maps[i],
-                              scale);
+            svg_heatmap_panel(&svg[0], (SvgRect){x, bottom - h, w, h},
+                              &maps[i], scale);
             x += w + GROW_GAP;
         }
     }
     double grids = (n_heads - 1) * (other + GROW_GAP) + grid;
-    svg_color_bar(&svg, (SvgRect){width - GROW_BAR, 10 + first - other,
-                                  GROW_BAR - 10, grids}, scale);
-    svg_end(&svg);
-    return save_text(fig, "growing_tables.svg", &svg);
+    svg_color_bar(&svg[0], (SvgRect){width - GROW_BAR, 10 + first - other,
+                                     GROW_BAR - 10, grids}, scale);
+    svg_end(&svg[0]);
+    grow_narrow(&svg[1], maps, n_heads, titles, scale);
+    return save_figure(fig, "growing_tables.svg", svg);
+}
+
+static double grow_flow(const SvgHeatmap *maps, int n_heads, double cell,
+                        SvgRect *box, double *name_y)
+{
+    double right = NARROW_WIDTH - GROW_BAR - GROW_GAP, y = 10;
+    for (int head = 0, i = 0; head < n_heads; head++) {
+        double x = 10, line = 0;
+        name_y[head] = y + TEXT_HEIGHT;
+        y += TEXT_HEIGHT + GROW_GAP;
+        for (int T = 1; T <= GROW_STEPS; T++, i++) {
+            double w = GROW_NARROW_LABELS + T * cell;
+            double h = svg_heatmap_height(&maps[i], cell);
+            if (x > 10 && x + w > right) {      /* a new line */
+                y += line + GROW_GAP;
+                x = 10, line = 0;
+            }
+            box[i] = (SvgRect){x, y, w, h};
+            x += w + GROW_GAP, line = fmax(line, h);
+        }
+        y += line + 2 * GROW_GAP;
+    }
+    return y;
+}
+
+static void grow_narrow(Text *svg, const SvgHeatmap *wide, int n_heads,
+                        char titles[GROW_STEPS][16], SvgColorScale scale)
+{
+    SvgHeatmap maps[MAX_HEADS * GROW_STEPS];
+    SvgRect box[MAX_HEADS * GROW_STEPS];
+    double name_y[MAX_HEADS], cell = GROW_NARROW_CELL;
+    for (int i = 0; i < n_heads * GROW_STEPS; i++) {
+        maps[i] = wide[i];
+        maps[i].title = titles[i % GROW_STEPS];
+        maps[i].y_label = NULL;
+    }
+    double height = grow_flow(maps, n_heads, cell, box, name_y);
+    svg_begin(svg, NARROW_WIDTH, height);
+    for (int head = 0; head < n_heads; head++)
+        text_printf(svg, "<text x=\"10\" y=\"%.1f\" font-size=\"17\" "
+                    "font-weight=\"bold\" fill=\"#222222\">"
+                    "head %d</text>\n", name_y[head], head);
+    for (int i = 0; i < n_heads * GROW_STEPS; i++)
+        svg_heatmap_panel(svg, box[i], &maps[i], scale);
+    double top = name_y[0] + GROW_GAP;
+    double last = box[GROW_STEPS - 1].y + box[GROW_STEPS - 1].h - top;
+    svg_color_bar(svg, (SvgRect){NARROW_WIDTH - GROW_BAR, top,
+                                 GROW_BAR - 10, last}, scale);
+    svg_end(svg);
 }
 
 static int proof_one_character_at_a_time(const char *fig, Text *numbers,
@@ -604,9 +672,10 @@ static int proof_one_character_at_a_time(const char *fig, Text *numbers,
 
 static int figure_swap(const char *fig, Gpt *g, int a, int b)
 {
-    Text text = {0};
-    view_swap(&text, g, a, b, 0);
-    return save_text(fig, "swap_weights.svg", &text);
+    Text svg[2] = {{0}, {0}};
+    view_swap(&svg[0], g, a, b, VIEW_WIDE);
+    view_swap(&svg[1], g, a, b, VIEW_NARROW);
+    return save_figure(fig, "swap_weights.svg", svg);
 }
 
 static int proof_swap(const char *fig, Text *numbers, Claims *claims,

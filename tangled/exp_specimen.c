@@ -188,7 +188,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
                  correct[2][MAX_RECORDS];
     char floor_label[64], marker[64];
     double per_sequence, floor = loss_floor(&per_sequence);
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     curves_of(gpt, step[0], loss[0], correct[0]);
     curves_of(mlp, step[1], loss[1], correct[1]);
     snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
@@ -214,8 +214,10 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
          .v_line = {gpt->result.first_perfect > 0,
                     gpt->result.first_perfect, marker}},
     };
-    svg_line_charts(&svg, panels, 2, NULL, 760, 380);
-    return save_text(fig, "gpt_training.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_line_charts(&svg[narrow], panels, 2, NULL,
+                        narrow ? NARROW_WIDTH : 760, 380);
+    return save_figure(fig, "gpt_training.svg", svg);
 }
 
 static int figure_token_embedding(const char *fig, const Gpt *g)
@@ -226,16 +228,22 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
         "0", "", "", "", "4", "", "", "", "8", "", "", "",
         "12", "", "", "", "16", "", "", "", "20", "", "", "",
         "24", "", "", "", "28", "", "", ""};
-    float values[VOCAB * WIDTH];
-    Text svg = {0};
-    for (int i = 0; i < VOCAB * WIDTH; i++)
+    float values[VOCAB * WIDTH], turned[WIDTH * VOCAB];
+    Text svg[2] = {{0}, {0}};
+    for (int i = 0; i < VOCAB * WIDTH; i++) {
         values[i] = (float)g->model.p.table[TOK_EMB][i];
+        turned[i % WIDTH * VOCAB + i / WIDTH] = values[i];
+    }
     SvgHeatmap map = {.x_label = "dimension", .y_label = "token",
                       .rows = VOCAB, .cols = WIDTH, .values = values,
                       .row_labels = tokens, .col_labels = columns};
+    SvgHeatmap upright = {.x_label = "token", .y_label = "dimension",
+                          .rows = WIDTH, .cols = VOCAB, .values = turned,
+                          .row_labels = columns, .col_labels = tokens};
     SvgColorScale scale = {SVG_DIVERGING, 0, 0, "value"};
-    svg_heatmap(&svg, &map, scale, 760, 310);
-    return save_text(fig, "token_embedding.svg", &svg);
+    svg_heatmap(&svg[0], &map, scale, 760, 310);
+    svg_heatmap(&svg[1], &upright, scale, NARROW_WIDTH, 760);
+    return save_figure(fig, "token_embedding.svg", svg);
 }
 
 static double closest_tokens(const Gpt *g, int *a, int *b)
@@ -307,7 +315,7 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     static char titles[MAX_HEADS][16], labels[SEQ_LEN][2];
     static const char *names[SEQ_LEN];
     SvgHeatmap maps[MAX_HEADS];
-    Text svg = {0};
+    Text svg[2] = {{0}, {0}};
     for (int t = 0; t < tr->T; t++) {
         labels[t][0] = char_of_token(tr->tokens[t]);
         names[t] = labels[t];
@@ -323,14 +331,25 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
                                   "%.2f", 0};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    svg_heatmaps(&svg, maps, tr->n_heads, 2, NULL, scale, 640, 600);
-    return save_text(fig, "trace_weights.svg", &svg);
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_heatmaps(&svg[narrow], maps, tr->n_heads, 2, NULL, scale,
+                     narrow ? NARROW_WIDTH : 640, 600);
+    return save_figure(fig, "trace_weights.svg", svg);
 }
 
 enum { WIRE_PX = 2, WIRE_GAP = 14, WIRE_TURN = 20, WIRE_LINE = 21,
-       WIRE_TAG = 20,
-       WIRE_SPINE = 200, WIRE_BRANCH = 330, WIRE_INDENT = 20,
-       WIRE_ROWS = 540 };
+       WIRE_TAG = 20, WIRE_INDENT = 20 };
+
+typedef struct {
+    double width;
+    int spine, branch;          /* the x of the stream, of a branch */
+    int rows, pitch;            /* the x of the rows, and row to row */
+    int names_above;            /* 1: a stage's name above it */
+} WireLayout;
+
+static const WireLayout wire_layouts[2] = {
+    {760, 200, 330, 540, 28, 0},            /* the book's */
+    {NARROW_WIDTH, 20, 60, 212, 25, 1}};    /* a phone's */
 
 typedef struct {
     const char *what;           /* what the stage does, said at the left */
@@ -371,6 +390,11 @@ static double stage_height(const WireStage *s)
     return h;
 }
 
+static double stage_name_room(const WireLayout *L)
+{
+    return L->names_above ? WIRE_TAG + 4 : 0;
+}
+
 static void draw_table(Text *svg, int t, double x, double mid, int mark)
 {
     const TableSpec *spec = &gpt_tables[t];
@@ -389,10 +413,11 @@ static void draw_table(Text *svg, int t, double x, double mid, int mark)
                 spec->rows, spec->cols);
 }
 
-static void draw_stage(Text *svg, const WireStage *s, double mid,
-                       const int mark[N_GPT_TABLES], const char *box)
+static void draw_stage(Text *svg, const WireLayout *L, const WireStage *s,
+                       double mid, const int mark[N_GPT_TABLES],
+                       const char *box)
 {
-    int line = s->branch ? WIRE_BRANCH : WIRE_SPINE;
+    int line = s->branch ? L->branch : L->spine;
     double x = line + WIRE_INDENT, end = x + 60;   /* to the last */
     for (int i = 0, at = (int)x; i < s->n_tables; i++) {  /* centre */
         int w = gpt_tables[s->table[i]].cols * WIRE_PX;
@@ -414,17 +439,23 @@ static void draw_stage(Text *svg, const WireStage *s, double mid,
                     "fill=\"#222222\">%s</text>\n", x,
                     mid - WIRE_LINE / 2.0 - 2, WIRE_LINE + 4,
                     svg_palette(0), x + 60, mid + 6, box);
-    text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
-                "text-anchor=\"end\" fill=\"#222222\">%s</text>\n",
-                WIRE_SPINE - 30, mid + 6, s->what);
+    if (L->names_above)
+        text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                    "font-style=\"italic\" fill=\"#222222\">%s</text>\n",
+                    line + WIRE_INDENT, mid - stage_height(s) / 2 - 2,
+                    s->what);
+    else
+        text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                    "text-anchor=\"end\" fill=\"#222222\">%s</text>\n",
+                    L->spine - 30, mid + 6, s->what);
 }
 
-static void draw_rows(Text *svg, const int *tokens, int length, int asking,
-                      double mid)
+static void draw_rows(Text *svg, const WireLayout *L, const int *tokens,
+                      int length, int asking, double mid)
 {
-    double from = WIRE_BRANCH + WIRE_INDENT + 120;   /* the box's edge */
+    double from = L->branch + WIRE_INDENT + 120;   /* the box's edge */
     for (int t = 0; t < length; t++) {
-        double x = WIRE_ROWS + 28 * t, y = mid - 11;
+        double x = L->rows + L->pitch * t, y = mid - 11;
         int read = t <= asking;
         const char *ink = t == asking ? svg_palette(0)
                           : read ? "#777777" : "#aaaaaa";
@@ -446,8 +477,8 @@ static void draw_rows(Text *svg, const int *tokens, int length, int asking,
     text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
                 "fill=\"#222222\">the rows it reads</text>\n"
                 "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
-                "fill=\"#222222\">masked</text>\n", WIRE_ROWS, mid - 19,
-                WIRE_ROWS + 28 * (asking + 1), mid + 30);
+                "fill=\"#222222\">masked</text>\n", L->rows, mid - 19,
+                L->rows + L->pitch * (asking + 1), mid + 30);
 }
 
 static int starts_branch(int s)
@@ -456,12 +487,13 @@ static int starts_branch(int s)
            && (s == 0 || wire_stages[s - 1].branch != 1);
 }
 
-static void draw_the_stream(Text *svg, const double mid[], double end)
+static void draw_the_stream(Text *svg, const WireLayout *L,
+                            const double mid[], double end)
 {
     const char *blue = svg_palette(0);
     double leave = 0;
     text_printf(svg, "<path d=\"M%d %.1f L%d %.1f\" stroke=\"%s\" "
-                "stroke-width=\"3\"/>\n", WIRE_SPINE, mid[0], WIRE_SPINE,
+                "stroke-width=\"3\"/>\n", L->spine, mid[0], L->spine,
                 end, blue);
     for (int s = 0; s < N_WIRE_STAGES; s++) {
         const WireStage *st = &wire_stages[s];
@@ -476,54 +508,66 @@ static void draw_the_stream(Text *svg, const double mid[], double end)
                         "fill=\"white\" stroke=\"%s\" stroke-width=\"3\"/>"
                         "\n<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
                         "text-anchor=\"middle\" fill=\"%s\">+</text>\n",
-                        WIRE_SPINE, leave, WIRE_BRANCH, back,
-                        WIRE_SPINE + 11, blue, WIRE_SPINE, back, blue,
-                        WIRE_SPINE, back + 6, blue);
+                        L->spine, leave, L->branch, back, L->spine + 11,
+                        blue, L->spine, back, blue, L->spine, back + 6,
+                        blue);
         }
     }
 }
 
-static int figure_wiring(const char *fig, Text *numbers)
+static void draw_wiring(Text *svg, const WireLayout *L, const int *tokens,
+                        int length, int asking)
 {
-    int seen[N_GPT_TABLES] = {0}, mark[N_GPT_TABLES], tokens[SEQ_LEN];
-    int length = problem_tokens(7 * 10 + 8, tokens), asking = 0;
+    int mark[N_GPT_TABLES];
     double mid[N_WIRE_STAGES], y = 40;
     char heads[32];
     snprintf(heads, sizeof heads, "%d heads of %d", N_HEADS,
              WIDTH / N_HEADS);
-    while (tokens[asking] != TOK_EQUALS)        /* 7*8=56: the row of = */
-        asking++;
     for (int t = 0; t < N_GPT_TABLES; t++)
         mark[t] = -1;
     mark[TOK_EMB] = tokens[asking];
     mark[POS_EMB] = asking;
     for (int s = 0; s < N_WIRE_STAGES; s++) {
         const WireStage *st = &wire_stages[s];
-        for (int i = 0; i < st->n_tables; i++)
-            seen[st->table[i]]++;
         y += starts_branch(s) ? WIRE_TURN : 0;      /* room to turn */
+        y += s > 0 ? stage_name_room(L) : 0;
         mid[s] = y + stage_height(st) / 2;
         y += stage_height(st) + WIRE_GAP
              + (st->branch == 2 ? WIRE_TURN : 0);       /* and back */
     }
+    svg_begin(svg, L->width, y + 30);
+    draw_the_stream(svg, L, mid, y);
+    for (int s = 0; s < N_WIRE_STAGES; s++)
+        draw_stage(svg, L, &wire_stages[s], mid[s], mark,
+                   wire_stages[s].rows ? heads : "z \xce\xa6(z)");
+    for (int s = 0; s < N_WIRE_STAGES; s++)
+        if (wire_stages[s].rows)
+            draw_rows(svg, L, tokens, length - 1, asking, mid[s]);
+    text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
+                "text-anchor=\"%s\" fill=\"#222222\">the next token"
+                "</text>\n", L->names_above ? L->spine - 10 : L->spine,
+                y + 16, L->names_above ? "start" : "middle");
+    svg_end(svg);
+}
+
+static int figure_wiring(const char *fig, Text *numbers)
+{
+    int seen[N_GPT_TABLES] = {0}, tokens[SEQ_LEN];
+    int length = problem_tokens(7 * 10 + 8, tokens), asking = 0;
+    while (tokens[asking] != TOK_EQUALS)        /* 7*8=56: the row of = */
+        asking++;
+    for (int s = 0; s < N_WIRE_STAGES; s++)
+        for (int i = 0; i < wire_stages[s].n_tables; i++)
+            seen[wire_stages[s].table[i]]++;
     for (int t = 0; t < N_GPT_TABLES; t++)
         if (seen[t] != 1)
             return fail("the wiring figure shows table %s %d times",
                         gpt_tables[t].name, seen[t]);
     number(numbers, "wiring_position", "%d", asking);
-    Text svg = {0};
-    svg_begin(&svg, 760, y + 30);
-    draw_the_stream(&svg, mid, y);
-    for (int s = 0; s < N_WIRE_STAGES; s++)
-        draw_stage(&svg, &wire_stages[s], mid[s], mark,
-                   wire_stages[s].rows ? heads : "z \xce\xa6(z)");
-    for (int s = 0; s < N_WIRE_STAGES; s++)
-        if (wire_stages[s].rows)
-            draw_rows(&svg, tokens, length - 1, asking, mid[s]);
-    text_printf(&svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
-                "text-anchor=\"middle\" fill=\"#222222\">the next token"
-                "</text>\n", WIRE_SPINE, y + 16);
-    svg_end(&svg);
-    return save_text(fig, "wiring.svg", &svg);
+    Text svg[2] = {{0}, {0}};
+    for (int narrow = 0; narrow < 2; narrow++)
+        draw_wiring(&svg[narrow], &wire_layouts[narrow], tokens, length,
+                    asking);
+    return save_figure(fig, "wiring.svg", svg);
 }
 

@@ -84,6 +84,22 @@ int save_text(const char *dir, const char *name, Text *text)
     return result;
 }
 
+int save_figure(const char *dir, const char *name, Text svg[2])
+{
+    char narrow[4096];
+    int result = save_text(dir, name, &svg[0]);
+    if (result == 0
+        && snprintf(narrow, sizeof narrow, "%s/narrow", dir)
+               >= (int)sizeof narrow)
+        result = fail("path too long: %s/narrow", dir);
+    if (result == 0)
+        result = make_directory(narrow);
+    if (result == 0)
+        return save_text(narrow, name, &svg[1]);
+    text_free(&svg[1]);
+    return result;
+}
+
 unsigned char *read_file(const char *path, size_t *length, size_t limit)
 {
     FILE *f = fopen(path, "rb");

@@ -20,7 +20,9 @@ enum {
     LEGEND_PAD = 6,
     LEGEND_GAP = 20, /* between the items of a legend laid out in a row */
     COLOR_BAR_WIDTH = 14,
-    LABEL_GAP = 8    /* the least space between two labels side by side */
+    LABEL_GAP = 8,   /* the least space between two labels side by side */
+    PANEL_LEAST = 340, /* a line chart's panel beside another, at least */
+    HEAT_LEAST = 240   /* a heatmap's panel beside another, at least */
 };
 
 #define INK  "#222222"
@@ -715,15 +717,22 @@ static void draw_series(Text *t, const Frame *f, const SvgSeries *s,
                 "stroke-linejoin=\"round\"%s d=\"",
                 color, line_width(s).s, svg_dash_pattern(s->dash));
     int pen_down = 0;
+    Num last = {""};                /* the height of the point drawn last */
     for (int i = 0; i < s->n; i++) {
         if (!point_ok(s, i, log_y)) {
             pen_down = 0;
             continue;
         }
-        text_printf(t, "%s%s %s", i ? " " : "", pen_down ? "L" : "M",
-                    px(axis_map(&f->x, s->x[i])).s);
-        text_printf(t, " %s", px(axis_map(&f->y, s->y[i])).s);
+        Num y = px(axis_map(&f->y, s->y[i]));
+        if (pen_down && i + 1 < s->n && point_ok(s, i + 1, log_y)
+            && s->x[i - 1] <= s->x[i] && s->x[i] <= s->x[i + 1]
+            && !strcmp(y.s, last.s)
+            && !strcmp(y.s, px(axis_map(&f->y, s->y[i + 1])).s))
+            continue;               /* inside a level run */
+        text_printf(t, "%s%s %s %s", i ? " " : "", pen_down ? "L" : "M",
+                    px(axis_map(&f->x, s->x[i])).s, y.s);
         pen_down = 1;
+        last = y;
     }
     text_printf(t, "\"/>\n");
 }
@@ -1000,19 +1009,23 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
                                  width)
                : (SvgRect){0, 0, 0, 0};
     double top = MARGIN + (title ? TEXT_SIZE + 10 : 0);
-    double panel_w = n ? (width - 2 * MARGIN) / n : 0;
+    int per_row =
+        (int)fmax(1, fmin(n, (width - 2 * MARGIN) / PANEL_LEAST));
+    int rows = n ? (n + per_row - 1) / per_row : 1;
+    double panel_w = n ? (width - 2 * MARGIN) / per_row : 0;
     double panel_h = height - top - MARGIN - legend.h;
-    svg_begin(t, width, height);
+    svg_begin(t, width, height + (rows - 1) * panel_h);
     put_text(t, width / 2, MARGIN + TEXT_SIZE,
              (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
              title);
     for (int i = 0; i < n; i++)
         svg_line_panel(t,
-                       (SvgRect){MARGIN + i * panel_w, top,
+                       (SvgRect){MARGIN + i % per_row * panel_w,
+                                 top + i / per_row * panel_h,
                                  panel_w, panel_h},
                        &panels[i]);
     if (legend.w > 0)
-        svg_legend(t, (width - legend.w) / 2, top + panel_h,
+        svg_legend(t, (width - legend.w) / 2, top + rows * panel_h,
                    panels[0].series, panels[0].n_series, width);
     svg_end(t);
 }
@@ -1355,10 +1368,16 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
     double top = MARGIN + (title ? TEXT_SIZE + 12 : 0);
     SvgRect box = {0, top, (width - 2 * MARGIN - bar_w) / columns,
                    (height - top - MARGIN) / rows};
+    while (columns > 1 && box.w < HEAT_LEAST)
+        box.w = (width - 2 * MARGIN - bar_w) / --columns;
+    rows = n > 0 ? (n + columns - 1) / columns : 1;
+    if (n > 0 && width <= NARROW_WIDTH)
+        box.h = fmin(box.h, svg_heatmap_height(
+                                &maps[0], heat_layout(box, &maps[0]).cell));
     if (n > 0) /* square cells may leave spare width: close it up */
         box.w = fmin(box.w, heat_block_width(box, &maps[0]));
     double x0 = (width - columns * box.w - bar_w) / 2;
-    svg_begin(t, width, height);
+    svg_begin(t, width, top + rows * box.h + MARGIN);
     put_text(t, width / 2, MARGIN + TEXT_SIZE,
              (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
              title);
@@ -1505,10 +1524,13 @@ static double bar_legend_width(const SvgBarChart *c)
 void svg_bar_chart(Text *t, const SvgBarChart *c, double width,
                    double height)
 {
-    svg_begin(t, width, height);
+    double legend_w = bar_legend_width(c);
+    int below = legend_w > (width - 2 * MARGIN) / 3;
+    double legend_h = below ? c->n_groups * LEGEND_ROW + LEGEND_PAD : 0;
+    svg_begin(t, width, height + legend_h);
     if (c->values && c->n_categories > 0 && c->n_groups > 0) {
-        double legend_w = bar_legend_width(c);
-        SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN - legend_w,
+        SvgRect box = {MARGIN, MARGIN,
+                       width - 2 * MARGIN - (below ? 0 : legend_w),
                        height - 2 * MARGIN};
         int tilt;
         Frame f = bar_frame(box, c, &tilt);
@@ -1517,7 +1539,9 @@ void svg_bar_chart(Text *t, const SvgBarChart *c, double width,
         draw_bars(t, &f, c);
         draw_categories(t, &f, c, tilt);
         draw_titles(t, &f, box.y, c->title, c->x_label, c->y_label);
-        if (legend_w > 0)
+        if (legend_w > 0 && below)
+            draw_bar_legend(t, c, (width - legend_w) / 2, box.y + box.h);
+        else if (legend_w > 0)
             draw_bar_legend(t, c, box.x + box.w + 8, f.plot.y);
     }
     svg_end(t);
@@ -1540,7 +1564,13 @@ static void put_dot(Text *t, double x, double y, const char *fill,
                 ringed ? INK : "white", ringed ? "2" : "1");
 }
 
-static Frame dot_frame(SvgRect box, const SvgDotChart *c)
+static double dot_names_lift(const SvgDotChart *c, double width)
+{
+    double names = widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
+    return names > (width - 2 * MARGIN) / 2 ? TEXT_SIZE + 6 : 0;
+}
+
+static Frame dot_frame(SvgRect box, const SvgDotChart *c, double lift)
 {
     Frame f = {0};
     Span x = {INFINITY, -INFINITY};
@@ -1552,7 +1582,8 @@ static Frame dot_frame(SvgRect box, const SvgDotChart *c)
         x = (Span){0, 1};
     double pad = 0.03 * (x.hi - x.lo);  /* no dot on the frame's edge */
     x = (Span){x.lo - pad, x.hi + pad};
-    double left = widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
+    double left = /* with the names above, room for half a tick label */
+        lift > 0 ? 24 : widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
     f.x_ticks = across_ticks(c->x_min, c->x_max, x, 0, box.w - left - 20);
     const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
     double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
@@ -1608,6 +1639,8 @@ static double dot_median(const SvgDotChart *c, int row, float *sorted)
 void svg_dot_chart(Text *t, const SvgDotChart *c, double width,
                    double height)
 {
+    double lift = c->n_rows > 0 ? dot_names_lift(c, width) : 0;
+    height += c->n_rows * lift;
     svg_begin(t, width, height);
     float *sorted = malloc((size_t)(c->n_dots > 0 ? c->n_dots : 1)
                            * sizeof *sorted);
@@ -1616,22 +1649,26 @@ void svg_dot_chart(Text *t, const SvgDotChart *c, double width,
     if (sorted && c->values && c->n_rows > 0 && c->n_dots > 0) {
         SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN,
                        height - 2 * MARGIN};
-        Frame f = dot_frame(box, c);
+        Frame f = dot_frame(box, c, lift);
         double band = f.plot.h / c->n_rows;
         draw_x_ticks(t, &f);
         for (int r = 0; r < c->n_rows; r++) {
-            double middle = f.plot.y + (r + 0.5) * band;
+            double top = f.plot.y + r * band, middle = top + lift + 0.5 * (band - lift);
             char buf[16];
-            put_text(t, f.plot.x - 8, middle + 0.35 * TEXT_SIZE,
-                     (Font){.size = TEXT_SIZE, .anchor = "end"},
-                     label_at(c->rows, r, buf));
+            if (lift > 0)
+                put_text(t, f.plot.x, top + TEXT_SIZE + 2, (Font){.size = TEXT_SIZE},
+                         label_at(c->rows, r, buf));
+            else
+                put_text(t, f.plot.x - 8, middle + 0.35 * TEXT_SIZE,
+                         (Font){.size = TEXT_SIZE, .anchor = "end"},
+                         label_at(c->rows, r, buf));
             if (r > 0)
                 put_line(t, f.plot.x, f.plot.y + r * band, plot_right(&f),
                          f.plot.y + r * band, GRID);
             double median = dot_median(c, r, sorted);
             if (isfinite(median))       /* under the dots, the row high */
-                put_line(t, axis_map(&f.x, median), middle - 0.48 * band,
-                         axis_map(&f.x, median), middle + 0.48 * band,
+                put_line(t, axis_map(&f.x, median), middle - 0.48 * (band - lift),
+                         axis_map(&f.x, median), middle + 0.48 * (band - lift),
                          "stroke=\"" INK "\" stroke-width=\"2.5\"");
             draw_dot_row(t, &f, c, r, middle);
         }

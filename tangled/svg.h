@@ -7,6 +7,11 @@
 
 #include "text.h"
 
+/* Every figure is drawn twice: at most FIGURE_WIDTH pixels wide, for
+   the printed book and a wide screen, and NARROW_WIDTH wide, for a
+   phone; the type keeps its size in both. */
+enum { FIGURE_WIDTH = 760, NARROW_WIDTH = 380 };
+
 /* Axis ticks: values and their labels, covering lo..hi. */
 enum { SVG_MAX_TICKS = 24, SVG_LABEL_LEN = 24 };
 typedef struct {
@@ -67,7 +72,9 @@ typedef struct {
 void svg_line_chart(Text *t, const SvgLinePanel *panel, double width,
                     double height);
 /* Panels side by side, one legend below for the series of panels[0]
-   (none if panels[0].legend is SVG_LEGEND_NONE); title may be NULL. */
+   (none if panels[0].legend is SVG_LEGEND_NONE); title may be NULL.
+   Where a panel would be narrower than 340 pixels, the panels wrap
+   into rows, each `height` less the title and legend high. */
 void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
                      const char *title, double width, double height);
 

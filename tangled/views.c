@@ -30,7 +30,7 @@ void training_log_text(Text *log, const TrainConfig *c,
                     (double)records[r].loss, records[r].correct);
 }
 
-void view_swap(Text *svg, Gpt *g, int a, int b, int apart)
+void view_swap(Text *svg, Gpt *g, int a, int b, ViewLayout layout)
 {
     static float values[2][MAX_HEADS * 4];
     static char titles[2][24], labels[2][4][2], heads[MAX_HEADS][8];
@@ -52,16 +52,18 @@ void view_swap(Text *svg, Gpt *g, int a, int b, int apart)
                 values[order][head * 4 + u] = (float)w[head][u];
         }
         maps[order] = (SvgHeatmap){titles[order], "u (read)",
-                                   order && !apart ? NULL : "head",
+                                   order && layout == VIEW_WIDE ? NULL
+                                                                : "head",
                                    g->n_heads, 4, values[order], rows,
                                    columns[order], "%.2f", 0};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    if (apart)
+    if (layout == VIEW_APART)
         for (int order = 0; order < 2; order++)
             svg_heatmaps(svg, &maps[order], 1, 1, NULL, scale, 330, 300);
     else
-        svg_heatmaps(svg, maps, 2, 2, NULL, scale, 620, 300);
+        svg_heatmaps(svg, maps, 2, 2, NULL, scale,
+                     layout == VIEW_NARROW ? NARROW_WIDTH : 620, 300);
 }
 
 NeuronTable view_neuron_table(const char *title,
@@ -77,7 +79,7 @@ NeuronTable view_neuron_table(const char *title,
 }
 
 void view_scree(Text *svg, const double *share, int count,
-                const double *share_in, int apart)
+                const double *share_in, ViewLayout layout)
 {
     static float x[HIDDEN], each[2][HIDDEN], total[2][HIDDEN];
     char marker[64];
@@ -106,12 +108,13 @@ void view_scree(Text *svg, const double *share, int count,
          .y_label = "share", .series = totals, .n_series = 2, .x_min = 0,
          .x_max = HIDDEN, .y_min = 0, .y_max = 1, .h_line = {1, 0.9, "90 %"},
          .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
-    if (apart) {
+    if (layout == VIEW_APART) {
         panels[0].legend = SVG_LEGEND_UNDER;
         svg_line_chart(svg, &panels[0], 380, 380);
         svg_line_chart(svg, &panels[1], 380, 340);
     } else {
-        svg_line_charts(svg, panels, 2, NULL, 760, 340);
+        svg_line_charts(svg, panels, 2, NULL,
+                        layout == VIEW_NARROW ? NARROW_WIDTH : 760, 340);
     }
 }
 

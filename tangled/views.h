@@ -11,7 +11,10 @@ void training_log_text(Text *log, const TrainConfig *c,
                        const TrainRecord *records, int n_records);
 void training_curves(const TrainRecord *records, int n_records,
                      float *step, float *loss, float *correct);
-void view_swap(Text *svg, Gpt *g, int a, int b, int apart);
+/* A view of two parts is one figure at the book's width or a phone's,
+   or, in the live book, two drawings that the page lays out. */
+typedef enum { VIEW_WIDE, VIEW_NARROW, VIEW_APART } ViewLayout;
+void view_swap(Text *svg, Gpt *g, int a, int b, ViewLayout layout);
 typedef struct {
     SvgHeatmap map;             /* the hundred problems, ten by ten */
     SvgColorScale scale;        /* fitted to the neuron's range */
@@ -20,6 +23,6 @@ typedef struct {
 NeuronTable view_neuron_table(const char *title,
                               const float values[N_PROBLEMS]);
 void view_scree(Text *svg, const double *share, int count,
-                const double *share_in, int apart);
+                const double *share_in, ViewLayout layout);
 
 #endif

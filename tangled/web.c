@@ -621,7 +621,7 @@ WEB_EXPORT(swap) int web_swap(int length)
                   (double)w[head][3]);
     }
     drawing_follows();
-    view_swap(&web.output, &web.g, a, b, 1);
+    view_swap(&web.output, &web.g, a, b, VIEW_APART);
     return 0;
 }
 
@@ -701,7 +701,7 @@ WEB_EXPORT(scree) int web_scree(void)
     field("count_in", "%d", count_in);
     field("first", "%.0f", 100 * share[0]);
     drawing_follows();
-    view_scree(&web.output, share, count, share_in, 1);
+    view_scree(&web.output, share, count, share_in, VIEW_APART);
     return 0;
 }
 

@@ -209,7 +209,7 @@ line_charts_survive_grey() {
         echo "tests/grey.py passed two groups of shaded lines told apart by dashes alone"; rm -rf $work; return 1
     fi
     rm -rf $work
-    python3 tests/grey.py $results/fig/*.svg
+    python3 tests/grey.py $results/fig/*.svg $results/fig/narrow/*.svg
 }
 
 # Every figure keeps the standard of the figures appendix (tests/figures.py):
@@ -217,7 +217,9 @@ line_charts_survive_grey() {
 # wide; the minus sign U+2212, never a hyphen, before a number; a diverging
 # map's negative side marked, so that it reads in grey; and each figure
 # cited as @fig:NAME in its chapter's prose.  The checker is first shown a
-# figure that breaks each rule, and must fail it.
+# figure that breaks each rule, and must fail it.  The phone's drawings
+# (fig/narrow/) keep the same standard, one for every figure, each at
+# most 380 pixels wide (NARROW_WIDTH) so that a phone shows it whole.
 figures_keep_the_standard() {
     B=${B:-build}
     results=$B/results; [ "${EDITION:-teacher}" = student ] && results=results
@@ -241,7 +243,14 @@ figures_keep_the_standard() {
         fi
     done
     rm -rf $work
-    python3 tests/figures.py $NW $results/fig/*.svg
+    for f in $results/fig/*.svg; do
+        narrow=$results/fig/narrow/${f##*/}
+        [ -f $narrow ] || { echo "no phone's drawing of ${f##*/} in $results/fig/narrow"; return 1; }
+        width=$(sed -n 's/.*<svg [^>]*width="\([0-9.]*\)".*/\1/p' $narrow | head -1)
+        awk -v w="$width" 'BEGIN { exit !(w > 0 && w <= 380) }' \
+            || { echo "$narrow is $width pixels wide, more than a phone's 380"; return 1; }
+    done
+    python3 tests/figures.py $NW $results/fig/*.svg $results/fig/narrow/*.svg
 }
 
 # The PDF book: the teacher's make builds it; the student edition's make

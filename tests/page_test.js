@@ -14,7 +14,8 @@
 //   characters a line at 1280 px; inline maths at the text's size (within
 //   10 %); chunk references labelled with their chunk's number; no figure
 //   label shown smaller than the page's small print (the "Used in" lines),
-//   at 1280 and 400 px; whatever its frame cuts (a wide display, code
+//   at 1280 and 400 px; every figure drawn for a phone too, and at 400 px
+//   shown so, no figure scrolling sideways; whatever its frame cuts (a wide display, code
 //   block, figure or table) scrolls, with a shadow at the edge (the cue);
 //   no word or number broken across lines in a table cell, and numbers in
 //   table cells flush right; every colour of text in code, line numbers,
@@ -464,11 +465,22 @@ async function layout(page, width) {
 
 // figures: each label shown at least at the page's small print (the size
 // of the "Used in" lines), the SVG's smallest font-size scaled as shown
+// (the drawing the browser chose, where a figure has a phone's too); at
+// 400 px every figure is one the program drew for a phone, and none is
+// wider than its frame (issue 36: no figure scrolls sideways)
 async function figures(page, width) {
   const f = await page.evaluate(() => {
     const small = parseFloat(getComputedStyle(document.querySelector('.chunkuses')).fontSize);
+    const frames = [...document.querySelectorAll('figure')];
+    const scrolling = frames.filter((fig) => fig.scrollWidth > fig.clientWidth + 1)
+      .map((fig) => (fig.querySelector('img') || {}).id || '?');
+    const pictures = frames.filter((fig) => fig.querySelector('picture > source[media]')).length;
+    const narrow = frames.filter((fig) => {
+      const img = fig.querySelector('picture img'), source = fig.querySelector('picture > source');
+      return img && source && img.currentSrc === source.getAttribute('srcset');
+    }).length;
     const figs = [...document.querySelectorAll('figure img')].map((img) => {
-      const src = img.getAttribute('src') || '';
+      const src = img.currentSrc || img.getAttribute('src') || '';
       const svg = src.startsWith('data:image/svg+xml;base64,') ?
         new TextDecoder().decode(Uint8Array.from(atob(src.slice(26)), (c) => c.charCodeAt(0))) : '';
       const sizes = [...svg.matchAll(/font-size[=:]\s*"?([\d.]+)/g)].map((m) => parseFloat(m[1]));
@@ -477,7 +489,7 @@ async function figures(page, width) {
                name: (img.closest('figure').id || img.getAttribute('alt') || '?').slice(0, 30) +
                  ' (' + img.getBoundingClientRect().width + '/' + img.naturalWidth + ')' };
     });
-    return { small, figs };
+    return { small, figs, frames: frames.length, scrolling, pictures, narrow };
   });
   const shown = f.figs.map((x) => x.text);
   const low = shown.filter((t) => !(t >= f.small - 0.05));
@@ -486,6 +498,15 @@ async function figures(page, width) {
         ' px): ' + f.figs.length + ' figures, smallest label ' + Math.min(...shown).toFixed(1) + ' px' +
         (low.length ? ', ' + low.length + ' below: ' + f.figs.filter((x) => !(x.text >= f.small - 0.05))
           .map((x) => x.name).join(', ') : ''));
+  check(f.pictures === f.frames, 'every figure has a phone\'s drawing too: ' + f.pictures + ' of ' +
+        f.frames + ' figures');
+  if (width === 400)
+    check(f.frames > 0 && f.narrow === f.frames && f.scrolling.length === 0,
+          'at 400 px every figure shows its phone\'s drawing (' + f.narrow + ' of ' + f.frames +
+          ') and none scrolls sideways' + (f.scrolling.length ? ': ' + f.scrolling.join(', ') + ' do' : ''));
+  else
+    check(f.narrow === 0, 'at ' + width + ' px every figure shows the book\'s drawing (' + f.narrow +
+          ' show the phone\'s)');
 }
 
 // frames: an element whose content is wider than its box (a display,
