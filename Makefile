@@ -200,9 +200,19 @@ MODEL   := $(B)/model.ckpt
 # tangled/, so nothing reruns; an edit to one topic reruns that topic.
 # The trace's printing (trace.c) and the live book's entry (web.c) run
 # in no training and no experiment: an edit of them reruns nothing.
-COMMON := $(filter-out tangled/exp_%.c $(WEB_ROOTS:%=tangled/%) tangled/trace.c tangled/trace.h,$(TANGLED))
-$(MODEL): $(COMMON) | $(PROGRAM)
-	$(PROGRAM) train -o $@ > $(B)/train.out
+# The command line (main.c) runs no experiment either (they are run by
+# experiments.c), but its train command trains the book's model: an
+# edit of it trains the model again, beside the saved one, and replaces
+# that (and its log) only if the bytes differ, so that an edit that
+# leaves the model as it was reruns nothing after the training.
+COMMON := $(filter-out tangled/exp_%.c $(WEB_ROOTS:%=tangled/%) tangled/trace.c tangled/trace.h tangled/main.c,$(TANGLED))
+$(B)/model.stamp: $(COMMON) tangled/main.c | $(PROGRAM)
+	$(PROGRAM) train -o $(B)/model.new.ckpt > $(B)/train.out
+	@for f in ckpt ckpt.log; do cmp -s $(B)/model.new.$$f $(B)/model.$$f \
+	   || mv $(B)/model.new.$$f $(B)/model.$$f; rm -f $(B)/model.new.$$f; done
+	@touch $@
+$(MODEL): $(B)/model.stamp
+	@test -f $@ || { rm -f $<; $(MAKE) --no-print-directory $@; }
 # Each topic is a target of its own, so that make -j runs them side by
 # side; their numbers files are joined into one.  The student edition
 # cannot compute them while its exercises are stubs: it ships the

@@ -94,6 +94,14 @@ int count_below(const double *values, int n, double bound);
 void numbers_of_spread(Text *numbers, const char *prefix,
                        const char *format, const double *values, int n);
 
+/* Runs the topic named part (every topic if NULL, and "claims" joins
+   their claim checks) on the model and sweep, writing into dir; book:
+   a claim that does not hold is an error.  0, -1 on failure, or
+   NO_SUCH_TOPIC. */
+enum { NO_SUCH_TOPIC = -2 };
+int run_topics(const char *model, const char *sweep, const char *dir,
+               const char *part, int book);
+
 int  answered_under(Gpt *g, Patch patch, int (*other)(int p),
                     int *counted);
 int  answered_frozen(Gpt *g);

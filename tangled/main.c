@@ -7,7 +7,6 @@
 #include "svg.h"
 #include "trace.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -571,166 +570,15 @@ static int command_patch(const Arguments *a)
     return status;
 }
 
-static const struct {
-    const char *name;
-    Topic *run;
-} topics[] = {
-    {"perceptron", perceptron_experiments},
-    {"specimen", specimen_experiments},
-    {"routing", routing_experiments},
-    {"ablations", ablation_experiments},
-    {"heads", heads_experiments},
-    {"ffn", ffn_experiments},
-    {"speed", speed_experiments},
-    {"layouts", layouts_experiments},
-    {"heldout", heldout_experiments},
-    {"longer", longer_experiments},
-};
-
-static int report_claims(const Claims *c, int book)
-{
-    int false_claims = 0;
-    if (c->overflow)
-        return fail("a topic made more than %d claim checks; raise "
-                    "MAX_CLAIMS", MAX_CLAIMS);
-    for (int i = 0; i < c->n; i++) {
-        const Claim *k = &c->claim[i];
-        if (k->holds)
-            continue;
-        false_claims++;
-        if (book && k->misfiled[0] != '\0')
-            fail("the check of '%s' in chapter '%s' breaks the rule for "
-                 "extremes: %s", k->says, k->chapter, k->misfiled);
-        else if (book)
-            fail("the chapter '%s' says %s; measured: %s: revise the "
-                 "text", k->chapter, k->says, k->measured);
-        else
-            printf("for this model: the chapter '%s' says %s; here: "
-                   "%s%s%s\n", k->chapter, k->says, k->measured,
-                   k->misfiled[0] ? "; " : "", k->misfiled);
-    }
-    return book && false_claims > 0 ? -1 : 0;
-}
-
-static const char *scientific_as_maths(Text *md, const char *s)
-{
-    char *end;
-    strtod(s, &end);
-    const char *e = memchr(s, 'e', (size_t)(end - s));
-    if (e == NULL)
-        return NULL;
-    text_printf(md, "$%.*s \\times 10^{%d}$", (int)(e - s), s, atoi(e + 1));
-    return end;
-}
-
-static void markdown_escaped(Text *md, const char *s)
-{
-    for (const char *start = s; *s != '\0'; s++) {
-        const char *after = NULL;
-        if (isdigit((unsigned char)*s)
-            && (s == start || !isalnum((unsigned char)s[-1])))
-            after = scientific_as_maths(md, s);
-        if (after != NULL)
-            s = after - 1;
-        else
-            text_printf(md, strchr("\\`*_{}[]<>#|$~^", *s) != NULL
-                            ? "\\%c" : "%c", *s);
-    }
-}
-
-static void reach_of(Text *md, const Claim *k)
-{
-    if (k->reach == ON_EVERY)
-        text_printf(md, "all %d", k->of);
-    else if (k->reach == ON_SOME && k->most == k->of)
-        text_printf(md, "%d/%d, ≥ %d", k->held, k->of, k->least);
-    else if (k->reach == ON_SOME && k->least == 0)
-        text_printf(md, "%d/%d, ≤ %d", k->held, k->of, k->most);
-    else if (k->reach == ON_SOME)
-        text_printf(md, "%d/%d, %d to %d", k->held, k->of, k->least,
-                    k->most);
-}
-
-static int save_claims(const char *dir, const char *topic,
-                       const Claims *c)
-{
-    char name[64];
-    Text md = {0};
-    for (int i = 0; i < c->n; i++) {
-        const Claim *k = &c->claim[i];
-        text_printf(&md, "| ");
-        markdown_escaped(&md, k->chapter);
-        text_printf(&md, " | ");
-        markdown_escaped(&md, k->says);
-        text_printf(&md, " | ");
-        markdown_escaped(&md, k->measured);
-        text_printf(&md, "%s | ", k->holds ? "" : " (does not hold)");
-        reach_of(&md, k);
-        text_printf(&md, " |\n");
-    }
-    snprintf(name, sizeof name, "claims-%s.md", topic);
-    return save_table(dir, name, &md);
-}
-
-static int join_claims(const char *dir)
-{
-    Text md = {0}, numbers = {0};
-    int rows = 0;
-    text_printf(&md, "| Chapter | The text says | Measured | Reach |\n"
-                     "|:----|:--------|:--------|:----|\n");
-    for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
-        char path[4096];
-        size_t length;
-        snprintf(path, sizeof path, "%s/claims-%s.md", dir, topics[i].name);
-        unsigned char *part = read_file(path, &length, 1 << 20);
-        if (part == NULL)
-            return text_free(&md), fail("run every topic before 'claims'");
-        for (size_t j = 0; j < length; j++)
-            rows += part[j] == '\n';
-        text_printf(&md, "%.*s", (int)length, (const char *)part);
-        free(part);
-    }
-    number(&numbers, "claim_checks", "%d", rows);
-    int status = save_table(dir, "claims.md", &md);
-    return status != 0 ? text_free(&numbers), status
-                       : save_text(dir, "numbers-claims.txt", &numbers);
-}
-
 static int command_figures(const Arguments *a)
 {
-    char fig[4096], name[64];
-    const char *dir = a->output;
-    int found = 0;
-    if (dir == NULL)
+    if (a->output == NULL)
         return usage_error("figures: missing -o DIR");
-    if (snprintf(fig, sizeof fig, "%s/fig", dir) >= (int)sizeof fig)
-        return fail("path too long: %s", dir), 1;
-    if (make_directory(dir) != 0 || make_directory(fig) != 0)
-        return 1;
-    for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
-        if (a->part != NULL && strcmp(a->part, topics[i].name) != 0)
-            continue;
-        Text numbers = {0};
-        found = 1;
-        snprintf(name, sizeof name, "numbers-%s.txt", topics[i].name);
-        Claims *claims = calloc(1, sizeof *claims);
-        int status = claims == NULL ? fail("out of memory")
-                     : topics[i].run(a->model, a->sweep, dir, fig,
-                                      &numbers, claims);
-        if (status == 0)
-            status = report_claims(claims, a->book);
-        if (status == 0)
-            status = save_text(dir, name, &numbers);
-        if (status == 0)
-            status = save_claims(dir, topics[i].name, claims);
-        text_free(&numbers);
-        free(claims);
-        if (status != 0)
-            return 1;
-    }
-    if (a->part == NULL || strcmp(a->part, "claims") == 0)
-        return join_claims(dir) != 0;
-    return found ? 0 : usage_error("figures: no topic named '%s'", a->part);
+    int status = run_topics(a->model, a->sweep, a->output, a->part,
+                            a->book);
+    return status == NO_SUCH_TOPIC
+           ? usage_error("figures: no topic named '%s'", a->part)
+           : status != 0;
 }
 
 static int command_sweep(const Arguments *a)

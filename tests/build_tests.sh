@@ -115,7 +115,9 @@ prose_edit_recompiles_nothing() {
 # The test edits the routing proofs, a topic that runs in a fraction of a
 # second, in a copy of the finished build (times kept).  An edit that only
 # moves code (a blank line added in a chunk of the core) recompiles the
-# program, so that its line numbers stay right, but reruns nothing.
+# program, so that its line numbers stay right, but reruns nothing.  An
+# edit to the command line (main.c) trains the book's model again, finds
+# it the same, and reruns nothing after it (issue 38, item 6).
 experiment_edit_reruns_its_part() {
     [ "${EDITION:-teacher}" = student ] &&
         { echo "skipped: the student edition runs no experiment (its results/ are shipped)"; return 77; }
@@ -156,6 +158,10 @@ experiment_edit_reruns_its_part() {
     # a blank line before the first chunk of the core: its code moves down
     edit_and_check 'done != 1 && /^<<the task>>=$/ { print ""; done = 1 } { print }' \
         "a blank line that moves the core's code" ""
+    # a comment after the first line of code of the ask command
+    edit_and_check 'done != 1 && prev ~ /^<<the \[\[ask\]\] command>>=$/ {
+                        $0 = $0 " /* edited */"; done = 1 } { prev = $0; print }' \
+        "an edit to the command line's code" ""
     rm -rf "$dir"
     return $status
 }
