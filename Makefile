@@ -82,8 +82,8 @@ OBJECTS := $(patsubst %.c,$(B)/%.o,$(C_ROOTS))
 NOWEB_LIB := /usr/lib/noweb
 # The weave's tools (the student edition gets a copy).
 BOOK_TOOLS := book/nwpandoc.awk book/book.lua book/nwpost.awk book/checklinks \
-  book/katex.js book/weave.css book/weave-preamble.tex book/webfonts.py book/page.html \
-  book/references.bib book/print.theme
+  book/katex.js book/weave.css book/weave-preamble.tex book/webfonts.py book/parted.html \
+  book/page.html book/references.bib book/print.theme
 
 .PHONY: all tangle program book check clean deps bench bench-live reference fuzz student tests list-tests FORCE
 
@@ -317,16 +317,18 @@ NEEDS += /usr/share/javascript/katex/katex.js:libjs-katex \
 # The page's text and code faces (TeX Gyre Pagella, DejaVu Sans Mono) are
 # cut down to the characters it uses and embedded by book/webfonts.py,
 # which Debian's python3 runs with its fontTools and brotli.
-# book/page.html, a script, marks the section being read in the side contents
-# and lets the keyboard reach a frame that scrolls.
+# book/page.html, a script, marks the section being read in the side contents,
+# lets the keyboard reach a frame that scrolls, and measures the parts that
+# book/parted.html, at the top of the page, lets the browser leave undrawn.
 NEEDS += /usr/share/texmf/fonts/opentype/public/tex-gyre/texgyrepagella-regular.otf:fonts-texgyre \
   /usr/lib/python3/dist-packages/fontTools/subset/__init__.py:python3-fonttools \
   /usr/lib/python3/dist-packages/brotli.py:python3-brotli
 $(B)/attention.html: $(WEAVE_DEPS) book/weave.css book/checklinks book/katex.js \
-  book/webfonts.py book/page.html
+  book/webfonts.py book/parted.html book/page.html
 	$(WEAVE) $< -t html5 --standalone --self-contained --toc-depth=2 \
 	  --highlight-style=pygments --css=book/weave.css --resource-path=$(RESULTS) \
-	  --include-after-body=book/page.html -o $(B)/attention.pandoc.html
+	  --include-before-body=book/parted.html --include-after-body=book/page.html \
+	  -o $(B)/attention.pandoc.html
 	node book/katex.js $(B)/attention.pandoc.html $(B)/attention.katex.html
 	awk -v fmt=html -f book/nwpost.awk $< $(B)/attention.katex.html > $(B)/attention.post.html
 	/usr/bin/python3 book/webfonts.py $(B)/attention.post.html $(B)/attention.html

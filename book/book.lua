@@ -1033,6 +1033,17 @@ local function html_attr(s)
   return (s:gsub("[&<>\"]", {["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
                               ['"'] = "&quot;"}))
 end
+-- Each drawing's width and height are written beside it, so that the
+-- browser reserves its box before it has read the drawing: the image is
+-- then read only as it nears the window (loading="lazy"), and nothing
+-- below it moves when it comes.
+local function svg_box(src)
+  local svg = svg_of(src)
+  local head = svg:match("<svg[^>]*>")
+  local width, height = head:match('%swidth="([%d.]+)"'), head:match('%sheight="([%d.]+)"')
+  if not (width and height) then fail("no width and height in " .. src) end
+  return string.format('width="%s" height="%s"', width, height)
+end
 local function html_picture(el)
   local img = #el.content == 1 and el.content[1]
   if not (img and img.t == "Image" and img.title:match("^fig:")) then return nil end
@@ -1040,12 +1051,12 @@ local function html_picture(el)
   if not narrow then return nil end
   local caption = pandoc.write(pandoc.Pandoc({pandoc.Plain(img.caption)}), "html5")
   return pandoc.RawBlock("html", string.format(
-    '<figure>\n<picture><source media="%s" srcset="%s" />' ..
-    '<img src="%s" id="%s" style="%s" alt="%s" /></picture>\n' ..
+    '<figure>\n<picture><source media="%s" %s srcset="%s" />' ..
+    '<img %s loading="lazy" src="%s" id="%s" style="%s" alt="%s" /></picture>\n' ..
     '<figcaption aria-hidden="true">%s</figcaption>\n</figure>',
-    NARROW_BELOW, svg_data(narrow), svg_data(img.src), html_attr(img.identifier),
-    html_attr(img.attributes.style or ""), html_attr(pandoc.utils.stringify(img.caption)),
-    (caption:gsub("%s+$", ""))))
+    NARROW_BELOW, svg_box(narrow), svg_data(narrow), svg_box(img.src), svg_data(img.src),
+    html_attr(img.identifier), html_attr(img.attributes.style or ""),
+    html_attr(pandoc.utils.stringify(img.caption)), (caption:gsub("%s+$", ""))))
 end
 
 -- LaTeX: every figure at one scale, FIGURE_WIDTH pixels (svg.c) to the

@@ -93,7 +93,10 @@
 
   // The book's small print: the size of its code's line numbers, three
   // quarters of the body's size.  No text of a chart is drawn smaller.
-  const smallPrint = () => 0.75 * parseFloat(getComputedStyle(document.body).fontSize);
+  // It is read once (reading a style makes the browser compute the
+  // styles of the page, which the widgets being built have just changed).
+  let small = 0;
+  const smallPrint = () => small || (small = 0.75 * parseFloat(getComputedStyle(document.body).fontSize));
 
   // Put the module's drawing into a chart's box: each SVG is an image
   // with a label, and is never so narrow that its smallest text falls
@@ -112,8 +115,14 @@
     return part.replace(/(\s)id="/g, '$1id="' + prefix).replace(/url\(#/g, 'url(#' + prefix);
   }).join('');
 
+  // A drawing's style sheet, which darkens it as an image on a dark page
+  // (svg.c's DARK_PAGE, rules for svg:root), is left out: in the page it
+  // would match nothing, as the page is the root, and each one put in or
+  // taken out would make the browser check every rule against the book.
+  const unstyled = (svgText) => svgText.replace(/<style>[^<]*<\/style>\n?/g, '');
+
   function draw(chart, svgText, label, running) {
-    chart.innerHTML = ownIds(svgText);
+    chart.innerHTML = ownIds(unstyled(svgText));
     const minimum = smallPrint();
     for (const svg of chart.querySelectorAll('svg')) {
       svg.setAttribute('role', 'img');
@@ -132,17 +141,32 @@
     if (!running) fitted(chart);
   }
   // a box that scrolls sideways can be scrolled from the keyboard, and
-  // is named where the focus stops on it
+  // is named where the focus stops on it.  Each measure lays out the book
+  // again if anything changed since the last, so the charts drawn while
+  // the widgets are first built wait in unmeasured and are measured
+  // together when all are built (start), and fit reads every box before
+  // it changes any.
+  let unmeasured = [];
   function fitted(chart) {
-    if (chart.scrollWidth > chart.clientWidth + 1) {
-      chart.setAttribute('tabindex', '0');
-      chart.setAttribute('role', 'region');
-      chart.setAttribute('aria-label', 'the chart, which scrolls sideways');
-    } else {
-      for (const a of ['tabindex', 'role', 'aria-label']) chart.removeAttribute(a);
-    }
+    if (unmeasured) unmeasured.push(chart);
+    else fit([chart]);
   }
-  window.addEventListener('resize', () => document.querySelectorAll('div.live .live-chart').forEach(fitted));
+  function fit(charts) {
+    const scrolls = charts.map((chart) => chart.scrollWidth > chart.clientWidth + 1);
+    charts.forEach((chart, k) => {
+      if (scrolls[k]) {
+        chart.setAttribute('tabindex', '0');
+        chart.setAttribute('role', 'region');
+        chart.setAttribute('aria-label', 'the chart, which scrolls sideways');
+      } else {
+        for (const a of ['tabindex', 'role', 'aria-label']) chart.removeAttribute(a);
+      }
+    });
+  }
+  window.addEventListener('resize', () => {
+    small = 0;
+    fit([...document.querySelectorAll('div.live .live-chart')]);
+  });
 
   // A run's chart and status line come at every record, ten a second or
   // more.  Each change lays out the page again, and the book is long, so
@@ -919,6 +943,7 @@
     heads: 'train the model with another number of heads, from a seed of your own',
   };
   function without(error) {
+    unmeasured = null;
     document.documentElement.dataset.live = 'failed';
     for (const box of document.querySelectorAll('div.live')) {
       box.replaceChildren(el('p', { class: 'live-missing' },
@@ -955,6 +980,8 @@
     widgets('scree').forEach(screeWidget);
     widgets('ablations').forEach(experimentWidget);
     widgets('heads').forEach(experimentWidget);
+    fit(unmeasured);
+    unmeasured = null;
     quiet = false;
     document.documentElement.dataset.live = 'ready';
   }

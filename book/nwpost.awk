@@ -48,6 +48,12 @@ FNR == NR {
         # a code line's number is drawn by the style sheet in an empty
         # anchor of pandoc's; a link there would be a link without a name
         gsub(/<a href="#cb[0-9]+-[0-9]+"><\/a>/, "<a></a>", s)
+        # an operator is set in the code's ink: pandoc's span around each
+        # one (10,000 in Part I, a fifth of its elements, that the browser
+        # styles and lays out before the page is ready) only made it grey
+        while (match(s, /<span class="op">[^<]*<\/span>/))
+            s = substr(s, 1, RSTART - 1) substr(s, RSTART + 17, RLENGTH - 24) \
+                substr(s, RSTART + RLENGTH)
         # pandoc 2.17 marks each entry of the references with ARIA's
         # role doc-biblioentry, which DPUB-ARIA 1.1 deprecated (axe-core
         # refuses it); the list keeps its role, doc-bibliography

@@ -180,7 +180,10 @@ async function label_in_name(page) {
 // name.  The stepper copies its code anew at this width first.
 async function tab_stops(page, width) {
   await page.setViewport({ width, height: 900 });
-  await sleep(500);                // page.html looks for frames that scroll 200 ms after a resize
+  // page.html measures the parts again 200 ms after a new width, and the
+  // frames that scroll with them
+  await sleep(500);
+  await page.waitForFunction(() => document.documentElement.classList.contains('measured'), { timeout: 60000 });
   await page.$eval('div.live[data-widget="stepper"] input.live-sequence',
                    (e) => { e.value = '7*8='; e.dispatchEvent(new Event('input')); });
   await sleep(500);
@@ -1193,7 +1196,7 @@ async function screenshots(page) {
 // compiled; the top of chapter 10's heading, below every widget, is taken
 // there and again once the widgets have drawn.  Every part of the book
 // is laid out for both (weave.css would otherwise leave the parts far
-// from the window at a height they were drawn at before).
+// from the window at a height they were drawn at before, or a window's).
 async function no_jump(browser, url) {
   for (const width of [1280, 400]) {
     const fresh = await browser.newPage();
@@ -1205,8 +1208,10 @@ async function no_jump(browser, url) {
       });
     });
     await fresh.goto(url, { waitUntil: 'load' });
-    await fresh.waitForFunction(() => window.liveGo && document.documentElement.classList.contains('parted'),
-                                { timeout: 60000 });
+    // (page.html measures the parts once the widgets are built; here
+    // every part is drawn, by the style below, instead)
+    await fresh.waitForFunction(() => window.liveGo && document.readyState === 'complete', { timeout: 60000 });
+    await fresh.evaluate(() => document.fonts.ready.then(() => true));
     await fresh.addStyleTag({ content: 'div.part { content-visibility: visible !important; }' });
     const where = () => fresh.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => {
       const head = document.getElementById('what-changed');
@@ -1265,9 +1270,16 @@ async function program_later(browser, url) {
         && landed >= 0 && landed < 450,
         'following it opens Part II (' + after.chunks + ' chunks) and lands on ' + href + ' (' +
         (landed === null ? 'not in the page' : landed.toFixed(0) + ' px from the top') + ')');
+  // (the parts far from the window reach their true heights as the page
+  // measures them, while the place stays in the window: the distance from
+  // the page's top is compared once all are measured)
+  const measured = (p) => p.waitForFunction(() => document.documentElement.classList.contains('measured'),
+                                            { timeout: 60000 }).catch(() => {});
+  await measured(fresh);
   const y = await fresh.evaluate(() => window.scrollY);
   await fresh.reload({ waitUntil: 'load' });
   await sleep(500);
+  await measured(fresh);
   const again = await count(fresh);
   const y2 = await fresh.evaluate(() => window.scrollY);
   check(again.part2 && again.chunks === chunks && Math.abs(y2 - y) <= 3,
@@ -1279,6 +1291,7 @@ async function program_later(browser, url) {
   await toc.goto(url, { waitUntil: 'load' });
   await toc.click('nav#TOC a[href="#program"]');
   await sleep(300);
+  await measured(toc);
   const m = await toc.evaluate(() => {
     const t = document.getElementById('program');
     return t && t.tagName === 'H1' ? t.getBoundingClientRect().top : null;

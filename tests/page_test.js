@@ -131,12 +131,16 @@ async function main() {
     await live.goto('file://' + path.resolve(page_path), { waitUntil: 'load' });
     await current_section(live);
     await parted(live);
+    await lazy_figures(browser, 'file://' + path.resolve(page_path));
     await accessibility(live);
     await live.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
     await accessibility(live, 'on the dark page', ['color-contrast']);
     await live.emulateMediaFeatures([]);
     await live.setViewport({ width: 400, height: 900 });
-    await new Promise((r) => setTimeout(r, 500));      // book/page.html looks again after a resize
+    // book/page.html measures the parts again after a new width, and their
+    // frames with them
+    await new Promise((r) => setTimeout(r, 500));
+    await live.waitForFunction(() => document.documentElement.classList.contains('measured'), { timeout: 60000 });
     await accessibility(live, 'at 400 px', ['scrollable-region-focusable']);
     await folded_contents(live);
   } finally {
@@ -469,6 +473,7 @@ async function layout(page, width) {
 // 400 px every figure is one the program drew for a phone, and none is
 // wider than its frame (issue 36: no figure scrolls sideways)
 async function figures(page, width) {
+  await images_read(page);
   const f = await page.evaluate(() => {
     const small = parseFloat(getComputedStyle(document.querySelector('.chunkuses')).fontSize);
     const frames = [...document.querySelectorAll('figure')];
@@ -536,18 +541,20 @@ async function frames(page, width) {
         ' cut' + (f.length ? ' (' + kinds(f) + ')' : '') + (bad.length ? '; ' + bad.length + ' without a cue (' + kinds(bad) + ')' : ''));
 }
 
-// with JavaScript, page.html marks the page parted once it has been drawn
-// whole: the parts are then drawn only near the window, at the height
-// they were drawn at, so that nothing moves (but for a part that holds a
-// live widget, and its chapter, always drawn); a new width draws it whole
-// again and marks it again
+// with JavaScript (book/parted.html) every part is drawn only near the
+// window from the start (content-visibility: auto, weave.css), but for a
+// part that holds a live widget, and its chapter, always drawn;
+// page.html draws each part once after the page has loaded and then
+// marks the page measured: each part keeps its true height, so that
+// every heading is where the page drawn whole puts it and nothing moves;
+// a new width measures the parts again
 async function parted(page) {
   const state = () => page.evaluate(() => {
     // a part that holds a live widget, and its chapter, are always drawn
     const live = (p) => p.querySelector(':scope > div.live, :scope > div.part > div.live') !== null;
     const parts = [...document.querySelectorAll('div.part')];
     const wrong = parts.filter((p) => getComputedStyle(p).contentVisibility !== (live(p) ? 'visible' : 'auto'));
-    return { parted: document.documentElement.classList.contains('parted'), wrong: wrong.length,
+    return { measured: document.documentElement.classList.contains('measured'), wrong: wrong.length,
              live: parts.filter(live).length, parts: parts.length };
   });
   // (where each heading is, unrounded: a part kept at its remembered
@@ -557,7 +564,6 @@ async function parted(page) {
     [h.id, h.getBoundingClientRect().top + scrollY]));
   const near = (a, b) => Math.abs(a - b) < 1;
   const same = (x, y) => x.length === y.length && x.every((t, i) => near(t[1], y[i][1]));
-  await page.waitForFunction(() => document.documentElement.classList.contains('parted'), { timeout: 30000 }).catch(() => {});
   // the live widgets built first (a busy machine delays the module): a
   // widget that takes its final form between the two measures below
   // moves the headings after it (seen once, 1 of 159, with four test
@@ -566,12 +572,13 @@ async function parted(page) {
   // data-live: live.js sets it first thing)
   await page.waitForFunction(() => ['ready', 'failed', undefined].includes(document.documentElement.dataset.live),
                              { timeout: 120000 }).catch(() => {});
+  await page.waitForFunction(() => document.documentElement.classList.contains('measured'), { timeout: 60000 }).catch(() => {});
   await page.evaluate(() => document.fonts.ready.then(() => true));
   const a = await state();
-  check(a.parted && a.parts > 0 && a.wrong === 0,
-        'with JavaScript the page is marked parted and its ' + a.parts + ' parts are drawn only near the window, but for ' +
+  check(a.measured && a.parts > 0 && a.wrong === 0,
+        'with JavaScript the page is marked measured and its ' + a.parts + ' parts are drawn only near the window, but for ' +
         a.live + ' that hold a live widget or its section (' + a.wrong + ' are not)');
-  // the parted page as it settles: its headings where they were half a
+  // the measured page as it settles: its headings where they were half a
   // second before (a busy machine draws late; up to 10 s)
   let before = await tops();
   for (let i = 0; i < 20; i++) {
@@ -580,27 +587,27 @@ async function parted(page) {
     if (same(again, before)) break;
     before = again;
   }
-  await page.evaluate(() => document.documentElement.classList.remove('parted'));
+  const whole_style = await page.addStyleTag({ content: 'div.part { content-visibility: visible !important; }' });
   const whole = await tops();
-  await page.evaluate(() => document.documentElement.classList.add('parted'));
+  await whole_style.evaluate((e) => e.remove());
   const moved = whole.filter((t, i) => !before[i] || !near(t[1], before[i][1]));
   const apart = Math.max(0, ...whole.map((t, i) => before[i] ? Math.abs(t[1] - before[i][1]) : 0));
-  check(whole.length > 0 && moved.length === 0, 'the parted page puts each of its ' + whole.length +
+  check(whole.length > 0 && moved.length === 0, 'the measured page puts each of its ' + whole.length +
         ' headings where the page drawn whole does (' + moved.length + ' moved by a pixel or more; ' +
         'the most apart ' + apart.toFixed(3) + ' px' +
         moved.slice(0, 3).map((t) => '; #' + t[0] + ' at ' + t[1] + ' px drawn whole, ' +
-          (before.find((b) => b[0] === t[0]) || [0, '?'])[1] + ' px parted').join('') + ')');
+          (before.find((b) => b[0] === t[0]) || [0, '?'])[1] + ' px measured').join('') + ')');
   await page.setViewport({ width: 700, height: 900 });
-  await page.waitForFunction(() => !document.documentElement.classList.contains('parted'), { timeout: 5000 }).catch(() => {});
-  await page.waitForFunction(() => document.documentElement.classList.contains('parted'), { timeout: 30000 }).catch(() => {});
+  await page.waitForFunction(() => !document.documentElement.classList.contains('measured'), { timeout: 5000 }).catch(() => {});
+  await page.waitForFunction(() => document.documentElement.classList.contains('measured'), { timeout: 60000 }).catch(() => {});
   const b = await state();
-  check(b.parted, 'after the window narrows the page is drawn whole and marked parted again');
+  check(b.measured, 'after the window narrows the parts are measured again and the page marked measured again');
   await page.setViewport({ width: 1280, height: 900 });
 }
 
 // parts: every chapter and section is a div.part, which the browser draws
-// only near the window once page.html has marked the page parted
-// (content-visibility: auto, weave.css); a part then clips what it holds,
+// only near the window where scripting is on (content-visibility: auto,
+// weave.css); a part then clips what it holds,
 // so each block in one, with 3 px for its focus ring, lies within it from
 // side to side
 async function parts(page, width) {
@@ -784,6 +791,7 @@ async function dark(page) {
   // each figure's own paper, as drawn: the pixel 3 px inside its image's
   // top left corner (the figures turn dark by their own style sheet)
   const papers = [];
+  await images_read(page);
   for (const img of await page.$$('figure img')) {
     await img.evaluate((e) => e.scrollIntoView({ block: 'start' }));   // its top corner in view
     const box = await img.boundingBox();
@@ -794,6 +802,41 @@ async function dark(page) {
         'with prefers-color-scheme: dark, the ground is dark (luminance ' + d.ground.toFixed(2) + '), the ink light (' +
         d.ink.toFixed(2) + '), every figure dark: its frame (' + d.frame.toFixed(2) + ') and the paper of its image as drawn (' +
         papers.length + ' figures, the lightest ' + paper.toFixed(3) + ')');
+}
+
+// with JavaScript, the figures' images are read only as they near the
+// window (loading="lazy", book.lua; a browser reads them all when
+// scripting is off), each in a box already as large as its drawing will
+// be: at each width, on a page opened afresh, each figure's box is taken
+// before and after all are read, and none may change
+async function lazy_figures(browser, url) {
+  for (const width of [1280, 400]) {
+    const fresh = await browser.newPage();
+    await fresh.setViewport({ width, height: 900 });
+    await fresh.goto(url, { waitUntil: 'load' });
+    const boxes = () => fresh.evaluate(() => [...document.querySelectorAll('figure img')].map((img) => {
+      const r = img.getBoundingClientRect();
+      return [r.width, r.height];
+    }));
+    const unread = await fresh.evaluate(() => [...document.querySelectorAll('figure img')]
+      .filter((img) => img.loading === 'lazy' && !img.complete).length);
+    const before = await boxes();
+    await images_read(fresh);
+    const after = await boxes();
+    const changed = after.filter((b, k) => Math.abs(b[0] - before[k][0]) > 0.5 || Math.abs(b[1] - before[k][1]) > 0.5);
+    check(unread > 0 && after.length === before.length && changed.length === 0,
+          'at ' + width + ' px ' + unread + ' of ' + after.length + ' figures are not read when the page has loaded, ' +
+          'and no figure\'s box changes when they are (' + changed.length + ' do)');
+    await fresh.close();
+  }
+}
+
+// every figure's image read and decoded, near the window or not
+async function images_read(page) {
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('figure img')].map((img) => {
+    img.loading = 'eager';
+    return img.decode().catch(() => null);
+  })));
 }
 
 // The luminance of one pixel of the window (x, y from the window's top
