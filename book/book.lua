@@ -675,19 +675,24 @@ local function latex_str_with_caret(el)
 end
 
 -- LaTeX: the room a section's heading needs at the foot of a page: its
--- own and at least three lines under it (6 lines), or, when a short
--- paragraph comes before a chunk that may not break there, the paragraph
--- and the chunk's lines up to its first breakpoint (the whole of a chunk
--- of 15 lines or fewer, else 4), and the chunk's head.  The paragraph's
--- lines are counted at 75 characters a line (the longest line's), so as
--- not to count a line too many.  Header (below) writes it.
+-- own (four lines, with the space around it) and at least three lines
+-- under it (a longer paragraph goes on over the page), or, when a short
+-- paragraph comes before a chunk that may not break there, the
+-- paragraph and the chunk's lines up to its first breakpoint (the whole
+-- of a chunk of 15 lines or fewer, else 4), and the chunk's head.  The paragraph's lines are counted at
+-- 75 characters a line (the longest line's), so as not to count a line
+-- too many.  Header (below) writes it.
 function heading_room(blocks)
   if not is_latex then return nil end
   for i, b in ipairs(blocks) do
     if b.t == "Header" and b.level > 1 then
       local need, k = 0, i + 1
       while blocks[k] and blocks[k].t == "Para" and need < 3 do
-        need = need + math.ceil(utf8.len(pandoc.utils.stringify(blocks[k])) / 75)
+        -- (no line alone at a page's foot or head: a paragraph of four
+        -- lines breaks only after its second, one of five or more after
+        -- its third)
+        local lines = math.ceil(utf8.len(pandoc.utils.stringify(blocks[k])) / 75)
+        need = need + (lines == 4 and 4 or math.min(lines, 3 - need))
         k = k + 1
       end
       local c = blocks[k]
@@ -700,7 +705,7 @@ function heading_room(blocks)
           need = need + 2 + (n <= 15 and n or 4)
         end
       end
-      if need + 3 > 6 then b.attributes["room"] = tostring(need + 3) end
+      if need + 4 > 6 then b.attributes["room"] = tostring(need + 4) end
     end
   end
   return blocks

@@ -354,7 +354,8 @@ function emit_chunk(c, code, start,   nm, fence, best, run, j, sep, out, l, cls)
         (ch_k[c] > 1 ? "+≡" : "≡"), ch_anchor[c]
     printf "%s{.%s .numberLines startFrom=\"%d\"}\n%s\n%s\n\n", fence, cls, start, code, fence
     out = ""
-    if (c in ch_next) out = out "Continued in " md_labelref(ch_next[c]) ". "
+    # the piece that continues a chunk has its name: its number is enough
+    if (c in ch_next) out = out "Continued in chunk " md_numref(ch_next[c]) ". "
     if (nuses[nm] > 0) {
         out = out "Used in "; sep = ""
         for (j = 1; j <= nuses[nm]; j++) {

@@ -277,7 +277,8 @@ async function maths_size(page) {
 }
 
 // a reference to a chunk, in code or in prose, carries the number its
-// heading shows ("⟨name 87⟩" for the chunk headed "87 ⟨name⟩≡")
+// heading shows ("⟨name 87⟩" for the chunk headed "87 ⟨name⟩≡", or the
+// number alone where the name is the chunk's own: "Continued in chunk 87")
 async function chunk_labels(page) {
   const c = await page.evaluate(() => {
     let refs = 0, wrong = [];
@@ -285,7 +286,7 @@ async function chunk_labels(page) {
       refs++;
       const head = document.getElementById(a.getAttribute('href').slice(1));
       const num = head && head.querySelector('.chunknum');
-      const label = a.querySelector('.chunklabel');
+      const label = a.querySelector('.chunklabel') || (/^\d+$/.test(a.textContent.trim()) ? a : null);
       if (!num || !label || label.textContent.trim() !== num.textContent.trim())
         wrong.push(a.textContent.trim().slice(0, 60));
     }
