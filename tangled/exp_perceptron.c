@@ -99,7 +99,7 @@ static int figure_mlp_learned_at(const char *fig,
     for (int p = 0; p < N_PROBLEMS; p++)
         values[p] = step[p] < 0 ? NAN : (float)step[p];
     SvgHeatmap map = {
-        .title = NULL, .x_label = "b", .y_label = "a", .rows = N_DIGITS,
+        .title = NULL, .x_label = "$b$", .y_label = "$a$", .rows = N_DIGITS,
         .cols = N_DIGITS, .values = values, .row_labels = digit_labels,
         .col_labels = digit_labels, .cell_format = "%.0f",
     };

@@ -326,9 +326,9 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
                 values[head][t * tr->T + u] =
                     u > t ? NAN : (float)tr->weights[head][t][u];
         snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)",
-                                  tr->T, tr->T, values[head], names, names,
-                                  "%.2f", 0};
+        maps[head] = (SvgHeatmap){titles[head], "$u$ (read)",
+                                  "$t$ (reading)", tr->T, tr->T,
+                                  values[head], names, names, "%.2f", 0};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     for (int narrow = 0; narrow < 2; narrow++)

@@ -45,16 +45,23 @@ enum {
     "svg:root [stroke=\"#cfcfcf\"] { stroke: #4a463f }\n"              \
     "}</style>\n"
 
-/* Labels come from the caller: escape what XML reserves, and write a
-   hyphen before a number as the minus sign. */
+/* Labels come from the caller: escape what XML reserves, write a hyphen
+   before a number as the minus sign, and set a stretch between dollar
+   signs, a variable, in italic. */
 static void text_escaped(Text *t, const char *s)
 {
+    int italic = 0;
     for (; s && *s; s++) {
         switch (*s) {
         case '&': text_printf(t, "&amp;"); break;
         case '<': text_printf(t, "&lt;"); break;
         case '>': text_printf(t, "&gt;"); break;
         case '"': text_printf(t, "&quot;"); break;
+        case '$':
+            text_printf(t, italic ? "</tspan>"
+                                  : "<tspan font-style=\"italic\">");
+            italic = !italic;
+            break;
         case '-':
             text_printf(t, "%s", s[1] != '\0' && strchr("0123456789.", s[1])
                                      ? "\u2212" : "-");
@@ -62,6 +69,8 @@ static void text_escaped(Text *t, const char *s)
         default: text_printf(t, "%c", *s);
         }
     }
+    if (italic)
+        text_printf(t, "</tspan>");
 }
 
 /* Returned by value, so one printf can take several numbers. */
@@ -357,12 +366,13 @@ static double char_em(unsigned char c)
     return 0.62;
 }
 
-/* Width of s at font size `size`, counting a UTF-8 character once. */
+/* Width of s at font size `size`, counting a UTF-8 character once and
+   a dollar sign, which marks a variable, not at all. */
 static double text_width(const char *s, double size)
 {
     double em = 0;
     for (; s && *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
+        if (((unsigned char)*s & 0xC0) != 0x80 && *s != '$')
             em += char_em((unsigned char)*s);
     return em * size;
 }

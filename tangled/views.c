@@ -51,7 +51,7 @@ void view_swap(Text *svg, Gpt *g, int a, int b, ViewLayout layout)
             for (int u = 0; u < 4; u++)
                 values[order][head * 4 + u] = (float)w[head][u];
         }
-        maps[order] = (SvgHeatmap){titles[order], "u (read)",
+        maps[order] = (SvgHeatmap){titles[order], "$u$ (read)",
                                    order && layout == VIEW_WIDE ? NULL
                                                                 : "head",
                                    g->n_heads, 4, values[order], rows,

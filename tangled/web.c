@@ -474,8 +474,8 @@ WEB_EXPORT(weights) int web_weights(int length)
                 values[head][t * T + u] =
                     u > t ? NAN : (float)tr.weights[head][t][u];
         snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "u (read)", "t (reading)",
-                                  T, T,
+        maps[head] = (SvgHeatmap){titles[head], "$u$ (read)",
+                                  "$t$ (reading)", T, T,
                                   values[head], names, names, "%.2f", 1};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
@@ -585,7 +585,7 @@ int web_patch(int length, int site, int source, int heads, int pos)
             for (int u = 0; u < T; u++)
                 values[head][k * T + u] = (float)run.weights[k][head][u];
         snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "u (read)", NULL, 2, T,
+        maps[head] = (SvgHeatmap){titles[head], "$u$ (read)", NULL, 2, T,
                                   values[head], runs, names, "%.2f", 0};
     }
     drawing_follows();
