@@ -251,9 +251,10 @@ static void draw_longer(Text *svg, const Longer *x, double width,
         correct[MAX_LONG][LONG_SEEDS][MAX_RECORDS],
         loss[MAX_RECORDS];
     SvgSeries series[LONG_SEEDS];
-    double panel_h = 190, panel_w = (width - 20) / columns;
+    double room = svg_axis_title_room();
+    double panel_h = 190, panel_w = (width - 20 - room) / columns;
     int rows = (x->n_models + columns - 1) / columns;
-    svg_begin(svg, width, rows * panel_h + 10);
+    svg_begin(svg, width, rows * (panel_h - room) + room + 10);
     for (int v = 0; v < x->n_models; v++) {
         for (int s = 0; s < LONG_SEEDS; s++) {
             const Run *run = &x->run[v][s].run;
@@ -266,16 +267,23 @@ static void draw_longer(Text *svg, const Longer *x, double width,
         }
         char guide[32];
         snprintf(guide, sizeof guide, "step %d", x->book_steps);
+        int column = v % columns, row = v / columns;
+        int lowest = v + columns >= x->n_models; /* none under it */
+        int named = column == 0 && row == rows / 2; /* the score's axis */
         SvgLinePanel panel = {
-            .title = x->model[v].label, .x_label = "step",
-            .y_label = "problems answered", .series = series,
-            .n_series = LONG_SEEDS, .x_min = 0,
+            .title = x->model[v].label,
+            .x_label = lowest ? "step" : NULL,
+            .y_label = named ? "problems answered" : NULL,
+            .series = series, .n_series = LONG_SEEDS, .x_min = 0,
             .x_max = x->book_steps * LONGER, .y_min = 0, .y_max = 100,
             .v_line = {1, x->book_steps, guide},
             .legend = SVG_LEGEND_NONE};
-        svg_line_panel(svg, (SvgRect){10 + (v % columns) * panel_w,
-                                      5 + (v / columns) * panel_h,
-                                      panel_w, panel_h},
+        svg_line_panel(svg,
+                       (SvgRect){10 + room + column * panel_w
+                                     - (named ? room : 0),
+                                 5 + row * (panel_h - room),
+                                 panel_w + (named ? room : 0),
+                                 panel_h - (lowest ? 0 : room)},
                        &panel);
     }
     svg_end(svg);

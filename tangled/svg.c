@@ -21,6 +21,7 @@ enum {
     LEGEND_GAP = 20, /* between the items of a legend laid out in a row */
     COLOR_BAR_WIDTH = 14,
     LABEL_GAP = 8,   /* the least space between two labels side by side */
+    AXIS_TITLE = TEXT_SIZE + 8, /* an axis title beside or under a plot */
     PANEL_LEAST = 340, /* a line chart's panel beside another, at least */
     HEAT_LEAST = 240   /* a heatmap's panel beside another, at least */
 };
@@ -600,8 +601,10 @@ typedef struct {
 static double left_margin(const SvgTicks *y_ticks, const char *y_label)
 {
     return widest_tick(y_ticks) + TICK_LEN + 4 +
-           (y_label ? TEXT_SIZE + 8 : 0);
+           (y_label ? AXIS_TITLE : 0);
 }
+
+double svg_axis_title_room(void) { return AXIS_TITLE; }
 
 static double plot_bottom(const Frame *f) { return f->plot.y + f->plot.h; }
 static double plot_right(const Frame *f) { return f->plot.x + f->plot.w; }
@@ -699,7 +702,7 @@ static Frame line_frame(SvgRect box, const SvgLinePanel *p)
     panel_extent(p, &x, &y);
     double top = p->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
     f.below = TICK_LEN + TEXT_SIZE;
-    double bottom = f.below + 4 + (p->x_label ? TEXT_SIZE + 8 : 0);
+    double bottom = f.below + 4 + (p->x_label ? AXIS_TITLE : 0);
     double height = box.h - top - bottom;
     f.y_ticks = range_ticks(p->y_min, p->y_max, y, p->log_y, height / 50);
     if (p->log_y && !labels_apart_up(&f.y_ticks, height))
@@ -1135,7 +1138,7 @@ static double heat_top(const SvgHeatmap *m)
 
 static double heat_bottom(const SvgHeatmap *m)
 {
-    return TEXT_SIZE + 8 + (m->x_label ? TEXT_SIZE + 8 : 0);
+    return TEXT_SIZE + 8 + (m->x_label ? AXIS_TITLE : 0);
 }
 
 double svg_heatmap_height(const SvgHeatmap *m, double cell)
@@ -1148,7 +1151,7 @@ static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
     HeatLayout L;
     L.row_label_w = widest_label(m->row_labels, m->rows, TEXT_SIZE);
     double left = L.left =
-        L.row_label_w + 6 + (m->y_label ? TEXT_SIZE + 8 : 0);
+        L.row_label_w + 6 + (m->y_label ? AXIS_TITLE : 0);
     double top = heat_top(m), bottom = heat_bottom(m);
     L.cell = fmin((box.w - left) / m->cols,
                   (box.h - top - bottom) / m->rows);
@@ -1449,7 +1452,7 @@ static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
         left = fmax(left, 0.77 * widest
                           - 0.5 * (box.w - left) / c->n_categories);
     double top = c->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
-    double bottom = f.below + 4 + (c->x_label ? TEXT_SIZE + 8 : 0);
+    double bottom = f.below + 4 + (c->x_label ? AXIS_TITLE : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - 4,
                        box.h - top - bottom};
     f.x = (Axis){0, c->n_categories, 0, f.plot.x, plot_right(&f)};
@@ -1599,7 +1602,7 @@ static Frame dot_frame(SvgRect box, const SvgDotChart *c, double lift)
     double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
     double top = c->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
     f.below = TICK_LEN + TEXT_SIZE;
-    double bottom = f.below + 4 + (c->x_label ? TEXT_SIZE + 8 : 0);
+    double bottom = f.below + 4 + (c->x_label ? AXIS_TITLE : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
                        box.h - top - bottom};
     f.x = (Axis){f.x_ticks.lo, f.x_ticks.hi, 0, f.plot.x, plot_right(&f)};

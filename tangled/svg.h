@@ -138,6 +138,10 @@ typedef struct {
 void svg_begin(Text *t, double width, double height);
 void svg_end(Text *t);
 void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *panel);
+/* The room an axis title takes beside or under a plot.  Small multiples
+   that share their axes title only their outer panels and make the
+   others' boxes this much smaller, so that every plot is the same size. */
+double svg_axis_title_room(void);
 /* across: the width of the figure a legend's rows may span; 0: one item
    a row */
 SvgRect svg_legend_size(const SvgSeries *series, int n, double across);
