@@ -243,7 +243,7 @@ static int figure_neurons(const char *fig, const real *h,
     for (int c = 0; c < N_DRAWN; c++) {
         for (int p = 0; p < N_PROBLEMS; p++)
             values[c][p] = (float)h[p * HIDDEN + neuron[c]];
-        snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
+        snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, $d$ = %.2f",
                  concepts[c].name, neuron[c], d[c]);
     }
     for (int narrow = 0; narrow < 2; narrow++) {

@@ -1002,7 +1002,7 @@ static int figure_layouts(const char *fig, const LayoutRuns *e)
             ": peak on the 8", ": peak on the =", ""};
         snprintf(titles[head], sizeof titles[head], "head %d%s", head,
                  peak_on[read_in_every_layout(e, head)]);
-        maps[head] = (SvgHeatmap){titles[head], "position u", NULL,
+        maps[head] = (SvgHeatmap){titles[head], "position $u$", NULL,
                                   N_LAYOUTS, width, values[head],
                                   row_names, col_names, NULL, 0};
     }

@@ -297,7 +297,7 @@ static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
                 sides[side][head * N_DIGITS + d] = score;
             }
             snprintf(rows[row], sizeof rows[row], "head %d, %s", head,
-                     side == 0 ? "a at 0" : "b at 2");
+                     side == 0 ? "$a$ at 0" : "$b$ at 2");
             row_names[row] = rows[row];
             snprintf(heads[head], sizeof heads[head], "%d", head);
             head_names[head] = heads[head];
@@ -305,9 +305,9 @@ static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
     SvgHeatmap map = {NULL, "digit", NULL, 2 * n_heads, N_DIGITS, values,
                       row_names, digit_labels, "%.1f", 0};
     SvgHeatmap apart[2] = {
-        {"a at position 0", "digit", "head", n_heads, N_DIGITS, sides[0],
+        {"$a$ at position 0", "digit", "head", n_heads, N_DIGITS, sides[0],
          head_names, digit_labels, "%.1f", 0},
-        {"b at position 2", "digit", "head", n_heads, N_DIGITS, sides[1],
+        {"$b$ at position 2", "digit", "head", n_heads, N_DIGITS, sides[1],
          head_names, digit_labels, "%.1f", 0}};
     Text svg[2] = {{0}, {0}};
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 0, "score"};

@@ -413,6 +413,10 @@ static void draw_table(Text *svg, int t, double x, double mid, int mark)
                 spec->rows, spec->cols);
 }
 
+/* z Phi(z), the variable in italic as in the text */
+#define ITALIC_Z "<tspan font-style=\"italic\">z</tspan>"
+#define GELU_FORMULA ITALIC_Z " \xce\xa6(" ITALIC_Z ")"
+
 static void draw_stage(Text *svg, const WireLayout *L, const WireStage *s,
                        double mid, const int mark[N_GPT_TABLES],
                        const char *box)
@@ -539,7 +543,7 @@ static void draw_wiring(Text *svg, const WireLayout *L, const int *tokens,
     draw_the_stream(svg, L, mid, y);
     for (int s = 0; s < N_WIRE_STAGES; s++)
         draw_stage(svg, L, &wire_stages[s], mid[s], mark,
-                   wire_stages[s].rows ? heads : "z \xce\xa6(z)");
+                   wire_stages[s].rows ? heads : GELU_FORMULA);
     for (int s = 0; s < N_WIRE_STAGES; s++)
         if (wire_stages[s].rows)
             draw_rows(svg, L, tokens, length - 1, asking, mid[s]);

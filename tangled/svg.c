@@ -351,20 +351,26 @@ static const char *ink_on(Rgb background)
     return luminance(background) > 0.179 ? "#000000" : "#ffffff";
 }
 
-/* Rough advance widths of DejaVu Sans in ems; we cannot ask the font. */
+/* Advance widths of TeX Gyre Pagella in thousandths of an em, for ' '
+   to '~', each the widest of its upright, italic and bold forms. */
+static const short pagella_width[95] = {
+     250,  333,  500,  500,  500,  889,  833,  250,  490,  490,
+     421,  760,  250,  389,  250,  511,  500,  500,  500,  500,
+     500,  500,  500,  500,  500,  500,  250,  250,  769,  760,
+     769,  500,  833,  778,  667,  722,  833,  611,  556,  833,
+     833,  389,  389,  778,  611, 1000,  833,  833,  667,  833,
+     722,  611,  667,  778,  778, 1000,  722,  667,  667,  457,
+     511,  457,  606,  500,  333,  556,  611,  444,  611,  500,
+     389,  556,  611,  333,  333,  611,  333,  889,  611,  556,
+     611,  611,  395,  444,  389,  611,  565,  834,  516,  556,
+     500,  472,  232,  472,  606,
+};
+
 static double char_em(unsigned char c)
 {
-    if (c >= '0' && c <= '9')
-        return 0.64;
-    if (strchr(" .,:;!|'ijl", c))
-        return 0.30;
-    if (strchr("ftrI-()[]", c))
-        return 0.40;
-    if (strchr("mwMW", c))
-        return 0.90;
-    if (c >= 'A' && c <= 'Z')
-        return 0.72;
-    return 0.62;
+    if (c >= ' ' && c <= '~')
+        return pagella_width[c - ' '] / 1000.0;
+    return 0.76;
 }
 
 /* Width of s at font size `size`, counting a UTF-8 character once and
@@ -482,7 +488,8 @@ void svg_begin(Text *t, double width, double height)
     text_printf(t,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" "
                 "height=\"%s\" viewBox=\"0 0 %s %s\" "
-                "font-family=\"DejaVu Sans, sans-serif\">\n",
+                "font-family=\"TeX Gyre Pagella, Palatino Linotype, "
+                "Palatino, Book Antiqua, serif\">\n",
                 px(width).s, px(height).s, px(width).s, px(height).s);
     text_printf(t, "%s", DARK_PAGE);
     put_hatch_pattern(t);
@@ -1358,13 +1365,51 @@ static double heat_block_width(SvgRect box, const SvgHeatmap *m)
     return fmax(L.left + L.grid.w, text_width(m->title, TEXT_SIZE)) + 20;
 }
 
-/* The colour bar spans the grids from the first panel to the last. */
-static void heat_color_bar(Text *t, SvgRect first, SvgRect last,
-                           const SvgHeatmap *maps, int n, double x,
-                           SvgColorScale s)
+static int same_label(const char *a, const char *b)
 {
-    SvgRect top = n ? heat_layout(first, &maps[0]).grid : first;
-    SvgRect low = n ? heat_layout(last, &maps[n - 1]).grid : last;
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Do the n panels all name the same axes? */
+static int axes_shared(const SvgHeatmap *maps, int n)
+{
+    for (int i = 1; i < n; i++)
+        if (!same_label(maps[i].x_label, maps[0].x_label) ||
+            !same_label(maps[i].y_label, maps[0].y_label))
+            return 0;
+    return n > 1;
+}
+
+/* Panel i of a grid whose first box is `box`: its own box, and its map
+   without the axis titles that its neighbours give. */
+static SvgRect shared_panel(SvgRect box, const SvgHeatmap *maps, int n,
+                            int columns, int i, SvgHeatmap *m)
+{
+    if (n <= 0) {
+        *m = (SvgHeatmap){0};
+        return box;
+    }
+    int c = i % columns, r = i / columns, shared = axes_shared(maps, n);
+    double wide = shared && maps[0].y_label ? AXIS_TITLE : 0;
+    double tall = shared && maps[0].x_label ? AXIS_TITLE : 0;
+    *m = maps[i];
+    m->y_label = c > 0 && shared ? NULL : m->y_label;
+    m->x_label = i + columns < n && shared ? NULL : m->x_label;
+    return (SvgRect){box.x + c * box.w - (c > 0 ? (c - 1) * wide : 0),
+                     box.y + r * (box.h - tall),
+                     box.w - (c > 0 ? wide : 0),
+                     box.h - (m->x_label ? 0 : tall)};
+}
+
+/* The colour bar spans the grids from the first panel to the last. */
+static void heat_color_bar(Text *t, SvgRect box, const SvgHeatmap *maps,
+                           int n, int columns, double x, SvgColorScale s)
+{
+    SvgHeatmap m0, m1;
+    SvgRect first = shared_panel(box, maps, n, columns, 0, &m0);
+    SvgRect last = shared_panel(box, maps, n, columns, n - 1, &m1);
+    SvgRect top = n ? heat_layout(first, &m0).grid : first;
+    SvgRect low = n ? heat_layout(last, &m1).grid : last;
     svg_color_bar(t, (SvgRect){x, top.y, svg_color_bar_width(s),
                                low.y + low.h - top.y}, s);
 }
@@ -1383,25 +1428,23 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
                    (height - top - MARGIN) / rows};
     while (columns > 1 && box.w < HEAT_LEAST)
         box.w = (width - 2 * MARGIN - bar_w) / --columns;
-    rows = n > 0 ? (n + columns - 1) / columns : 1;
     if (n > 0 && width <= NARROW_WIDTH)
         box.h = fmin(box.h, svg_heatmap_height(
                                 &maps[0], heat_layout(box, &maps[0]).cell));
     if (n > 0) /* square cells may leave spare width: close it up */
         box.w = fmin(box.w, heat_block_width(box, &maps[0]));
-    double x0 = (width - columns * box.w - bar_w) / 2;
-    svg_begin(t, width, top + rows * box.h + MARGIN);
+    SvgHeatmap m = {0};
+    SvgRect right = shared_panel(box, maps, n, columns, columns - 1, &m);
+    SvgRect low = shared_panel(box, maps, n, columns, n - 1, &m);
+    box.x = (width - (right.x + right.w) - bar_w) / 2;
+    svg_begin(t, width, low.y + low.h + MARGIN);
     put_text(t, width / 2, MARGIN + TEXT_SIZE,
              (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
              title);
-    SvgRect first = box, last = box;
-    for (int i = 0; i < n; i++) {
-        last.x = x0 + (i % columns) * box.w;
-        last.y = top + (i / columns) * box.h;
-        first = i == 0 ? last : first;
-        svg_heatmap_panel(t, last, &maps[i], fitted);
-    }
-    heat_color_bar(t, first, last, maps, n, x0 + columns * box.w + 4,
+    for (int i = 0; i < n; i++)
+        svg_heatmap_panel(t, shared_panel(box, maps, n, columns, i, &m),
+                          &m, fitted);
+    heat_color_bar(t, box, maps, n, columns, box.x + right.x + right.w + 4,
                    fitted);
     svg_end(t);
 }

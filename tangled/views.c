@@ -70,7 +70,7 @@ NeuronTable view_neuron_table(const char *title,
                               const float values[N_PROBLEMS])
 {
     NeuronTable t;
-    t.map = (SvgHeatmap){title, "b", "a", N_DIGITS, N_DIGITS, values,
+    t.map = (SvgHeatmap){title, "$b$", "$a$", N_DIGITS, N_DIGITS, values,
                          digit_labels, digit_labels, NULL, 0};
     t.scale = svg_fit_scale((SvgColorScale){SVG_SEQUENTIAL, 0, 0, NULL},
                             &t.map, 1);

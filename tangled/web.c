@@ -671,7 +671,7 @@ WEB_EXPORT(neuron) int web_neuron(int c)
         field("value[]", "%.2f", (double)values[c][p]);
     }
     drawing_follows();
-    snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, d = %.2f",
+    snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, $d$ = %.2f",
              concepts[c].name, found.neuron, found.d);
     NeuronTable table = view_neuron_table(titles[c], values[c]);
     double right = WEB_PANEL - 16;     /* the colour bar ends here */

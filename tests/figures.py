@@ -16,6 +16,10 @@ the build drew against it, figure by figure:
            minus marks (short horizontal lines) on it, and every bluish
            cell that is not near white in grey has a mark or a number
            with a minus sign on it;
+  face     every figure asks for TeX Gyre Pagella, the text's face, and
+           the table of its widths in BOOK.nw (pagella_width, by which
+           the program lays labels out) holds, for each printable ASCII
+           character, the widest advance of the font's four styles;
   cited    every figure of BOOK.nw ({#fig:NAME}) is cited as @fig:NAME in
            the prose of its own chapter (not in a caption, not in code).
 
@@ -125,6 +129,40 @@ def check_grey(name, svg, failures):
     return 1
 
 
+FACE = "TeX Gyre Pagella"
+FONT_FILE = "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyrepagella-%s.otf"
+FAMILY = re.compile(r'<svg\b[^>]*?\sfont-family="([^"]*)"')
+WIDTHS = re.compile(r'pagella_width\[95\] = \{([^}]*)\}')
+
+
+def check_face(name, svg, failures):
+    family = FAMILY.search(svg)
+    if not family or not family.group(1).startswith(FACE):
+        failures.append(f"{name}: its text asks for "
+                        f"{family.group(1) if family else 'no face'}, not {FACE}")
+
+
+def check_widths(nw_path, failures):
+    """The book's table of Pagella's widths against the font's own."""
+    table = WIDTHS.search(open(nw_path, encoding="utf-8").read())
+    if not table:
+        failures.append(f"{nw_path}: no table pagella_width[95]")
+        return
+    book = [int(n) for n in re.findall(r'[0-9]+', table.group(1))]
+    from fontTools.ttLib import TTFont
+    styles = []
+    for style in ("regular", "italic", "bold", "bolditalic"):
+        font = TTFont(FONT_FILE % style)
+        cmap, advance = font.getBestCmap(), font["hmtx"]
+        styles.append([advance[cmap[c]][0] for c in range(32, 127)])
+    widest = [max(w) for w in zip(*styles)]
+    wrong = [f"{chr(32 + i)!r} {b} (the font: {w})"
+             for i, (b, w) in enumerate(zip(book, widest)) if b != w]
+    if len(book) != 95 or wrong:
+        failures.append(f"{nw_path}: pagella_width has {len(book)} entries; "
+                        f"wrong: {'; '.join(wrong[:5]) or 'none'}")
+
+
 def check_citations(nw_path, failures):
     """Each {#fig:NAME} cited as @fig:NAME in its chapter's prose."""
     chapter, in_code = 0, False
@@ -166,6 +204,7 @@ def main(argv):
         name = path.rsplit("/", 1)[-1]
         check_sizes(name, svg, sizes, failures)
         check_minus(name, svg, failures)
+        check_face(name, svg, failures)
         diverging += check_grey(name, svg, failures)
     if len(sizes) > 1:
         failures.append("text in {} sizes: {}".format(len(sizes), "; ".join(
@@ -175,6 +214,7 @@ def main(argv):
         if points < MIN_POINTS - 1e-9:
             failures.append(f"text of {size:g} px prints at {points:.2f} pt "
                             f"(760 px = {TEXT_WIDTH_MM} mm), below {MIN_POINTS} pt")
+    check_widths(nw, failures)
     cited, total = check_citations(nw, failures)
     for f in failures:
         print(f)
