@@ -524,7 +524,8 @@ pdf_no_overfull_box() {
 # pdftotext's word boxes): a measure of 60 to 75 characters, chunks that
 # break only with 4 lines on each side (never one of 15 lines or fewer),
 # a "continued" head on every page that begins inside a chunk, 3 lines
-# under every heading, no half-empty page mid-chapter, no widow or orphan;
+# under every heading, no page under two-thirds full mid-chapter and no
+# chapter's last page under a quarter, no widow or orphan;
 # one face for the maths (pxfonts), with no symbol falling back to
 # Computer Modern; no table column whose cells wrap numbers or header
 # words, and no header stacked in more than two lines; curly apostrophes
@@ -840,6 +841,7 @@ no_placeholder_survives() {
 # no decimal below 0.001 written out, such as "0.0000002" (a power of ten
 # instead), and no run of five digits or more without its commas, such as
 # "17600" (17,600).  Checked on the text of the HTML book outside code,
+# the references (whose page numbers and arXiv numbers are names, not counts),
 # mathematics and scripts; the last two outside tables as well, whose
 # columns keep the program's decimals.  A negative number, in a sentence or
 # a table, has the minus sign U+2212, not a hyphen: "-21" fails.
@@ -847,7 +849,8 @@ numbers_read_as_prose() {
     f=${B:-build}/attention.pandoc.html
     [ -f "$f" ] || { echo "$f not built"; return 1; }
     strip='s{<(pre|code|math|script|style)\b.*?</\1>}{ }gs;
-           s{<span class="math[^"]*">.*?</span>}{ }gs;'
+           s{<span class="math[^"]*">.*?</span>}{ }gs;
+           s{<div [^>]*class="csl-entry"[^>]*>.*?</div>}{ }gs;'
     text=$(perl -0777 -pe "$strip"'
                           s{<[^>]*>}{ }g; s/&nbsp;|\s+/ /g' "$f")
     prose=$(perl -0777 -pe "$strip"'

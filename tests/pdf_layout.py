@@ -16,10 +16,9 @@ of the printed page (weave-preamble.tex):
   - a page that begins inside a chunk names the chunk in its head
     ("... continued");
   - at least 3 lines follow every section heading on its page;
-  - the make-up: no page of a chapter or appendix under half full
-    unless it ends its chapter (the pages under two-thirds, and the
-    chapters' last pages under a quarter full, are counted and named:
-    the aim is none, not met yet); no page that begins with a line of code that only closes or
+  - the make-up: no page of a chapter or appendix under two-thirds
+    full unless it ends its chapter, and no chapter's last page under a
+    quarter full (a chapter of one page aside); no page that begins with a line of code that only closes or
     opens a block (or is blank); an exercise's box on the page where the
     chunk after it begins; a running head that names a chunk
     "continued" only on a page that begins in that chunk's code, and no
@@ -341,26 +340,26 @@ def main(pdf, aux=None):
         nxt = next((q for q in parsed[i + 1:] if q['body']), None)
         return nxt is None or starts_chapter(nxt)
 
-    # 5a. no page of a chapter or appendix under half full, unless it ends
-    # its chapter; the aim is two-thirds (issue 36), not met yet on every
-    # page: those pages are counted and named, and fail nothing
+    # 5a. no page of a chapter or appendix under two-thirds full, unless
+    # it ends its chapter
     short_pages = []
     for i, p in enumerate(parsed):
         if p['n'] < main_start or not p['body'] or ends_chapter(i):
             continue
-        if fill(p) < 1 / 2:
-            fail(f'p{p["n"]}: the page is {fill(p):.0%} full, under half')
         if fill(p) < 2 / 3:
             short_pages.append(p['n'])
-    # 5b. chapter tails under a quarter of a page (a chapter of one page is
-    # not a tail): the aim is none (issue 36), not met yet; counted and
-    # named, and fail nothing
+            fail(f'p{p["n"]}: the page is {fill(p):.0%} full, under two-thirds, '
+                 'in the middle of its chapter')
+    # 5b. no chapter tail under a quarter of a page (a chapter of one page
+    # is not a tail)
     short_tails = []
     for i, p in enumerate(parsed):
         if p['n'] < main_start or not p['body'] or not ends_chapter(i) or starts_chapter(p):
             continue
         if fill(p) < 1 / 4:
             short_tails.append(p['n'])
+            fail(f'p{p["n"]}: the last page of its chapter is {fill(p):.0%} full, '
+                 'under a quarter')
     # 5c. no lone brace: a page does not begin with a line of code that
     # only closes a block
     braces = []
@@ -372,9 +371,8 @@ def main(pdf, aux=None):
             fail(f'p{p["n"]}: a lone "{first["text"]}" at the top of the page'
                  + ('' if first['codewords'] else ' (a blank line of code)'))
     print(f'pages: {len(parsed)}, {len(blank)} blank; main matter from p{main_start}; '
-          f'{len(short_pages)} pages under two-thirds full mid-chapter {short_pages} (none under half), '
-          f'{len(short_tails)} chapter tails under a quarter page {short_tails} (both aims of issue 36, '
-          f'not yet met), {len(braces)} lone braces')
+          f'{len(short_pages)} pages under two-thirds full mid-chapter, '
+          f'{len(short_tails)} chapter tails under a quarter page, {len(braces)} lone braces')
 
     # 5d. an exercise's box is kept with the chunk after it: the next chunk
     # head is on the box's page
