@@ -609,11 +609,18 @@ local function number_book(doc)
     for k = #index, 1, -1 do doc.blocks:insert(at, index[k]) end
   end
   -- LaTeX: the indexes of chunks and identifiers, after a part set
-  -- compact, are set as the book's first part is (weave-preamble.tex)
+  -- compact, are set as the book's first part is, the second running on
+  -- after the first (weave-preamble.tex)
   if is_latex then
     for k, b in ipairs(doc.blocks) do
       if b.t == "Header" and b.identifier == "index-of-chunks" then
         doc.blocks:insert(k, pandoc.RawBlock("latex", "\\nwbackmatter"))
+        break
+      end
+    end
+    for k, b in ipairs(doc.blocks) do
+      if b.t == "Header" and b.identifier == "index-of-identifiers" then
+        doc.blocks:insert(k, pandoc.RawBlock("latex", "\\nwrunon"))
         break
       end
     end

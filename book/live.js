@@ -101,8 +101,8 @@
   // Put the module's drawing into a chart's box: each SVG is an image
   // with a label, and is never so narrow that its smallest text falls
   // under the small print (the box scrolls sideways instead).  Where the
-  // module draws two panels apart (the swap, the scree plot), each is at
-  // most its own size, side by side where both fit, else one under the
+  // module draws panels apart (the swap, the scree plot), each is at
+  // most its own size, side by side where they fit, else one under the
   // other.  Whether the box scrolls is measured, which lays out the whole
   // book, unless a run is drawing (the run measures once, at its end).
   // A drawing's ids (a plot's clip, the hatch, a colour bar's gradient)
@@ -591,8 +591,8 @@
     const pick = el('button', { type: 'button', class: 'live-pick' }, 'The pair that changes most');
     const where = statusLine();
     const chart = el('div', { class: 'live-chart live-swap-chart' });
-    const numbers = numbersBox('The numbers of the drawing', 'the weights of the row of = in both orders, ' +
-                               'a row for each head');
+    const numbers = numbersBox('The numbers of the drawing', 'the weights of the row of = of each head, ' +
+                               'a row for each order');
     box.append(el('div', { class: 'live-controls' }, el('label', {}, 'question ', text), go, pick),
                where, where.said, chart, numbers);
     let best = null;
@@ -607,13 +607,11 @@
       const [pa, pb, pchange] = [swapped.fields.pick_a, swapped.fields.pick_b, swapped.fields.pick_change];
       draw(chart, swapped.svg, 'The weights of the row of = of every head, with their numbers, for ' +
            a + '*' + b + '= and ' + b + '*' + a + '=; the numbers are also in the tables below');
-      // the module's rows: a*b='s heads, then b*a='s
+      // the module's rows: a*b='s heads, then b*a='s; a table for each
+      // head, as the drawings are, with a row for each order
       const rows = swapped.fields.weights, heads = rows.length / 2;
-      numbers.show([[a, b], [b, a]].map(([x, y], order) => {
-        const q = [...(x + '*' + y + '=')];
-        return [q.join(''), ['head', ...q.map((c, u) => u + ' ' + named(c))],
-                [...Array(heads).keys()].map((h) => [String(h), ...rows[order * heads + h].split(' ')])];
-      }));
+      numbers.show([...Array(heads).keys()].map((h) => ['head ' + h, ['order', ...[0, 1, 2, 3].map((u) => 'position ' + u)],
+        [[a, b], [b, a]].map(([x, y], order) => [x + '*' + y + '=', ...rows[order * heads + h].split(' ')])]));
       best = pa + '*' + pb + '=';
       where.tell(a + '*' + b + '= against ' + b + '*' + a + '=, ' + model.owner +
         ': a share of ' + change + ' of the reading at the = moves to another position; ' +

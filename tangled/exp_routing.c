@@ -534,119 +534,102 @@ static int rows_recomputed_alike(const Trace tr[GROW_STEPS], int *rows)
     return same;
 }
 
-enum { GROW_CELL = 20, GROW_LABELS = 24, GROW_HEAD = 26, GROW_GAP = 8,
-       GROW_BAR = 80, TEXT_HEIGHT = 17,
-       GROW_NARROW_CELL = 19, GROW_NARROW_LABELS = 16 }; /* on a phone */
+enum { GROW_CELL = 40, GROW_NARROW_CELL = 34, GROW_LABELS = 24,
+       GROW_GAP = 12, GROW_BAR = 90 };  /* the colour bar's room */
 
-static void grow_narrow(Text *svg, const SvgHeatmap *wide, int n_heads,
-                        char titles[GROW_STEPS][16], SvgColorScale scale);
+/* The head whose row of = weighs the operands (positions 0, 2) most. */
+static int grow_head(const Trace *tr)
+{
+    int best = 0;
+    for (int head = 1; head < tr->n_heads; head++) {
+        const real *w = tr->weights[head][EQUALS_AT];
+        const real *b = tr->weights[best][EQUALS_AT];
+        best = w[0] + w[2] > b[0] + b[2] ? head : best;
+    }
+    return best;
+}
 
-static int figure_growing_tables(const char *fig,
+/* The tables' boxes, in lines that wrap within `width`, each line's
+   tables on one baseline; the figure's size, and the last line. */
+typedef struct {
+    double width, height;
+    int last_line;          /* the first table of the last line */
+} GrowFlow;
+
+static GrowFlow grow_flow(const SvgHeatmap maps[GROW_STEPS], double width,
+                          double cell, SvgRect box[GROW_STEPS])
+{
+    GrowFlow f = {0, 0, 0};
+    double x = 10, y = 10, line = 0;
+    for (int i = 0; i <= GROW_STEPS; i++) {
+        double w = i < GROW_STEPS ? GROW_LABELS + maps[i].cols * cell : 0;
+        if (i == GROW_STEPS || (x > 10 && x + w > width - GROW_BAR)) {
+            for (int k = f.last_line; k < i; k++)  /* the line is done */
+                box[k].y = y + line - box[k].h;
+            y += line + GROW_GAP, x = 10, line = 0;
+            f.last_line = i < GROW_STEPS ? i : f.last_line;
+        }
+        if (i < GROW_STEPS) {
+            box[i] = (SvgRect){x, 0, w, svg_heatmap_height(&maps[i], cell)};
+            f.width = fmax(f.width, x + w + GROW_BAR);
+            x += w + GROW_GAP, line = fmax(line, box[i].h);
+        }
+    }
+    f.height = y - GROW_GAP + 10;
+    return f;
+}
+
+static void draw_growing(Text *svg, const SvgHeatmap maps[GROW_STEPS],
+                         double width, double cell, SvgColorScale scale)
+{
+    SvgRect box[GROW_STEPS];
+    GrowFlow f = grow_flow(maps, width, cell, box);
+    double top = INFINITY, bottom = 0;
+    svg_begin(svg, f.width, f.height);
+    for (int i = 0; i < GROW_STEPS; i++) {
+        SvgHeatmap untitled = maps[i];
+        untitled.title = NULL;
+        double labels = svg_heatmap_height(&untitled, 0);
+        if (i >= f.last_line) {
+            top = fmin(top, box[i].y + svg_heatmap_height(&maps[i], 0)
+                                - labels);
+            bottom = fmax(bottom, box[i].y + box[i].h - labels);
+        }
+        svg_heatmap_panel(svg, box[i], &maps[i], scale);
+    }
+    svg_color_bar(svg, (SvgRect){f.width - GROW_BAR + 10, top,
+                                 svg_color_bar_width(scale), bottom - top},
+                  scale);
+    svg_end(svg);
+}
+
+static int figure_growing_tables(const char *fig, Text *numbers,
                                  const Trace tr[GROW_STEPS])
 {
-    static float values[MAX_HEADS * GROW_STEPS][SEQ_LEN * SEQ_LEN];
-    static char titles[GROW_STEPS][16], heads[MAX_HEADS][16];
-    static char labels[SEQ_LEN][2];
+    static float values[GROW_STEPS][SEQ_LEN * SEQ_LEN];
+    static char titles[GROW_STEPS][8], labels[SEQ_LEN][2];
     static const char *names[SEQ_LEN];
-    SvgHeatmap maps[MAX_HEADS * GROW_STEPS];
-    int n_heads = tr[0].n_heads, n = 0;
-    double width = 10 + GROW_HEAD + GROW_STEPS * (GROW_LABELS + GROW_GAP)
-                   + GROW_CELL * GROW_STEPS * (GROW_STEPS + 1) / 2.0
-                   + GROW_BAR;
+    SvgHeatmap maps[GROW_STEPS];
     Text svg[2] = {{0}, {0}};
+    int head = grow_head(&tr[GROW_STEPS - 1]);
+    number(numbers, "grow_head", "%d", head);
     for (int t = 0; t < GROW_STEPS; t++) {
         labels[t][0] = char_of_token(tr[GROW_STEPS - 1].tokens[t]);
         names[t] = labels[t];
     }
-    for (int head = 0; head < n_heads; head++) {
-        snprintf(heads[head], sizeof heads[head], "head %d", head);
-        for (int T = 1; T <= GROW_STEPS; T++, n++) {
-            const Trace *step = &tr[T - 1];
-            if (head == 0)
-                snprintf(titles[T - 1], sizeof titles[T - 1], "%.*s", T,
-                         "7*8=56");
-            for (int t = 0; t < T; t++)
-                for (int u = 0; u < T; u++)
-                    values[n][t * T + u] =
-                        u > t ? NAN : (float)step->weights[head][t][u];
-            maps[n] = (SvgHeatmap){head == 0 ? titles[T - 1] : NULL, NULL,
-                                   T == 1 ? heads[head] : NULL, T, T, values[n],
-                                   names, names, NULL, 1};
-        }
+    for (int T = 1; T <= GROW_STEPS; T++) {
+        snprintf(titles[T - 1], sizeof titles[T - 1], "%.*s", T, "7*8=56");
+        for (int t = 0; t < T; t++)
+            for (int u = 0; u < T; u++)
+                values[T - 1][t * T + u] =
+                    u > t ? NAN : (float)tr[T - 1].weights[head][t][u];
+        maps[T - 1] = (SvgHeatmap){titles[T - 1], NULL, NULL, T, T,
+                                   values[T - 1], names, names, "%.2f", 1};
     }
-    SvgColorScale scale = svg_fit_scale(
-        (SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"}, maps, n);
-    double grid = GROW_STEPS * GROW_CELL;  /* the largest table's side */
-    double first = svg_heatmap_height(&maps[GROW_STEPS - 1], GROW_CELL);
-    double other = svg_heatmap_height(&maps[n - 1], GROW_CELL);
-    double height = 10 + first + (n_heads - 1) * other
-                    + n_heads * GROW_GAP;
-    svg_begin(&svg[0], width, height);
-    for (int head = 0, i = 0; head < n_heads; head++) {
-        double x = 10, bottom = 10 + first + head * (other + GROW_GAP);
-        for (int T = 1; T <= GROW_STEPS; T++, i++) {
-            double w = GROW_LABELS + (T == 1 ? GROW_HEAD : 0) + T * GROW_CELL;
-            double h = svg_heatmap_height(&maps[i], GROW_CELL);
-            svg_heatmap_panel(&svg[0], (SvgRect){x, bottom - h, w, h},
-                              &maps[i], scale);
-            x += w + GROW_GAP;
-        }
-    }
-    double grids = (n_heads - 1) * (other + GROW_GAP) + grid;
-    svg_color_bar(&svg[0], (SvgRect){width - GROW_BAR, 10 + first - other,
-                                     GROW_BAR - 10, grids}, scale);
-    svg_end(&svg[0]);
-    grow_narrow(&svg[1], maps, n_heads, titles, scale);
+    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
+    draw_growing(&svg[0], maps, 760, GROW_CELL, scale);
+    draw_growing(&svg[1], maps, NARROW_WIDTH, GROW_NARROW_CELL, scale);
     return save_figure(fig, "growing_tables.svg", svg);
-}
-
-static double grow_flow(const SvgHeatmap *maps, int n_heads, double cell,
-                        SvgRect *box, double *name_y)
-{
-    double right = NARROW_WIDTH - GROW_BAR - GROW_GAP, y = 10;
-    for (int head = 0, i = 0; head < n_heads; head++) {
-        double x = 10, line = 0;
-        name_y[head] = y + TEXT_HEIGHT;
-        y += TEXT_HEIGHT + GROW_GAP;
-        for (int T = 1; T <= GROW_STEPS; T++, i++) {
-            double w = GROW_NARROW_LABELS + T * cell;
-            double h = svg_heatmap_height(&maps[i], cell);
-            if (x > 10 && x + w > right) {      /* a new line */
-                y += line + GROW_GAP;
-                x = 10, line = 0;
-            }
-            box[i] = (SvgRect){x, y, w, h};
-            x += w + GROW_GAP, line = fmax(line, h);
-        }
-        y += line + 2 * GROW_GAP;
-    }
-    return y;
-}
-
-static void grow_narrow(Text *svg, const SvgHeatmap *wide, int n_heads,
-                        char titles[GROW_STEPS][16], SvgColorScale scale)
-{
-    SvgHeatmap maps[MAX_HEADS * GROW_STEPS];
-    SvgRect box[MAX_HEADS * GROW_STEPS];
-    double name_y[MAX_HEADS], cell = GROW_NARROW_CELL;
-    for (int i = 0; i < n_heads * GROW_STEPS; i++) {
-        maps[i] = wide[i];
-        maps[i].title = titles[i % GROW_STEPS];
-        maps[i].y_label = NULL;
-    }
-    double height = grow_flow(maps, n_heads, cell, box, name_y);
-    svg_begin(svg, NARROW_WIDTH, height);
-    for (int head = 0; head < n_heads; head++)
-        text_printf(svg, "<text x=\"10\" y=\"%.1f\" font-size=\"17\" "
-                    "font-weight=\"bold\" fill=\"#222222\">"
-                    "head %d</text>\n", name_y[head], head);
-    for (int i = 0; i < n_heads * GROW_STEPS; i++)
-        svg_heatmap_panel(svg, box[i], &maps[i], scale);
-    double top = name_y[0] + GROW_GAP;
-    double last = box[GROW_STEPS - 1].y + box[GROW_STEPS - 1].h - top;
-    svg_color_bar(svg, (SvgRect){NARROW_WIDTH - GROW_BAR, top,
-                                 GROW_BAR - 10, last}, scale);
-    svg_end(svg);
 }
 
 static int proof_one_character_at_a_time(const char *fig, Text *numbers,
@@ -665,7 +648,7 @@ static int proof_one_character_at_a_time(const char *fig, Text *numbers,
     claim(claims, same == rows, CHAPTER_ROUTING,
           "the earlier rows come out the same bits at every step",
           "%d of %d rows do", same, rows);
-    int status = figure_growing_tables(fig, tr);
+    int status = figure_growing_tables(fig, numbers, tr);
     free(tr);
     return status;
 }

@@ -32,38 +32,34 @@ void training_log_text(Text *log, const TrainConfig *c,
 
 void view_swap(Text *svg, Gpt *g, int a, int b, ViewLayout layout)
 {
-    static float values[2][MAX_HEADS * 4];
-    static char titles[2][24], labels[2][4][2], heads[MAX_HEADS][8];
-    static const char *columns[2][4], *rows[MAX_HEADS];
-    real w[MAX_HEADS][4];
-    SvgHeatmap maps[2];
+    static float values[MAX_HEADS][2 * 4];
+    static char orders[2][8], titles[MAX_HEADS][8];
+    static const char *rows[2], *positions[4] = {"0", "1", "2", "3"};
+    real w[2][MAX_HEADS][4];
+    SvgHeatmap maps[MAX_HEADS];
     for (int order = 0; order < 2; order++) {
         int first = order ? b : a, second = order ? a : b;
-        snprintf(titles[order], sizeof titles[order], "%d*%d=", first, second);
-        question_weights(g, first, second, w);
-        for (int u = 0; u < 4; u++) {
-            labels[order][u][0] = titles[order][u];
-            columns[order][u] = labels[order][u];
-        }
-        for (int head = 0; head < g->n_heads; head++) {
-            snprintf(heads[head], sizeof heads[head], "%d", head);
-            rows[head] = heads[head];
+        snprintf(orders[order], sizeof orders[order], "%d*%d=", first, second);
+        rows[order] = orders[order];
+        question_weights(g, first, second, w[order]);
+    }
+    for (int head = 0; head < g->n_heads; head++) {
+        snprintf(titles[head], sizeof titles[head], "head %d", head);
+        for (int order = 0; order < 2; order++)
             for (int u = 0; u < 4; u++)
-                values[order][head * 4 + u] = (float)w[head][u];
-        }
-        maps[order] = (SvgHeatmap){titles[order], "$u$ (read)",
-                                   order && layout == VIEW_WIDE ? NULL
-                                                                : "head",
-                                   g->n_heads, 4, values[order], rows,
-                                   columns[order], "%.2f", 0};
+                values[head][order * 4 + u] = (float)w[order][head][u];
+        maps[head] = (SvgHeatmap){titles[head], "position $u$ (read)", NULL,
+                                  2, 4, values[head], rows, positions, "%.2f",
+                                  0};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     if (layout == VIEW_APART)
-        for (int order = 0; order < 2; order++)
-            svg_heatmaps(svg, &maps[order], 1, 1, NULL, scale, 330, 300);
+        for (int head = 0; head < g->n_heads; head++)
+            svg_heatmaps(svg, &maps[head], 1, 1, NULL, scale, 290, 190);
     else
-        svg_heatmaps(svg, maps, 2, 2, NULL, scale,
-                     layout == VIEW_NARROW ? NARROW_WIDTH : 620, 300);
+        svg_heatmaps(svg, maps, g->n_heads, 2, NULL, scale,
+                     layout == VIEW_NARROW ? NARROW_WIDTH : 620,
+                     40 + 160 * ((g->n_heads + 1) / 2));
 }
 
 NeuronTable view_neuron_table(const char *title,
