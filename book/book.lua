@@ -609,12 +609,12 @@ local function number_book(doc)
     for k = #index, 1, -1 do doc.blocks:insert(at, index[k]) end
   end
   -- LaTeX: the indexes of chunks and identifiers, after a part set
-  -- compact, are set as the book's first part is, the second running on
-  -- after the first (weave-preamble.tex)
+  -- compact, are set as the book's first part is, each running on after
+  -- what comes before it (weave-preamble.tex)
   if is_latex then
     for k, b in ipairs(doc.blocks) do
       if b.t == "Header" and b.identifier == "index-of-chunks" then
-        doc.blocks:insert(k, pandoc.RawBlock("latex", "\\nwbackmatter"))
+        doc.blocks:insert(k, pandoc.RawBlock("latex", "\\nwbackmatter\\nwrunon"))
         break
       end
     end
@@ -686,12 +686,16 @@ end
 -- under it (a longer paragraph goes on over the page), or, when a short
 -- paragraph comes before a chunk that may not break there, the
 -- paragraph and the chunk's lines up to its first breakpoint (the whole
--- of a chunk of 15 lines or fewer, else 4), and the chunk's head.  The paragraph's lines are counted at
+-- of a chunk of 15 lines or fewer, else 4; in Part II, set compact,
+-- where any chunk of 4 lines or more may break after its second, 2),
+-- and the chunk's head.  The paragraph's lines are counted at
 -- 75 characters a line (the longest line's), so as not to count a line
 -- too many.  Header (below) writes it.
 function heading_room(blocks)
   if not is_latex then return nil end
+  local compact = false
   for i, b in ipairs(blocks) do
+    if b.t == "Header" and has_class(b, "compact") then compact = true end
     if b.t == "Header" and b.level > 1 then
       local need, k = 0, i + 1
       while blocks[k] and blocks[k].t == "Para" and need < 3 do
@@ -709,7 +713,11 @@ function heading_room(blocks)
         if code then
           local _, n = code.text:gsub("\n", "")
           n = n + 1
-          need = need + 2 + (n <= 15 and n or 4)
+          if compact then
+            need = need + 2 + (n < 4 and n or 2)
+          else
+            need = need + 2 + (n <= 15 and n or 4)
+          end
         end
       end
       if need + 4 > 6 then b.attributes["room"] = tostring(need + 4) end

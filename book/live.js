@@ -769,6 +769,65 @@
     run();
   }
 
+  // ---------------------------------------------------------------- the wiring
+  // The module draws the block's wiring with one stage lit, and says what
+  // every stage does, what the lit one reads, and where each stage's band
+  // lies in the drawing (its top and bottom, in the drawing's pixels).
+  // The reader picks the stage from the menu, steps with the buttons, or
+  // clicks the drawing.
+  function wiringWidget(box) {
+    const stage = el('select', { 'aria-label': 'stage', class: 'live-stage' });
+    const back = el('button', { type: 'button', class: 'live-previous' }, 'Previous stage');
+    const next = el('button', { type: 'button', class: 'live-next' }, 'Next stage');
+    const where = statusLine();
+    const chart = el('div', { class: 'live-chart live-wiring-chart' });
+    box.append(el('div', { class: 'live-controls' }, el('label', {}, 'stage ', stage), back, next),
+               where, where.said, chart);
+    let bands = [];
+    function run() {
+      const lit = Number(stage.value || 0);
+      const drawn = book.call('wiring', lit);
+      if (!drawn.ok) {
+        where.tell(drawn.error, true);
+        chart.replaceChildren();
+        return;
+      }
+      const { what, branch } = drawn.fields, names = drawn.fields.stage;
+      const tables = (drawn.fields.table || []).map((t) => t.split(' '));
+      if (stage.options.length !== names.length)
+        stage.replaceChildren(...names.map((name, k) => el('option', { value: String(k) }, (k + 1) + ' ' + name)));
+      stage.value = String(lit);
+      back.disabled = lit === 0;
+      next.disabled = lit === names.length - 1;
+      bands = drawn.fields.band.map((b) => b.split(' ').map(Number));
+      draw(chart, drawn.svg, 'The wiring of the block, its stages from the top down, with stage ' + (lit + 1) +
+           ', ' + what + ', lit');
+      const reads = tables.length
+        ? 'It reads ' + tables.map(([name, rows, cols]) => name + ' (' + rows + ' \u00d7 ' + cols + ', ' +
+                                   rows * cols + ' numbers)').join(', ')
+        : 'It reads no table: it computes from the rows it is given';
+      where.tell('Stage ' + (lit + 1) + ' of ' + names.length + ', ' + what + ', ' +
+                 (branch === '0' ? 'on the stream' : branch === '1' ? 'in a branch off the stream'
+                                                   : 'in a branch, whose result it adds back to the stream') +
+                 '. ' + reads + '.');
+      Object.assign(box.dataset, { lit: String(lit), what, tables: tables.map(([name]) => name).join(' ') });
+    }
+    const go = (k) => { stage.value = String(k); run(); };
+    stage.addEventListener('change', run);
+    back.addEventListener('click', () => go(Math.max(0, Number(stage.value) - 1)));
+    next.addEventListener('click', () => go(Math.min(bands.length - 1, Number(stage.value) + 1)));
+    chart.addEventListener('click', (event) => {
+      const svg = chart.querySelector('svg');
+      if (!svg) return;
+      const r = svg.getBoundingClientRect();
+      const y = (event.clientY - r.top) * svg.viewBox.baseVal.height / r.height;
+      const k = bands.findIndex(([top, bottom]) => y >= top && y <= bottom);
+      if (k >= 0) go(k);
+    });
+    model.changed.push(run);
+    run();
+  }
+
   // ---------------------------------------------------------------- principal directions
   function screeWidget(box) {
     const where = statusLine();
@@ -937,6 +996,7 @@
     patch: 'change what a head reads at the = of a question of your own, and see the answer change',
     neuron: 'search the model\'s neurons for a concept of your choice',
     scree: 'see the principal directions of a model you trained',
+    wiring: 'light each stage of the block\'s wiring and see the tables it reads',
     ablations: 'train the model without one of its parts, from a seed of your own',
     heads: 'train the model with another number of heads, from a seed of your own',
   };
@@ -976,6 +1036,7 @@
     widgets('patch').forEach(patchWidget);
     widgets('neuron').forEach(neuronWidget);
     widgets('scree').forEach(screeWidget);
+    widgets('wiring').forEach(wiringWidget);
     widgets('ablations').forEach(experimentWidget);
     widgets('heads').forEach(experimentWidget);
     fit(unmeasured);

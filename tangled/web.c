@@ -705,3 +705,26 @@ WEB_EXPORT(scree) int web_scree(void)
     return 0;
 }
 
+WEB_EXPORT(wiring) int web_wiring(int lit)
+{
+    WireBand band[N_WIRE_STAGES];
+    clear_output();
+    if (lit < 0 || lit >= N_WIRE_STAGES)
+        return web_fail(2, "there is no stage %d: the block has %d", lit,
+                        N_WIRE_STAGES);
+    const WireStage *s = &wire_stages[lit];
+    for (int k = 0; k < N_WIRE_STAGES; k++)
+        field("stage[]", "%s", wire_stages[k].what);
+    field("what", "%s", s->what);
+    field("branch", "%d", s->branch);
+    for (int i = 0; i < s->n_tables; i++)
+        field("table[]", "%s %d %d", gpt_tables[s->table[i]].name,
+              gpt_tables[s->table[i]].rows, gpt_tables[s->table[i]].cols);
+    wiring_bands(VIEW_NARROW, band);
+    for (int k = 0; k < N_WIRE_STAGES; k++)
+        field("band[]", "%.1f %.1f", band[k].top, band[k].bottom);
+    drawing_follows();
+    int heads = web.has_model ? web.g.n_heads : N_HEADS;
+    return view_wiring(&web.output, heads, lit, VIEW_NARROW) < 0;
+}
+

@@ -89,6 +89,7 @@ async function main() {
     await neurons(page);
     await neuron_numbers(page);
     await screeplot(page);
+    await wiring(page);
     await experiments(page);
     await keyboard_only(page);
     await widgets_accessible(page);
@@ -807,6 +808,54 @@ async function text_alternatives(page) {
   }
 }
 
+// ------------------------------------------------------------------ the wiring, one stage lit
+// The widget lights the stage the reader picks from the menu, steps to
+// with the buttons, or clicks in the drawing: the band of the page's
+// highlight (#ffe9a8) stands behind that stage alone, and the status
+// names the tables the stage reads, with their shapes from the book's
+// table of tables (gpt_tables.md, which make wrote from the same list).
+async function wiring(page) {
+  const box = 'div.live[data-widget="wiring"]';
+  const state = () => page.$eval(box, (b) => {
+    const svg = b.querySelector('.live-chart svg');
+    const lit = svg ? [...svg.querySelectorAll('rect')].filter((r) => r.getAttribute('fill') === '#ffe9a8') : [];
+    return { ...b.dataset, status: b.querySelector('.live-status').textContent, bands: lit.length,
+             litY: lit.length ? Number(lit[0].getAttribute('y')) : NaN,
+             options: [...b.querySelectorAll('select.live-stage option')].map((o) => o.textContent) };
+  });
+  const first = await state();
+  check(first.lit === '0' && first.what === 'embedding' && first.tables === 'tok_emb pos_emb' && first.bands === 1,
+        'the wiring opens on its first stage, the embedding, lit, which reads ' + first.tables);
+  check(first.options.length === 13 && first.options[3] === '4 attention',
+        'its menu lists the block\'s ' + first.options.length + ' stages, in the order the forward pass reads them');
+  const shapes = fs.readFileSync(path.join(results, 'gpt_tables.md'), 'utf8');
+  const row = (name) => (shapes.split('\n').find((l) => l.includes('`' + name + '`')) || '').split('|').map((c) => c.trim());
+  await page.select(box + ' select.live-stage', '2');
+  const qkv = await state();
+  const shown = /Wq \((\d+) × (\d+)/.exec(qkv.status), wq = row('Wq');
+  check(qkv.what === 'q, k, v' && qkv.tables === 'Wq Wk Wv' && qkv.bands === 1 && qkv.litY > first.litY &&
+        !!shown && shown[1] === wq[3] && shown[2] === wq[4],
+        'stage 3 from the menu lights q, k, v lower down, and says Wq is ' + (shown ? shown[1] + ' × ' + shown[2] : '?') +
+        ', as the table of tables does: ' + qkv.status);
+  await page.click(box + ' button.live-next');
+  const fourth = await state();
+  check(fourth.lit === '3' && fourth.what === 'attention' && fourth.tables === '' && /no table/.test(fourth.status),
+        'Next lights stage 4, attention, which reads no table: ' + fourth.status);
+  // a click on the name of W1 in the drawing, in the band of stage 7
+  await page.$eval(box + ' .live-chart svg', (svg) =>
+    [...svg.querySelectorAll('text')].find((t) => t.textContent === 'W1').scrollIntoView({ block: 'center' }));
+  const widen = await page.$eval(box, (b) => {
+    const svg = b.querySelector('.live-chart svg'), r = svg.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent === 'W1');
+    const t = texts[0].getBoundingClientRect();
+    return { x: t.left + t.width / 2, y: t.top + t.height / 2, inside: r.top <= t.top && t.bottom <= r.bottom };
+  });
+  await page.mouse.click(widen.x, widen.y);
+  const clicked = await state();
+  check(widen.inside && clicked.what === 'widen' && clicked.tables === 'W1' && clicked.bands === 1,
+        'a click on W1 in the drawing lights its stage, widen: ' + clicked.status);
+}
+
 // ------------------------------------------------------------------ it reads its own output
 async function own(page) {
   const box = 'div.live[data-widget="own"]';
@@ -1183,7 +1232,7 @@ async function screenshots(page) {
     check(scrolled.length === 0, 'at ' + width + ' px no chart scrolls sideways in its box (' +
           (scrolled.join(', ') || 'none') + ')');
     check(scrolled.every((w) => !w.includes('no tabindex')), 'at ' + width + ' px a chart that scrolls sideways can be scrolled from the keyboard');
-    for (const name of ['train', 'stepper', 'grow', 'swap', 'own', 'neuron', 'scree']) {
+    for (const name of ['train', 'stepper', 'grow', 'swap', 'own', 'neuron', 'scree', 'wiring']) {
       const el = await page.$('div.live[data-widget="' + name + '"]');
       await el.scrollIntoView();
       const file = path.join(work, 'live-' + name + '-' + width + '.png');
