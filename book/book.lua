@@ -1046,23 +1046,22 @@ local function base64(s)
   end
   return table.concat(out)
 end
-local function svg_data(src)
-  return "data:image/svg+xml;base64," .. base64(read_file(numbers_dir .. "/" .. src))
-end
 local function html_attr(s)
   return (s:gsub("[&<>\"]", {["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
                               ['"'] = "&quot;"}))
 end
--- Each drawing's width and height are written beside it, so that the
+-- A drawing as the page embeds it, its file read once: its bytes as a
+-- data URI, and its width and height, written beside it so that the
 -- browser reserves its box before it has read the drawing: the image is
 -- then read only as it nears the window (loading="lazy"), and nothing
 -- below it moves when it comes.
-local function svg_box(src)
+local function svg_embedded(src)
   local svg = svg_of(src)
   local head = svg:match("<svg[^>]*>")
   local width, height = head:match('%swidth="([%d.]+)"'), head:match('%sheight="([%d.]+)"')
   if not (width and height) then fail("no width and height in " .. src) end
-  return string.format('width="%s" height="%s"', width, height)
+  return string.format('width="%s" height="%s"', width, height),
+         "data:image/svg+xml;base64," .. base64(svg)
 end
 local function html_picture(el)
   local img = #el.content == 1 and el.content[1]
@@ -1070,11 +1069,13 @@ local function html_picture(el)
   local narrow = narrow_src(img.src)
   if not narrow then return nil end
   local caption = pandoc.write(pandoc.Pandoc({pandoc.Plain(img.caption)}), "html5")
+  local narrow_box, narrow_data = svg_embedded(narrow)
+  local box, data = svg_embedded(img.src)
   return pandoc.RawBlock("html", string.format(
     '<figure>\n<picture><source media="%s" %s srcset="%s" />' ..
     '<img %s loading="lazy" src="%s" id="%s" style="%s" alt="%s" /></picture>\n' ..
     '<figcaption aria-hidden="true">%s</figcaption>\n</figure>',
-    NARROW_BELOW, svg_box(narrow), svg_data(narrow), svg_box(img.src), svg_data(img.src),
+    NARROW_BELOW, narrow_box, narrow_data, box, data,
     html_attr(img.identifier), html_attr(img.attributes.style or ""),
     html_attr(pandoc.utils.stringify(img.caption)), (caption:gsub("%s+$", ""))))
 end

@@ -161,7 +161,7 @@ static double stage_height(const WireStage *s)
 
 static double stage_name_room(const WireLayout *L)
 {
-    return L->names_above ? WIRE_TAG + 4 : 0;
+    return L->names_above ? WIRE_TAG + 10 : 0;
 }
 
 static void draw_table(Text *svg, int t, double x, double mid, int mark)
@@ -215,7 +215,7 @@ static void draw_stage(Text *svg, const WireLayout *L, const WireStage *s,
     if (L->names_above)
         text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
                     "font-style=\"italic\" fill=\"#222222\">%s</text>\n",
-                    line + WIRE_INDENT, mid - stage_height(s) / 2 - 2,
+                    line + WIRE_INDENT, mid - stage_height(s) / 2 - 8,
                     s->what);
     else
         text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
