@@ -773,8 +773,9 @@
   // The module draws the block's wiring with one stage lit, and says what
   // every stage does, what the lit one reads, and where each stage's band
   // lies in the drawing (its top and bottom, in the drawing's pixels).
-  // The reader picks the stage from the menu, steps with the buttons, or
-  // clicks the drawing.
+  // The reader picks the stage from the menu, steps with the buttons
+  // (which stay enabled at either end, so that the focus stays on them),
+  // or clicks the drawing.
   function wiringWidget(box) {
     const stage = el('select', { 'aria-label': 'stage', class: 'live-stage' });
     const back = el('button', { type: 'button', class: 'live-previous' }, 'Previous stage');
@@ -797,8 +798,6 @@
       if (stage.options.length !== names.length)
         stage.replaceChildren(...names.map((name, k) => el('option', { value: String(k) }, (k + 1) + ' ' + name)));
       stage.value = String(lit);
-      back.disabled = lit === 0;
-      next.disabled = lit === names.length - 1;
       bands = drawn.fields.band.map((b) => b.split(' ').map(Number));
       draw(chart, drawn.svg, 'The wiring of the block, its stages from the top down, with stage ' + (lit + 1) +
            ', ' + what + ', lit');

@@ -340,6 +340,22 @@ async function keyboard_only(page) {
     }
   }
 
+  // wiring: the menu by the arrow keys, then Next by Space up to the last
+  // stage, where the focus stays on the button
+  await start_at('wiring');
+  if (await tab_to('wiring', 'select.live-stage', 'the menu of stages')) {
+    const was = Number(await data('wiring', 'lit'));
+    await page.keyboard.press('ArrowDown');
+    const stepped = await data('wiring', 'lit');
+    if (await tab_to('wiring', 'button.live-next', 'the Next stage button', 3)) {
+      for (let k = 0; k < 14; k++) await page.keyboard.press('Space');
+      const a = await active();
+      check(Number(stepped) === Math.min(was + 1, 12) && await data('wiring', 'lit') === '12' &&
+            a.widget === 'wiring' && /live-next/.test(a.cls),
+            'keyboard: the arrow key lights stage ' + (Number(stepped) + 1) + ', Space on Next steps to the last stage, ' +
+            (Number(await data('wiring', 'lit')) + 1) + ', and the focus stays on the button');
+    }
+  }
   // swap: a question and Enter; the book's pick with Space
   await start_at('swap');
   if (await tab_to('swap', 'input.live-question', 'the question field')) {
