@@ -11,8 +11,9 @@ void training_log_text(Text *log, const TrainConfig *c,
                        const TrainRecord *records, int n_records);
 void training_curves(const TrainRecord *records, int n_records,
                      float *step, float *loss, float *correct);
-/* A view of two parts is one figure at the book's width or a phone's,
-   or, in the live book, two drawings that the page lays out. */
+/* A view of several panels is one figure at the book's width or a
+   phone's, or, in the live book, a drawing for each panel, which the
+   page lays out. */
 typedef enum { VIEW_WIDE, VIEW_NARROW, VIEW_APART } ViewLayout;
 void view_swap(Text *svg, Gpt *g, int a, int b, ViewLayout layout);
 /* The block's stages, in the order the forward pass reads them. */
