@@ -7,12 +7,7 @@
 #include <string.h>
 #include <tgmath.h>
 
-enum { MATMUL_MAX = 64 * 64 };
-
 static void mlp_backward(Mlp *mlp, int n, real scale);
-
-int first_nonfinite_table(const Params *p);
-static const uint64_t BATCH_STREAM = 0x5bd1e995u;
 
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
 static size_t layout(Activations *a, real *memory, int B, int T,
@@ -35,6 +30,12 @@ static void bend_forward(const Ablation *off, real *out, const real *in,
                          int n);
 static void bend_backward(const Ablation *off, real *d_in, const real *in,
                           const real *out, const real *d_out, int n);
+
+static const uint64_t BATCH_STREAM = 0x5bd1e995u;
+
+enum { MATMUL_MAX = 64 * 64 };
+
+int first_nonfinite_table(const Params *p);
 
 static const uint64_t LAYOUT_STREAM = 0x6c61796f75747321u;  /* "layouts!" */
 
@@ -1430,14 +1431,6 @@ int score(Model *m, unsigned char solved[N_PROBLEMS])
     return correct;
 }
 
-real loss_on_all_problems(Model *m)
-{
-    int all[N_PROBLEMS];
-    for (int p = 0; p < N_PROBLEMS; p++)
-        all[p] = p;
-    return m->batch_loss(m, all, N_PROBLEMS, 0);
-}
-
 TrainConfig train_defaults(void)
 {
     TrainConfig cfg = {
@@ -1497,6 +1490,14 @@ int first_nonfinite_table(const Params *p)
             if (!isfinite(p->table[t][i]))
                 return t;
     return -1;
+}
+
+real loss_on_all_problems(Model *m)
+{
+    int all[N_PROBLEMS];
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    return m->batch_loss(m, all, N_PROBLEMS, 0);
 }
 
 static void layout_draw_init(LayoutDraw *d, uint64_t seed)

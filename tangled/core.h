@@ -91,7 +91,6 @@ struct Model {
     int (*grade)(Model *m, unsigned char solved[N_PROBLEMS]);  /* or NULL */
 };
 int score(Model *m, unsigned char solved[N_PROBLEMS]);
-real loss_on_all_problems(Model *m);
 
 enum { MAX_BATCH = 128 };
 
@@ -119,6 +118,7 @@ int  first_nonfinite_table(const Params *p);
 TrainResult train(Model *m, const TrainConfig *cfg, TrainRecord *log,
                   int log_capacity);
 
+real loss_on_all_problems(Model *m);
 enum { MLP_IN = 2 * N_DIGITS, MLP_HIDDEN = 64, MLP_SLOTS = 3,
        MLP_OUT = MLP_SLOTS * VOCAB };
 

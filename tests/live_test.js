@@ -1354,7 +1354,7 @@ async function program_later(browser, url) {
   check(again.part2 && again.chunks === chunks && Math.abs(y2 - y) <= 3,
         'a reload keeps Part II open and the place (scrolled to ' + y2.toFixed(0) + ' px, was ' + y.toFixed(0) + ')');
   await fresh.close();
-  // from the contents: appendix M, the first of Part II
+  // from the contents: the first appendix of Part II
   const toc = await browser.newPage();
   await toc.setViewport({ width: 1280, height: 900 });
   await toc.goto(url, { waitUntil: 'load' });
@@ -1367,7 +1367,7 @@ async function program_later(browser, url) {
   });
   // (a heading lies at a fraction of a pixel, the window at a whole one:
   // at the top means within a pixel of it)
-  check(m !== null && m > -1 && m < 450, 'the contents\' entry of appendix M opens Part II and lands on its heading (' +
+  check(m !== null && m > -1 && m < 450, 'the contents\' entry of Part II\'s first appendix opens it and lands on its heading (' +
         (m === null ? 'not in the page' : m.toFixed(0) + ' px from the top') + ')');
   await toc.close();
   // from the keyboard: the button, then Part II's heading
