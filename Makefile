@@ -60,15 +60,15 @@ STRICT  := -ffp-contract=off
 LDLIBS  := -lm
 
 # The roots of attention.nw: C files, headers.  `noroots` must list exactly
-# these.  The core (core, checkpoint, dissect) does no I/O; around it the
+# these.  The core (core, typed, checkpoint, dissect) does no I/O; around it the
 # growable text everything writes to (text), the figures (svg; views,
 # those the live book draws too, also no I/O), files,
 # the experiments (one file per topic of the book, exp_TOPIC.c, and what
 # they share) and the command line (main).
 TOPICS  := perceptron specimen routing ablations heads ffn speed layouts heldout longer
-CORE    := core.c checkpoint.c dissect.c
+CORE    := core.c typed.c checkpoint.c dissect.c
 C_ROOTS := $(CORE) text.c svg.c views.c files.c claims.c experiments.c sweep.c $(TOPICS:%=exp_%.c) trace.c main.c
-H_ROOTS := core.h exercises.h checkpoint.h dissect.h text.h svg.h views.h files.h claims.h experiments.h trace.h
+H_ROOTS := core.h exercises.h typed.h checkpoint.h dissect.h text.h svg.h views.h files.h claims.h experiments.h trace.h
 # web.c: the live book's module (section "the live book" below)
 WEB_ROOTS := web.c
 ROOTS   := $(H_ROOTS) $(C_ROOTS) $(WEB_ROOTS)
@@ -395,7 +395,7 @@ NEEDS += /usr/lib/wasm32-wasi/libc.a:wasi-libc wasm-ld:lld wasm-ld-14:lld-14 \
   chromium:chromium node:nodejs npm:npm
 WASM_CC    := clang --target=wasm32-wasi
 WASM_FLAGS := $(WARN) $(STRICT) -O3 -msimd128 -DATTENTION_STEPPER
-WASM_ROOTS := core.c checkpoint.c dissect.c text.c svg.c views.c web.c
+WASM_ROOTS := core.c typed.c checkpoint.c dissect.c text.c svg.c views.c web.c
 $(B)/web/%.o: $(SRC)/%.c $(addprefix $(SRC)/,$(H_ROOTS)) | deps
 	@mkdir -p $(B)/web
 	$(WASM_CC) $(WASM_FLAGS) -c $< -o $@
@@ -458,7 +458,7 @@ $(B)/matrix: FORCE | deps
 # their diagnostics name lines of attention.nw too.
 TEST_CFLAGS := $(WARNINGS) -Werror $(STRICT) -O1 -g -I$(SRC) -Itests $(SAN)
 CORE_SRC := $(CORE:%=$(SRC)/%)
-CORE_H   := $(addprefix $(SRC)/,core.h exercises.h checkpoint.h dissect.h)
+CORE_H   := $(addprefix $(SRC)/,core.h exercises.h typed.h checkpoint.h dissect.h)
 TEST_DEPS := tests/checks.c tests/checks.h tests/chapters.c tests/chapters.h $(CORE_SRC) $(CORE_H)
 # tests/test_NAME.c, each built twice: with the program's float, and with
 # double (-DATTENTION_DOUBLE), in which the gradient checks are exact enough

@@ -18,14 +18,6 @@ double   rng_uniform(Rng *rng);
 int      rng_below(Rng *rng, int n);
 real     rng_normal(Rng *rng);
 
-typedef enum {
-    TOKENS_OK, TOKENS_EMPTY, TOKENS_NOT_A_TOKEN, TOKENS_TOO_LONG
-} TokensFault;
-TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
-                         int *length, size_t *where);
-const char *tokens_fault_text(TokensFault fault);
-size_t char_named(char name[32], const char *text, size_t n, size_t at);
-int  question_of_tokens(const int *tokens, int length);
 enum { N_DIGITS = 10, N_PROBLEMS = 100, VOCAB = 13, SEQ_LEN = 7 };
 enum { TOK_TIMES = 10, TOK_EQUALS = 11, TOK_END = 12 };
 int  problem_answer(int p, char answer[8]);
@@ -41,7 +33,6 @@ int  layout_tokens(int p, int which, int tokens[MAX_T]);
 
 int  operands_of_tokens(const int *tokens, int T, int *a, int *b);
 
-int  whole_number(const char *text, unsigned long long *value);
 enum { MAX_TABLES = 16 };
 typedef struct { const char *name; int rows, cols; } TableSpec;
 typedef struct {

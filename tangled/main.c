@@ -6,8 +6,8 @@
 #include "files.h"
 #include "svg.h"
 #include "trace.h"
+#include "typed.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
 #include "checkpoint.h"
 #include "dissect.h"
 #include "svg.h"
+#include "typed.h"
 #include "views.h"
-#include <errno.h>
 #include <math.h>                   /* NAN: a masked cell of a heatmap */
 #include <stdarg.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core.h"
+#include "typed.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
