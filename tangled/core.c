@@ -14,10 +14,10 @@ static size_t layout(Activations *a, real *memory, int B, int T,
 
 static real *positions(const Gpt *g, real *const *tables);
 static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
-                            const real *in, const real *gain, int N);
-static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
+                            const real *in, int gain, int N);
+static void block_layernorm_backward(const Gpt *g, real *d_in,
                                      const real *d_out, const real *in,
-                                     const real *gain, const real *mean,
+                                     int gain, const real *mean,
                                      const real *rstd, int N);
 static void block_residual(const Gpt *g, real *out, const real *stream,
                            const real *increment, int N);
@@ -761,26 +761,34 @@ static void block_residual_backward(const Gpt *g, real *d_stream,
         residual_backward(d_stream, d_increment, d_out, N);
 }
 
-static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
-                            const real *in, const real *gain, int N)
+Ablation layernorm_switch(Ablation off, int gain)
 {
-    if (g->ablate & NO_LAYERNORM)
-        memcpy(out, in, (size_t)N * WIDTH * sizeof(real));
-    else
-        layernorm_forward(out, mean, rstd, in, gain, N, WIDTH);
+    (void)gain;                     /* "layernorm" turns off all three */
+    return off & NO_LAYERNORM;
 }
 
-static void block_layernorm_backward(const Gpt *g, real *d_in, real *d_gain,
+static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
+                            const real *in, int gain, int N)
+{
+    if (layernorm_switch(g->ablate, gain))
+        memcpy(out, in, (size_t)N * WIDTH * sizeof(real));
+    else
+        layernorm_forward(out, mean, rstd, in, g->model.p.table[gain], N,
+                          WIDTH);
+}
+
+static void block_layernorm_backward(const Gpt *g, real *d_in,
                                      const real *d_out, const real *in,
-                                     const real *gain, const real *mean,
+                                     int gain, const real *mean,
                                      const real *rstd, int N)
 {
-    if (g->ablate & NO_LAYERNORM)
+    const Params *p = &g->model.p;
+    if (layernorm_switch(g->ablate, gain))
         for (int i = 0; i < N * WIDTH; i++)
             d_in[i] += d_out[i];
     else
-        layernorm_backward(d_in, d_gain, d_out, in, gain, mean, rstd, N,
-                           WIDTH);
+        layernorm_backward(d_in, p->grad[gain], d_out, in, p->table[gain],
+                           mean, rstd, N, WIDTH);
 }
 
 static void bend_forward(const Ablation *off, real *out, const real *in,
@@ -954,7 +962,7 @@ void gpt_forward_to_heads(Gpt *g, const int *tokens, int B, int T)
     g->B = B;
     g->T = T;
     embed_forward(a->x, tokens, w[TOK_EMB], positions(g, w), B, T, C);
-    block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, w[LN1_GAIN], N);
+    block_layernorm(g, a->ln1, a->ln1_mean, a->ln1_rstd, a->x, LN1_GAIN, N);
     matmul_forward(a->q, a->ln1, w[WQ], NULL, N, C, C);
     matmul_forward(a->k, a->ln1, w[WK], NULL, N, C, C);
     matmul_forward(a->v, a->ln1, w[WV], NULL, N, C, C);
@@ -969,7 +977,7 @@ void gpt_forward_from_heads(Gpt *g)
     int N = g->B * g->T, C = WIDTH;
     matmul_forward(a->attn, a->heads, w[WO], NULL, N, C, C);
     block_residual(g, a->x2, a->x, a->attn, N * C);
-    block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, w[LN2_GAIN], N);
+    block_layernorm(g, a->ln2, a->ln2_mean, a->ln2_rstd, a->x2, LN2_GAIN, N);
     matmul_forward(a->pre_gelu, a->ln2, w[W1], w[B1], N, C, HIDDEN);
     bend_forward(&g->ablate, a->hidden, a->pre_gelu, N * HIDDEN);
     matmul_forward(a->ffn, a->hidden, w[W2], w[B2], N, HIDDEN, C);
@@ -982,7 +990,7 @@ void gpt_forward_to_logits(Gpt *g)
     real **w = g->model.p.table;
     int N = g->B * g->T, C = WIDTH;
     block_residual(g, a->x3, a->x2, a->ffn, N * C);
-    block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, w[LNF_GAIN], N);
+    block_layernorm(g, a->lnf, a->lnf_mean, a->lnf_rstd, a->x3, LNF_GAIN, N);
     matmul_forward(a->logits, a->lnf, w[W_OUT], NULL, N, C, VOCAB);
 }
 
@@ -1017,8 +1025,8 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
     crossentropy_backward(d->logits, a->probs, targets, scale, N, VOCAB);
     matmul_backward(d->lnf, dw[W_OUT], NULL, d->logits, a->lnf, w[W_OUT],
                     N, C, VOCAB);
-    block_layernorm_backward(g, d->x3, dw[LNF_GAIN], d->lnf, a->x3, w[LNF_GAIN],
-                             a->lnf_mean, a->lnf_rstd, N);
+    block_layernorm_backward(g, d->x3, d->lnf, a->x3, LNF_GAIN, a->lnf_mean,
+                             a->lnf_rstd, N);
     block_residual_backward(g, d->x2, d->ffn, d->x3, N * C);
     matmul_backward(d->hidden, dw[W2], dw[B2], d->ffn, a->hidden, w[W2],
                     N, HIDDEN, C);
@@ -1026,8 +1034,8 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
                   N * HIDDEN);
     matmul_backward(d->ln2, dw[W1], dw[B1], d->pre_gelu, a->ln2, w[W1],
                     N, C, HIDDEN);
-    block_layernorm_backward(g, d->x2, dw[LN2_GAIN], d->ln2, a->x2, w[LN2_GAIN],
-                             a->ln2_mean, a->ln2_rstd, N);
+    block_layernorm_backward(g, d->x2, d->ln2, a->x2, LN2_GAIN, a->ln2_mean,
+                             a->ln2_rstd, N);
     block_residual_backward(g, d->x, d->attn, d->x2, N * C);
     matmul_backward(d->heads, dw[WO], NULL, d->attn, a->heads, w[WO], N, C, C);
     attention_backward(d->q, d->k, d->v, d->scores, d->weights, d->heads,
@@ -1036,8 +1044,8 @@ void gpt_backward(Gpt *g, const int *tokens, const int *targets, int B,
     matmul_backward(d->ln1, dw[WQ], NULL, d->q, a->ln1, w[WQ], N, C, C);
     matmul_backward(d->ln1, dw[WK], NULL, d->k, a->ln1, w[WK], N, C, C);
     matmul_backward(d->ln1, dw[WV], NULL, d->v, a->ln1, w[WV], N, C, C);
-    block_layernorm_backward(g, d->x, dw[LN1_GAIN], d->ln1, a->x, w[LN1_GAIN],
-                             a->ln1_mean, a->ln1_rstd, N);
+    block_layernorm_backward(g, d->x, d->ln1, a->x, LN1_GAIN, a->ln1_mean,
+                             a->ln1_rstd, N);
     embed_backward(dw[TOK_EMB], positions(g, dw), d->x, tokens, B, T, C);
 }
 
@@ -1229,17 +1237,17 @@ void gpt_trace(Gpt *g, const int *tokens, int T, Trace *tr)
         tr->tokens[t] = tokens[t];
     embed_forward(&tr->x[0][0], tokens, w[TOK_EMB], positions(g, w), 1, T,
                   WIDTH);
-    block_layernorm(g, &tr->ln1[0][0], mean, rstd, &tr->x[0][0],
-                    w[LN1_GAIN], T);
+    block_layernorm(g, &tr->ln1[0][0], mean, rstd, &tr->x[0][0], LN1_GAIN,
+                    T);
     classic_attention(tr, w, !(g->ablate & NO_MASK));
     block_residual(g, &tr->x2[0][0], &tr->x[0][0], &tr->attn[0][0],
                    T * WIDTH);
-    block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], w[LN2_GAIN], T);
+    block_layernorm(g, norm, mean, rstd, &tr->x2[0][0], LN2_GAIN, T);
     matmul_forward(pre_gelu, norm, w[W1], w[B1], T, WIDTH, HIDDEN);
     bend_forward(&g->ablate, &tr->hidden[0][0], pre_gelu, T * HIDDEN);
     matmul_forward(ffn, &tr->hidden[0][0], w[W2], w[B2], T, HIDDEN, WIDTH);
     block_residual(g, &tr->x3[0][0], &tr->x2[0][0], ffn, T * WIDTH);
-    block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], w[LNF_GAIN], T);
+    block_layernorm(g, norm, mean, rstd, &tr->x3[0][0], LNF_GAIN, T);
     matmul_forward(&tr->logits[0][0], norm, w[W_OUT], NULL, T, WIDTH, VOCAB);
 }
 

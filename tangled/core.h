@@ -233,6 +233,7 @@ int  gpt_continue(Gpt *g, int tokens[MAX_T], int T, char out[8]);
 int  gpt_write_next(const Gpt *g, int tokens[MAX_T], int T, char out[8],
                     int length);
 
+Ablation layernorm_switch(Ablation off, int gain);  /* 0: it normalises */
 int ablated_part(int k);
 
 typedef struct {

@@ -434,7 +434,7 @@ static void direct_effect(const Gpt *g, const real *value, int head,
     real in[WIDTH] = {0}, out[WIDTH], logits[VOCAB], mean = 0;
     memcpy(in + head * d_head, value, (size_t)d_head * sizeof(real));
     matmul_forward(out, in, w[WO], NULL, 1, WIDTH, WIDTH);
-    if (!(g->ablate & NO_LAYERNORM)) {
+    if (!layernorm_switch(g->ablate, LNF_GAIN)) {
         for (int c = 0; c < WIDTH; c++)
             mean += out[c] / WIDTH;
         for (int c = 0; c < WIDTH; c++)

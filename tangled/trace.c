@@ -44,8 +44,9 @@ void print_trace(const Trace *tr, Ablation off, int t, const char *text,
     else
         printf(" + position vector %d\n", t);
     print_vector("x[t]", tr->x[t], WIDTH, exact);
-    if (missing(off, NO_LAYERNORM))
-        printf("2. h[t] = x[t] (%s)\n", missing(off, NO_LAYERNORM));
+    if (missing(off, layernorm_switch(off, LN1_GAIN)))
+        printf("2. h[t] = x[t] (%s)\n",
+               missing(off, layernorm_switch(off, LN1_GAIN)));
     else
         printf("2. after LayerNorm\n");
     print_vector("h[t]", tr->ln1[t], WIDTH, exact);
@@ -76,9 +77,9 @@ void print_trace(const Trace *tr, Ablation off, int t, const char *text,
     else
         printf(" and its residual\n");
     print_vector("x3[t]", tr->x3[t], WIDTH, exact);
-    if (missing(off, NO_LAYERNORM))
+    if (missing(off, layernorm_switch(off, LNF_GAIN)))
         printf("8. scores for the next token (after W_out only: %s)\n",
-               missing(off, NO_LAYERNORM));
+               missing(off, layernorm_switch(off, LNF_GAIN)));
     else
         printf("8. scores for the next token (after the final LayerNorm and "
                "W_out)\n");

@@ -199,6 +199,25 @@ static void test_each_switch_changes_its_part(void **state)
     model.ablate = 0;
 }
 
+/* Each LayerNorm, named by its gain, is switched off by the one part
+   "layernorm" and by no other part of the table, alone or together. */
+static void test_layernorm_switch_names_its_part(void **state)
+{
+    (void)state;
+    const int gains[3] = {LN1_GAIN, LN2_GAIN, LNF_GAIN};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(layernorm_switch(0, gains[k]), 0);
+        for (int s = 0; s < N_PARTS; s++) {
+            Ablation part = 1u << s;
+            assert_int_equal(layernorm_switch(part, gains[k]),
+                             part == NO_LAYERNORM ? NO_LAYERNORM : 0);
+            assert_int_equal(layernorm_switch(~part & ((1u << N_PARTS) - 1),
+                                              gains[k]),
+                             part == NO_LAYERNORM ? 0 : NO_LAYERNORM);
+        }
+    }
+}
+
 /* The search of proof 2 visits all 45 pairs and picks the largest
    measure, checked against a brute-force recomputation. */
 static double brute_change(Gpt *g, int a, int b)
@@ -265,6 +284,7 @@ static const ChapterTest tests[] = {
     CHAPTER_TEST("ablations+whole", "attention_forward", test_no_mask_sees_later_tokens),
     CHAPTER_TEST("ablations+whole", "block_residual", test_switches_off_change_nothing),
     CHAPTER_TEST("ablations+whole", "block_layernorm", test_each_switch_changes_its_part),
+    CHAPTER_TEST("ablations+whole", "layernorm_switch", test_layernorm_switch_names_its_part),
     CHAPTER_TEST("routing", "most_changed_pair", test_swap_search),
 #ifdef ATTENTION_DOUBLE
     CHAPTER_TEST("ablations+whole", "block_layernorm_backward", test_gradcheck_with_switches),
