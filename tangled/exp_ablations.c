@@ -10,20 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Trials Trials;
-static void claims_about_the_ablations(Claims *claims, const Trials *trials,
-                                       Gpt *g);
-static void check_the_position_vectors(Claims *claims,
-                                       const Trials *trials, Gpt *g);
-static void check_the_causal_mask(Claims *claims, const Trials *trials);
-static void check_residual_and_layernorm(Claims *claims,
-                                         const Trials *trials, Gpt *g);
-static int numbers_and_figures_of_the_ablations(const char *dir,
-                                                const char *fig,
-                                                Text *numbers,
-                                                Claims *claims,
-                                                Trials *trials, Gpt *g);
 static double share_copied(Gpt *g);
+static int count_swapped_alike(Gpt *g, double *widest, int *same_answers);
+static double saturation(Gpt *g, double *widest_score);
 
 enum { MAX_VARIANTS = 1 + N_PARTS };
 typedef struct { const char *name, *label; Ablation off; } Variant;
@@ -51,27 +40,25 @@ static int variant_without(Ablation off)    /* the variant of one part */
     return v;
 }
 
-struct Trials {
+typedef struct {
     Run run[N_SEEDS];
     double loss[N_SEEDS];           /* on all 100 problems, at the end */
     double copied[N_SEEDS];         /* answer tokens copied (see below) */
-    Gpt *first;                     /* the model of the first seed, kept */
-};
+    /* the first seed's model, measured before it is deleted: */
+    int swaps_alike, swap_answers;  /* pairs alike when swapped */
+    double swap_gap;                /* their largest output gap */
+    double widest_score, saturated; /* its scores' reach */
+} Trials;
 
-static int train_variant(Trials *trials, int s, Ablation off,
-                         const Sweep *sw)
+static void measure(Trials *trials, int s, Gpt *g)
 {
-    Relative r = {.n_heads = N_HEADS, .off = off};
-    Gpt *g = swept(&trials->run[s], sw, r, s);
-    if (g == NULL)
-        return -1;
     trials->loss[s] = (double)loss_on_all_problems(&g->model);
     trials->copied[s] = share_copied(g);
-    if (s == 0)
-        trials->first = g;
-    else
-        done_with(g, sw);
-    return 0;
+    if (s == 0) {
+        trials->swaps_alike = count_swapped_alike(g, &trials->swap_gap,
+                                                  &trials->swap_answers);
+        trials->saturated = saturation(g, &trials->widest_score);
+    }
 }
 
 static int run_trials(Trials trials[MAX_VARIANTS], const char *model,
@@ -79,13 +66,17 @@ static int run_trials(Trials trials[MAX_VARIANTS], const char *model,
 {
     if (load_training_log(model, &trials[0].run[0]) != 0)
         return -1;
-    trials[0].loss[0] = (double)loss_on_all_problems(&book->model);
-    trials[0].copied[0] = share_copied(book);
+    measure(&trials[0], 0, book);
     Sweep sw = {sweep, &trials[0].run[0], book};
     for (int v = 0; v < variants(); v++)
-        for (int s = v == 0; s < N_SEEDS; s++)
-            if (train_variant(&trials[v], s, variant(v).off, &sw) != 0)
+        for (int s = v == 0; s < N_SEEDS; s++) {
+            Relative r = {.n_heads = N_HEADS, .off = variant(v).off};
+            Gpt *g = swept(&trials[v].run[s], &sw, r, s);
+            if (g == NULL)
                 return -1;
+            measure(&trials[v], s, g);
+            done_with(g, &sw);
+        }
     return 0;
 }
 
@@ -120,12 +111,48 @@ static int best_score_of(const Run *run)
     return best;
 }
 
-static void first_steps(const Trials *trials, int first[N_SEEDS])
+typedef struct {                /* one model's runs over the seeds */
+    int first[N_SEEDS];         /* the first 100/100's step, or NEVER */
+    int low[N_SEEDS];           /* the lowest score after it (100: none) */
+    int first_lo, first_hi;     /* over the seeds that reach 100/100 */
+    int never;                  /* the seeds that never do */
+    int fell, lowest, lowest_seed;  /* after a first 100/100 */
+    int score_lo, score_hi;     /* the final scores */
+    int best;                   /* the best score at any check */
+    double loss_lo, loss_hi;    /* the final losses */
+    int count[3];               /* against the book's model, seed by
+                                   seed: sooner, as soon, later */
+} Spread;
+
+static Spread spread_of(const Trials *trials, const Trials *book)
 {
+    Spread sp = {.first_lo = MAX_STEPS, .first_hi = -1,
+                 .lowest = N_PROBLEMS, .score_lo = N_PROBLEMS,
+                 .loss_lo = INFINITY};
+    int theirs[N_SEEDS];                /* the book's model's sp.first */
     for (int s = 0; s < N_SEEDS; s++) {
-        int step = trials->run[s].result.first_perfect;
-        first[s] = step >= 0 ? step : NEVER;
+        const Run *run = &trials->run[s];
+        int score = final_score(run), best = best_score_of(run);
+        int first = run->result.first_perfect;
+        int book_first = book->run[s].result.first_perfect;
+        sp.first[s] = first >= 0 ? first : NEVER;
+        theirs[s] = book_first >= 0 ? book_first : NEVER;
+        sp.low[s] = lowest_after_perfect(run);
+        sp.fell += sp.low[s] < N_PROBLEMS;
+        sp.lowest_seed = sp.low[s] < sp.lowest ? s : sp.lowest_seed;
+        sp.lowest = sp.low[s] < sp.lowest ? sp.low[s] : sp.lowest;
+        sp.score_lo = score < sp.score_lo ? score : sp.score_lo;
+        sp.score_hi = score > sp.score_hi ? score : sp.score_hi;
+        sp.best = best > sp.best ? best : sp.best;
+        sp.loss_lo = fmin(sp.loss_lo, trials->loss[s]);
+        sp.loss_hi = fmax(sp.loss_hi, trials->loss[s]);
+        sp.never += first < 0;
+        if (first >= 0 && first < sp.first_lo)
+            sp.first_lo = first;
+        sp.first_hi = first > sp.first_hi ? first : sp.first_hi;
     }
+    seed_by_seed(sp.first, theirs, N_SEEDS, sp.count);
+    return sp;
 }
 
 static int table_of_trials(const char *dir, const Trials *trials)
@@ -141,48 +168,6 @@ static int table_of_trials(const char *dir, const Trials *trials)
     return save_table(dir, "ablations.md", &md);
 }
 
-static void summary_row(Text *md, const Trials *trials, const Trials *book,
-                        const char *label)
-{
-    int mine[N_SEEDS], theirs[N_SEEDS], count[3], lo = NEVER, hi = 0;
-    int fell = 0, lowest = N_PROBLEMS, score_lo = N_PROBLEMS, score_hi = 0;
-    double loss_lo = INFINITY, loss_hi = 0;
-    first_steps(trials, mine);
-    first_steps(book, theirs);
-    seed_by_seed(mine, theirs, N_SEEDS, count);
-    for (int s = 0; s < N_SEEDS; s++) {
-        int low = lowest_after_perfect(&trials->run[s]);
-        int score = final_score(&trials->run[s]);
-        fell += low < N_PROBLEMS;
-        lowest = low < lowest ? low : lowest;
-        lo = mine[s] < lo ? mine[s] : lo;
-        hi = mine[s] != NEVER && mine[s] > hi ? mine[s] : hi;
-        score_lo = score < score_lo ? score : score_lo;
-        score_hi = score > score_hi ? score : score_hi;
-        loss_lo = fmin(loss_lo, trials->loss[s]);
-        loss_hi = fmax(loss_hi, trials->loss[s]);
-    }
-    text_printf(md, "| %s | ", label);
-    if (lo == NEVER)
-        text_printf(md, "never | | ");
-    else
-        text_printf(md, "%g | %d to %d | ", median_of_ints(mine, N_SEEDS), lo,
-                    hi);
-    if (trials == book)
-        text_printf(md, "| ");
-    else
-        text_printf(md, "%d, %d, %d | ", count[0], count[1], count[2]);
-    if (fell == 0)
-        text_printf(md, "none | ");
-    else
-        text_printf(md, "%d (%d) | ", fell, lowest);
-    if (score_lo == score_hi)
-        text_printf(md, "%d | ", score_lo);
-    else
-        text_printf(md, "%d to %d | ", score_lo, score_hi);
-    text_printf(md, "%.4f to %.4f |\n", loss_lo, loss_hi);
-}
-
 static int short_table_of_trials(const char *dir,
                                  const Trials *trials)
 {
@@ -194,65 +179,61 @@ static int short_table_of_trials(const char *dir,
                      "| final loss |\n|:-------------|----------:"
                      "|-----------:|-----------:|----------:|--------:"
                      "|-----------:|\n");
-    for (int v = 0; v < variants(); v++)
-        summary_row(&md, &trials[v], &trials[0], variant(v).label);
+    for (int v = 0; v < variants(); v++) {
+        Spread sp = spread_of(&trials[v], &trials[0]);
+        text_printf(&md, "| %s | ", variant(v).label);
+        if (sp.never == N_SEEDS)
+            text_printf(&md, "never | | ");
+        else
+            text_printf(&md, "%g | %d to %d | ", median_of_ints(sp.first, N_SEEDS),
+                        sp.first_lo, sp.first_hi);
+        if (v == 0)
+            text_printf(&md, "| ");
+        else
+            text_printf(&md, "%d, %d, %d | ", sp.count[0], sp.count[1],
+                        sp.count[2]);
+        if (sp.fell == 0)
+            text_printf(&md, "none | ");
+        else
+            text_printf(&md, "%d (%d) | ", sp.fell, sp.lowest);
+        if (sp.score_lo == sp.score_hi)
+            text_printf(&md, "%d | ", sp.score_lo);
+        else
+            text_printf(&md, "%d to %d | ", sp.score_lo, sp.score_hi);
+        text_printf(&md, "%.4f to %.4f |\n", sp.loss_lo, sp.loss_hi);
+    }
     return save_table(dir, "ablation_summary.md", &md);
 }
 
 static void numbers_of_trials(Text *out, const Trials *trials,
                               const Trials *book, const char *name)
 {
-    int score_lo = N_PROBLEMS, score_hi = 0, best = 0;
-    int first_lo = MAX_STEPS, first_hi = -1, never = 0;
-    int fell = 0, lowest = N_PROBLEMS;  /* after a first 100/100 */
-    int lowest_seed = 0, mine[N_SEEDS], theirs[N_SEEDS], count[3];
-    double loss_lo = INFINITY, loss_hi = 0;
+    Spread sp = spread_of(trials, book);
     char key[64];
-    for (int s = 0; s < N_SEEDS; s++) {
-        const Run *run = &trials->run[s];
-        int score = final_score(run), first = run->result.first_perfect;
-        int low = lowest_after_perfect(run);
-        fell += low < N_PROBLEMS;
-        lowest_seed = low < lowest ? s : lowest_seed;
-        lowest = low < lowest ? low : lowest;
-        score_lo = score < score_lo ? score : score_lo;
-        score_hi = score > score_hi ? score : score_hi;
-        best = best_score_of(run) > best ? best_score_of(run) : best;
-        loss_lo = fmin(loss_lo, trials->loss[s]);
-        loss_hi = fmax(loss_hi, trials->loss[s]);
-        never += first < 0;
-        first_lo = first >= 0 && first < first_lo ? first : first_lo;
-        first_hi = first > first_hi ? first : first_hi;
-    }
-    first_steps(trials, mine);
-    first_steps(book, theirs);
-    seed_by_seed(mine, theirs, N_SEEDS, count);
     #define RANGE(suffix, ...) \
         (snprintf(key, sizeof key, "%s_%s", name, suffix), \
          number(out, key, __VA_ARGS__))
-    RANGE("score_lo", "%d", score_lo);
-    RANGE("score_hi", "%d", score_hi);
-    RANGE("best_ever", "%d", best);
-    RANGE("loss_lo", "%.4f", loss_lo);
-    RANGE("loss_hi", "%.4f", loss_hi);
-    RANGE("first_lo", "%d", never == N_SEEDS ? -1 : first_lo);
-    RANGE("first_hi", "%d", first_hi);
-    RANGE("never", "%d", never);
-    RANGE("fell", "%d", fell);
-    RANGE("lowest", "%d", lowest);
+    RANGE("score_lo", "%d", sp.score_lo);
+    RANGE("score_hi", "%d", sp.score_hi);
+    RANGE("best_ever", "%d", sp.best);
+    RANGE("loss_lo", "%.4f", sp.loss_lo);
+    RANGE("loss_hi", "%.4f", sp.loss_hi);
+    RANGE("first_lo", "%d", sp.never == N_SEEDS ? -1 : sp.first_lo);
+    RANGE("first_hi", "%d", sp.first_hi);
+    RANGE("never", "%d", sp.never);
+    RANGE("fell", "%d", sp.fell);
+    RANGE("lowest", "%d", sp.lowest);
     RANGE("lowest_seed", "%llu", (unsigned long long)(trials->run[0].cfg.seed
-                                                      + (unsigned)lowest_seed));
-    if (median_of_ints(mine, N_SEEDS) < NEVER)     /* else none */
-        RANGE("first_median", "%g", median_of_ints(mine, N_SEEDS));
-    RANGE("sooner", "%d", count[0]);
-    RANGE("as_soon", "%d", count[1]);
-    RANGE("later", "%d", count[2]);
+                                                      + sp.lowest_seed));
+    if (median_of_ints(sp.first, N_SEEDS) < NEVER)     /* else none */
+        RANGE("first_median", "%g", median_of_ints(sp.first, N_SEEDS));
+    RANGE("sooner", "%d", sp.count[0]);
+    RANGE("as_soon", "%d", sp.count[1]);
+    RANGE("later", "%d", sp.count[2]);
     #undef RANGE
 }
 
-static int figure_trials(const char *fig, const char *file,
-                         const Trials *book, const Trials *off,
-                         const char *label, int with_floor)
+static int figure_trials(const char *fig, const Trials *trials, int v)
 {
     enum { N = 2 * N_SEEDS_DRAWN };     /* two models, some seeds each */
     static float step[N][MAX_RECORDS], loss[N][MAX_RECORDS],
@@ -260,17 +241,17 @@ static int figure_trials(const char *fig, const char *file,
     static char labels[N][64], colours[N][8];
     SvgSeries losses[N], scores[N];
     double per_sequence, floor = loss_floor(&per_sequence);
-    char floor_label[64];
+    char floor_label[64], file[64];
     Text svg[2] = {{0}, {0}};
     for (int m = 0; m < 2; m++)
         for (int s = 0; s < N_SEEDS_DRAWN; s++) {
             int i = m * N_SEEDS_DRAWN + s;
-            const Run *run = &(m ? off : book)->run[s];
+            const Run *run = &trials[m ? v : 0].run[s];
             curves_of(run, step[i], loss[i], correct[i]);
             /* colour, pattern and width name the model, lightness the seed */
             if (s == 0)
                 snprintf(labels[i], sizeof labels[i], "%s, seed %llu",
-                         m ? label : "book's model",
+                         m ? variant(v).label : "book's model",
                          (unsigned long long)run->cfg.seed);
             else
                 snprintf(labels[i], sizeof labels[i], "seed %llu",
@@ -283,10 +264,11 @@ static int figure_trials(const char *fig, const char *file,
             scores[i].y = correct[i];
         }
     snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
+    snprintf(file, sizeof file, "%s.svg", variant(v).name);
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = N, .log_y = 1,
-         .h_line = {with_floor, floor, floor_label},
+         .h_line = {variant(v).off == NO_MASK, floor, floor_label},
          .legend = SVG_LEGEND_BELOW},
         {.title = "Score", .x_label = "step", .y_label = "problems right",
          .series = scores, .n_series = N, .y_min = 0,
@@ -302,15 +284,14 @@ static int figure_spread(const char *fig, const Trials *trials)
 {
     static float first[MAX_VARIANTS * N_SEEDS];
     const char *rows[MAX_VARIANTS], *colours[MAX_VARIANTS];
-    int steps[N_SEEDS];
     Text svg[2] = {{0}, {0}};
     for (int v = 0; v < variants(); v++) {
+        Spread sp = spread_of(&trials[v], &trials[0]);
         rows[v] = variant(v).label;
         colours[v] = svg_palette(v > 0);
-        first_steps(&trials[v], steps);
         for (int s = 0; s < N_SEEDS; s++)
-            first[v * N_SEEDS + s] = steps[s] == NEVER ? NAN
-                                                       : (float)steps[s];
+            first[v * N_SEEDS + s] =
+                sp.first[s] == NEVER ? NAN : (float)sp.first[s];
     }
     SvgDotChart chart = {.x_label = "step of the first 100/100",
                          .n_rows = variants(), .n_dots = N_SEEDS,
@@ -366,18 +347,16 @@ static int count_swapped_alike(Gpt *g, double *widest, int *same_answers)
     return alike;
 }
 
-static void numbers_of_swaps(Text *out, Gpt *g, const char *name)
+static void numbers_of_swaps(Text *out, const Trials *trials,
+                             const char *name)
 {
-    int same_answers = 0;
-    double widest = 0;
     char key[64];
-    int alike = count_swapped_alike(g, &widest, &same_answers);
     snprintf(key, sizeof key, "%s_swaps_alike", name);
-    number(out, key, "%d", alike);
+    number(out, key, "%d", trials->swaps_alike);
     snprintf(key, sizeof key, "%s_swap_gap", name);
-    number(out, key, "%.1e", widest);
+    number(out, key, "%.1e", trials->swap_gap);
     snprintf(key, sizeof key, "%s_swap_answers", name);
-    number(out, key, "%d", same_answers);
+    number(out, key, "%d", trials->swap_answers);
 }
 
 static double length_of(const real *x, size_t n)
@@ -463,16 +442,15 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
     }
     number(numbers, "scale_head", "%d", head);
     for (int k = 0; k < N_SCALES; k++) {
-        double max = -INFINITY, sum = 0, top = 0;
-        for (int u = 0; u <= t; u++)
-            if (scales[k] * (double)tr->scores[head][t][u] > max)
-                max = scales[k] * (double)tr->scores[head][t][u];
-        for (int u = 0; u <= t; u++)
-            sum += exp(scales[k] * (double)tr->scores[head][t][u] - max);
+        double scaled[4], max = -INFINITY, sum = 0, top = 0;
         for (int u = 0; u <= t; u++) {
-            values[k * 4 + u] = (float)(exp(scales[k]
-                                            * (double)tr->scores[head][t][u]
-                                            - max) / sum);
+            scaled[u] = scales[k] * (double)tr->scores[head][t][u];
+            max = fmax(max, scaled[u]);
+        }
+        for (int u = 0; u <= t; u++)
+            sum += exp(scaled[u] - max);
+        for (int u = 0; u <= t; u++) {
+            values[k * 4 + u] = (float)(exp(scaled[u] - max) / sum);
             top = fmax(top, values[k * 4 + u]);
         }
         char name[32];
@@ -519,35 +497,14 @@ static double saturation(Gpt *g, double *widest_score)
     return 100.0 * saturated / rows;
 }
 
-static void numbers_of_saturation(Text *out, Gpt *g, const char *name)
+static void numbers_of_saturation(Text *out, const Trials *trials,
+                                  const char *name)
 {
-    double widest, share = saturation(g, &widest);
     char key[64];
     snprintf(key, sizeof key, "%s_widest_score", name);
-    number(out, key, "%.1f", widest);
+    number(out, key, "%.1f", trials->widest_score);
     snprintf(key, sizeof key, "%s_saturated", name);
-    number(out, key, "%.0f", share);
-}
-
-int ablation_experiments(const char *model, const char *sweep,
-                         const char *dir, const char *fig, Text *numbers,
-                         Claims *claims)
-{
-    Gpt *g = load_transformer(model);
-    Trials *trials = calloc(MAX_VARIANTS, sizeof *trials);
-    int status = g == NULL         ? -1
-                 : trials == NULL ? fail("out of memory")
-                                  : run_trials(trials, model, sweep, g);
-    if (status == 0) {
-        claims_about_the_ablations(claims, trials, g);
-        status = numbers_and_figures_of_the_ablations(dir, fig, numbers,
-                                                      claims, trials, g);
-    }
-    for (int v = 0; trials != NULL && v < variants(); v++)
-        delete_transformer(trials[v].first);
-    free(trials);
-    delete_transformer(g);
-    return status;
+    number(out, key, "%.0f", trials->saturated);
 }
 
 static int numbers_and_figures_of_the_ablations(const char *dir,
@@ -570,12 +527,11 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
     numbers_of_spread(numbers, "no_mask_copied", "%.0f", percent[0],
                       N_SEEDS);
     numbers_of_spread(numbers, "full_copied", "%.0f", percent[1], N_SEEDS);
-    numbers_of_swaps(numbers, g, "full");
-    numbers_of_swaps(numbers, trials[variant_without(NO_POSITION)].first,
+    numbers_of_swaps(numbers, &trials[0], "full");
+    numbers_of_swaps(numbers, &trials[variant_without(NO_POSITION)],
                      "no_position");
-    numbers_of_saturation(numbers, g, "full");
-    numbers_of_saturation(numbers,
-                          trials[variant_without(NO_LAYERNORM)].first,
+    numbers_of_saturation(numbers, &trials[0], "full");
+    numbers_of_saturation(numbers, &trials[variant_without(NO_LAYERNORM)],
                           "no_layernorm");
     int status = table_of_trials(dir, trials);
     if (status == 0)
@@ -587,32 +543,9 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
                                trials[0].run[0].cfg.seed);
     if (status == 0)
         status = figure_softmax_scale(fig, numbers, g);
-    for (int v = 1; status == 0 && v < variants(); v++) {
-        char file[64];
-        snprintf(file, sizeof file, "%s.svg", variant(v).name);
-        status = figure_trials(fig, file, &trials[0], &trials[v],
-                               variant(v).label, variant(v).off == NO_MASK);
-    }
+    for (int v = 1; status == 0 && v < variants(); v++)
+        status = figure_trials(fig, trials, v);
     return status;
-}
-
-static int seeds_perfect_after(const Trials *trials, int step)
-{
-    int seeds = 0;                      /* first 100/100 after step */
-    for (int s = 0; s < N_SEEDS; s++)
-        seeds += trials->run[s].result.first_perfect > step;
-    return seeds;
-}
-
-static int first_perfect_range(const Trials *trials, int *lo, int *hi)
-{
-    *lo = MAX_STEPS, *hi = -1;
-    for (int s = 0; s < N_SEEDS; s++) {
-        int first = trials->run[s].result.first_perfect;
-        *lo = first < *lo ? first : *lo;
-        *hi = first > *hi ? first : *hi;
-    }
-    return *lo;
 }
 
 static const char *first_perfect_list(const Trials *trials, char *out,
@@ -625,72 +558,60 @@ static const char *first_perfect_list(const Trials *trials, char *out,
     return out;
 }
 
-static void sooner_and_later(Claims *claims, const int count[3],
-                             const char *sooner, const char *later)
+static void every_seed_reaches(Claims *claims, const Trials *trials,
+                               const Trials *off, int after,
+                               const char *says)
 {
-    for (int k = 0; k < 3; k += 2)
-        claim_count(claims, count[k], N_SEEDS, 1, N_SEEDS - 1,
-                    CHAPTER_ABLATIONS, k ? later : sooner,
-                    "sooner on %d seeds, as soon on %d, later on %d",
-                    count[0], count[1], count[2]);
+    char book[160], theirs[160];    /* first 100/100, seed by seed */
+    int seeds = 0;                  /* first 100/100 past step after */
+    for (int s = 0; s < N_SEEDS; s++)
+        seeds += off->run[s].result.first_perfect > after;
+    claim_every(claims, seeds, N_SEEDS, CHAPTER_ABLATIONS, says,
+                "first 100/100 without: %s; with: %s",
+                first_perfect_list(off, theirs, sizeof theirs),
+                first_perfect_list(&trials[0], book, sizeof book));
 }
 
-static void claims_about_the_ablations(Claims *claims, const Trials *trials,
-                                       Gpt *g)
+static void sooner_and_later(Claims *claims, const Trials *trials,
+                             const Trials *off, const char *sooner,
+                             const char *later)
 {
-    check_the_position_vectors(claims, trials, g);
-    check_the_causal_mask(claims, trials);
-    check_residual_and_layernorm(claims, trials, g);
+    Spread sp = spread_of(off, &trials[0]);
+    for (int k = 0; k < 3; k += 2)
+        claim_count(claims, sp.count[k], N_SEEDS, 1, N_SEEDS - 1,
+                    CHAPTER_ABLATIONS, k ? later : sooner,
+                    "sooner on %d seeds, as soon on %d, later on %d",
+                    sp.count[0], sp.count[1], sp.count[2]);
 }
 
 static void check_the_position_vectors(Claims *claims,
-                                       const Trials *trials, Gpt *g)
+                                       const Trials *trials)
 {
     const Trials *no_position = &trials[variant_without(NO_POSITION)];
-    double gap_book, gap_blind;
-    int same;
-    int alike_book = count_swapped_alike(g, &gap_book, &same);
-    int alike_blind = count_swapped_alike(no_position->first, &gap_blind,
-                                          &same);
-    claim(claims, alike_blind == 45 && alike_book == 0 && gap_blind <= 1e-4
-          && gap_book >= 0.1, CHAPTER_ABLATIONS,
+    claim(claims, no_position->swaps_alike == 45
+          && trials[0].swaps_alike == 0 && no_position->swap_gap <= 1e-4
+          && trials[0].swap_gap >= 0.1, CHAPTER_ABLATIONS,
           "without position vectors the scores of a*b= and b*a= are the "
           "same bits, exchanged, for all 45 pairs, and for none with "
           "them; the outputs differ only by rounding",
           "alike without: %d pairs, largest output gap %.1e; alike with: "
-          "%d, gap %.2f", alike_blind, gap_blind, alike_book, gap_book);
-    int low_book[N_SEEDS], low_blind[N_SEEDS];
-    int fell_book = 0, fell_blind = 0;
-    int lowest_book = N_PROBLEMS, lowest_blind = N_PROBLEMS;
-    for (int s = 0; s < N_SEEDS; s++) {
-        low_book[s] = lowest_after_perfect(&trials[0].run[s]);
-        low_blind[s] = lowest_after_perfect(&no_position->run[s]);
-        lowest_book = fmin(lowest_book, low_book[s]);
-        lowest_blind = fmin(lowest_blind, low_blind[s]);
-        fell_book += low_book[s] < N_PROBLEMS;
-        fell_blind += low_blind[s] < N_PROBLEMS;
-    }
+          "%d, gap %.2f", no_position->swaps_alike, no_position->swap_gap,
+          trials[0].swaps_alike, trials[0].swap_gap);
+    Spread book = spread_of(&trials[0], &trials[0]),
+           blind = spread_of(no_position, &trials[0]);
     char lows_book[160], lows_blind[160];
-    list_values(lows_book, sizeof lows_book, low_book, N_SEEDS);
-    list_values(lows_blind, sizeof lows_blind, low_blind, N_SEEDS);
-    claim(claims, fell_blind > fell_book && lowest_blind < lowest_book,
+    list_values(lows_book, sizeof lows_book, book.low, N_SEEDS);
+    list_values(lows_blind, sizeof lows_blind, blind.low, N_SEEDS);
+    claim(claims, blind.fell > book.fell && blind.lowest < book.lowest,
           CHAPTER_ABLATIONS,
           "more seeds of the model without position vectors fall back "
           "after their first 100/100 than of the book's model, and lower",
           "lowest after the first 100/100, seed by seed (100: never fell): "
           "without %s; with %s", lows_blind, lows_book);
-    int mine[N_SEEDS], theirs[N_SEEDS], count[3];
-    char book[160], off[160];   /* first 100/100, seed by seed */
-    first_perfect_list(&trials[0], book, sizeof book);
-    first_steps(&trials[0], theirs);
-    first_steps(no_position, mine);
-    seed_by_seed(mine, theirs, N_SEEDS, count);
-    claim_every(claims, seeds_perfect_after(no_position, -1), N_SEEDS,
-                CHAPTER_ABLATIONS,
-                "every seed of the model without position vectors reaches "
-                "100/100", "first 100/100 without: %s; with: %s",
-                first_perfect_list(no_position, off, sizeof off), book);
-    sooner_and_later(claims, count,
+    every_seed_reaches(claims, trials, no_position, -1,
+                       "every seed of the model without position vectors "
+                       "reaches 100/100");
+    sooner_and_later(claims, trials, no_position,
                      "without position vectors the model reaches 100/100 "
                      "sooner than the book's model from the same seed on "
                      "some seeds", "without position vectors the model "
@@ -702,13 +623,11 @@ static void check_the_causal_mask(Claims *claims, const Trials *trials)
 {
     const Trials *no_mask = &trials[variant_without(NO_MASK)];
     double per_sequence, floor = loss_floor(&per_sequence);
-    int best_score = 0, perfect = 0, below_floor = 0, copy = 0;
+    Spread sp = spread_of(no_mask, &trials[0]);
+    int below_floor = 0, copy = 0;
     for (int s = 0; s < N_SEEDS; s++) {
-        int best = best_score_of(&no_mask->run[s]);
-        best_score = best > best_score ? best : best_score;
-        perfect += no_mask->run[s].result.first_perfect >= 0;
         below_floor += no_mask->loss[s] < floor / 10
-                       && 2 * best < N_PROBLEMS;
+                       && 2 * best_score_of(&no_mask->run[s]) < N_PROBLEMS;
         copy += no_mask->copied[s] > 0.5 && trials[0].copied[s] < 0.05;
     }
     double worst_loss = highest_of(no_mask->loss, N_SEEDS),
@@ -726,47 +645,54 @@ static void check_the_causal_mask(Claims *claims, const Trials *trials)
           "at any check of its training",
           "highest loss %.1e against a floor of %.3f; best score at any "
           "check %d; seeds ever at 100/100: %d", worst_loss, floor,
-          best_score, perfect);
+          sp.best, N_SEEDS - sp.never);
 }
 
 static void check_residual_and_layernorm(Claims *claims,
-                                         const Trials *trials, Gpt *g)
+                                         const Trials *trials)
 {
     const Trials *no_residual = &trials[variant_without(NO_RESIDUAL)],
                  *no_layernorm = &trials[variant_without(NO_LAYERNORM)];
-    int mine[N_SEEDS], theirs[N_SEEDS], count[3], book_lo, book_hi;
-    double wide_book, wide_off;
-    char book[160], off[160];   /* first 100/100, seed by seed */
-    first_perfect_range(&trials[0], &book_lo, &book_hi);
-    first_perfect_list(&trials[0], book, sizeof book);
-    first_steps(&trials[0], theirs);
-    first_steps(no_residual, mine);
-    seed_by_seed(mine, theirs, N_SEEDS, count);
-    claim_every(claims, seeds_perfect_after(no_residual, -1), N_SEEDS,
-                CHAPTER_ABLATIONS,
-                "every seed of the model without the residual reaches "
-                "100/100",
-                "first 100/100 without: %s; with: %s",
-                first_perfect_list(no_residual, off, sizeof off), book);
-    sooner_and_later(claims, count,
+    int book_last = spread_of(&trials[0], &trials[0]).first_hi;
+    every_seed_reaches(claims, trials, no_residual, -1,
+                       "every seed of the model without the residual "
+                       "reaches 100/100");
+    sooner_and_later(claims, trials, no_residual,
                      "without the residual the model reaches 100/100 "
                      "sooner than the book's model from the same seed on "
                      "some seeds", "without the residual the model "
                      "reaches 100/100 later than the book's model from "
                      "the same seed on some seeds");
-    double rare = fmax(saturation(g, &wide_book),
-                       saturation(no_layernorm->first, &wide_off));
-    claim_every(claims, seeds_perfect_after(no_layernorm, book_hi), N_SEEDS,
-                CHAPTER_ABLATIONS,
-                "every seed of the model without LayerNorm reaches 100/100 "
-                "later than every seed of the book's model",
-                "first 100/100 without: %s; with: %s",
-                first_perfect_list(no_layernorm, off, sizeof off), book);
-    claim(claims, wide_off > wide_book && rare <= 20,
-          CHAPTER_ABLATIONS,
+    double rare = fmax(trials[0].saturated, no_layernorm->saturated);
+    every_seed_reaches(claims, trials, no_layernorm, book_last,
+                       "every seed of the model without LayerNorm reaches "
+                       "100/100 later than every seed of the book's model");
+    claim(claims, no_layernorm->widest_score > trials[0].widest_score
+          && rare <= 20, CHAPTER_ABLATIONS,
           "the book's seed without LayerNorm has larger scores, saturated "
           "rows staying rare (under 20 %)",
           "score spread %.1f against %.1f; saturated rows %.0f %%",
-          wide_off, wide_book, rare);
+          no_layernorm->widest_score, trials[0].widest_score, rare);
+}
+
+int ablation_experiments(const char *model, const char *sweep,
+                         const char *dir, const char *fig, Text *numbers,
+                         Claims *claims)
+{
+    Gpt *g = load_transformer(model);
+    Trials *trials = calloc(MAX_VARIANTS, sizeof *trials);
+    int status = g == NULL         ? -1
+                 : trials == NULL ? fail("out of memory")
+                                  : run_trials(trials, model, sweep, g);
+    if (status == 0) {
+        check_the_position_vectors(claims, trials);
+        check_the_causal_mask(claims, trials);
+        check_residual_and_layernorm(claims, trials);
+        status = numbers_and_figures_of_the_ablations(dir, fig, numbers,
+                                                      claims, trials, g);
+    }
+    free(trials);
+    delete_transformer(g);
+    return status;
 }
 

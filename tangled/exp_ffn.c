@@ -21,50 +21,17 @@ typedef struct {
     Trained with_gelu[N_SEEDS], no_gelu[N_SEEDS];
     FfnSeed seed[N_SEEDS];  /* each model with GELU, taken apart */
 } FfnRuns;
-static int experiments_of_the_ffn(const char *dir, const char *fig,
-                                  Text *numbers, Claims *claims, Gpt *g,
-                                  FfnRuns *e);
-static int figure_scree(const char *fig, const double *share, int count,
-                        const double *share_in);
-static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
-                                 double collapse,
-                                 const double separations[],
-                                 const int neurons[]);
-static int train_and_take_apart(FfnRuns *e, int s);
-static void claims_over_the_models(Text *numbers, Claims *claims,
-                                   const FfnRuns *e);
-typedef struct {    /* over the seeds: on how many each sentence holds */
-    int worst, shared, fifty, zero_best, clear, fewer;
-    double count[2][N_SEEDS];   /* directions for 90 %: outputs, inputs */
-    double least[3][N_SEEDS];   /* the smallest shares */
-} SeedTally;
-static SeedTally tally_the_seeds(const FfnRuns *e);
-static void check_the_models_of_all_seeds(Claims *claims,
-                                          const SeedTally *t);
 
-int ffn_experiments(const char *model, const char *sweep, const char *dir,
-                    const char *fig, Text *numbers, Claims *claims)
-{
-    FfnRuns *e = calloc(1, sizeof *e);
-    Gpt *g = load_transformer(model);
-    int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;
-    if (status == 0)
-        status = load_training_log(model, &e->book);
-    if (status == 0)
-        e->sweep = (Sweep){sweep, &e->book, g};
-    for (int s = 0; status == 0 && s < N_SEEDS; s++)
-        status = train_and_take_apart(e, s);
-    if (status == 0)
-        status = experiments_of_the_ffn(dir, fig, numbers, claims, g, e);
-    delete_transformer(g);
-    free(e);
-    return status;
-}
-
-static int take_apart(Gpt *g, FfnSeed *out)
+static int train_and_take_apart(FfnRuns *e, int s)
 {
     static real h[N_PROBLEMS * HIDDEN], in[N_PROBLEMS * WIDTH];
-    activations_at_equals(g, h, in);
+    Relative r = {.n_heads = N_HEADS};
+    FfnSeed *out = &e->seed[s];
+    Gpt *trained = swept_measured(&e->with_gelu[s], &e->sweep, r, s);
+    if (trained == NULL)
+        return -1;
+    activations_at_equals(trained, h, in);
+    done_with(trained, &e->sweep);
     for (int c = 0; c < N_CONCEPTS; c++)
         out->found[c] = search_neuron(h, &concepts[c]);
     out->pca_90 = directions_for_90(h, HIDDEN, out->share);
@@ -76,18 +43,7 @@ static int take_apart(Gpt *g, FfnSeed *out)
     return 0;
 }
 
-static int train_and_take_apart(FfnRuns *e, int s)
-{
-    Relative r = {.n_heads = N_HEADS};
-    Gpt *trained = swept_measured(&e->with_gelu[s], &e->sweep, r, s);
-    if (trained == NULL)
-        return -1;
-    int status = take_apart(trained, &e->seed[s]);
-    done_with(trained, &e->sweep);
-    return status;
-}
-
-static double no_gelu_collapse(Text *numbers, Gpt *g)
+static void no_gelu_collapse(Text *numbers, Claims *claims, Gpt *g)
 {
     static real map[WIDTH * WIDTH], shift[WIDTH], one[WIDTH];
     int rows = 0;
@@ -115,7 +71,9 @@ static double no_gelu_collapse(Text *numbers, Gpt *g)
     number(numbers, "collapse_max_diff", "%.*f", decimals_for(worst),
            worst);
     number(numbers, "collapse_largest", "%.1f", largest);
-    return worst;
+    claim(claims, worst < 1e-4, CHAPTER_FFN,
+          "the FFN without GELU is one map, to 0.0001",
+          "largest difference %.7f", worst);
 }
 
 static int lowest_of_the_seeds(const Trained runs[N_SEEDS])
@@ -131,26 +89,21 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
 {
     const Trained *with = e->with_gelu;
     Relative r = {.n_heads = N_HEADS, .off = NO_GELU};
+    double loss = 0, loss_with = 0, steps[2][N_SEEDS];
+    int ends = 0;
     for (int s = 0; s < N_SEEDS; s++) {
         Gpt *g = swept_measured(&e->no_gelu[s], &e->sweep, r, s);
         if (g == NULL)
             return -1;
         done_with(g, &e->sweep);
-    }
-    double loss = 0, loss_with = 0;
-    for (int s = 0; s < N_SEEDS; s++) {
         loss += e->no_gelu[s].loss / N_SEEDS;
         loss_with += with[s].loss / N_SEEDS;
-    }
-    number(numbers, "nogelu_mean_loss", "%.3f", loss);
-    number(numbers, "gelu_mean_loss", "%.3f", loss_with);
-    double steps[2][N_SEEDS];
-    int ends = 0;
-    for (int s = 0; s < N_SEEDS; s++) {
         steps[0][s] = steps_to_perfect(&e->no_gelu[s]);
         steps[1][s] = steps_to_perfect(&with[s]);
         ends += e->no_gelu[s].correct == N_PROBLEMS;
     }
+    number(numbers, "nogelu_mean_loss", "%.3f", loss);
+    number(numbers, "gelu_mean_loss", "%.3f", loss_with);
     numbers_of_spread(numbers, "nogelu_steps", "%g", steps[0], N_SEEDS);
     numbers_of_spread(numbers, "gelu_steps", "%g", steps[1], N_SEEDS);
     number(numbers, "nogelu_ends_perfect", "%d", ends);
@@ -163,9 +116,8 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
 
 static int figure_without_gelu(const char *fig, const FfnRuns *e)
 {
-    static float step[2][N_SEEDS][MAX_RECORDS];
-    static float loss[2][N_SEEDS][MAX_RECORDS];
-    static float correct[2][N_SEEDS][MAX_RECORDS];
+    static float step[2][N_SEEDS][MAX_RECORDS],
+        loss[2][N_SEEDS][MAX_RECORDS], correct[2][N_SEEDS][MAX_RECORDS];
     SvgSeries losses[2 * N_SEEDS], scores[2 * N_SEEDS];
     SvgSeries key[2] = {
         {"with GELU", NULL, NULL, 0, 0, svg_palette(0), 0},
@@ -179,18 +131,16 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
             curves_of(run, step[kind][s], loss[kind][s], correct[kind][s]);
             losses[i] = (SvgSeries){NULL, step[kind][s], loss[kind][s], n,
                                     kind, svg_palette(kind), 0};
-            scores[i] = (SvgSeries){NULL, step[kind][s], correct[kind][s], n,
-                                    kind, svg_palette(kind), 0};
+            scores[i] = losses[i];
+            scores[i].y = correct[kind][s];
         }
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
-         .series = losses,
-         .n_series = 2 * N_SEEDS, .log_y = 1, .h_line = {1, floor, "floor"},
-         .legend = SVG_LEGEND_NONE},
+         .series = losses, .n_series = 2 * N_SEEDS, .log_y = 1,
+         .h_line = {1, floor, "floor"}, .legend = SVG_LEGEND_NONE},
         {.title = "Score", .x_label = "step", .y_label = "problems right",
-         .series = scores,
-         .n_series = 2 * N_SEEDS, .y_min = 0, .y_max = 100,
-         .legend = SVG_LEGEND_NONE}};
+         .series = scores, .n_series = 2 * N_SEEDS, .y_min = 0,
+         .y_max = 100, .legend = SVG_LEGEND_NONE}};
     for (int narrow = 0; narrow < 2; narrow++) {
         double width = narrow ? NARROW_WIDTH : 760;
         int across = narrow ? 1 : 2, rows = 2 / across;
@@ -212,39 +162,37 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
 
 enum { N_DRAWN = 4 };
 
-static int search_neurons(const char *dir, Text *numbers, const real *h,
-                          int neuron[], double d[])
+static int table_of_neurons(const char *dir, Text *numbers,
+                            const NeuronFound found[N_CONCEPTS])
 {
     Text md = {0};
     text_printf(&md, "| concept | problems with it | neuron | "
                 "separation $d$ | right by one threshold |\n"
                 "|:--|--:|--:|--:|--:|\n");
     for (int c = 0; c < (int)N_CONCEPTS; c++) {
-        NeuronFound found = search_neuron(h, &concepts[c]);
-        neuron[c] = found.neuron;
-        d[c] = found.d;
         text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name,
-                    found.count, neuron[c], d[c], found.right);
+                    found[c].count, found[c].neuron, found[c].d,
+                    found[c].right);
         char name[64];
         snprintf(name, sizeof name, "neuron_%d", c + 1);
-        number(numbers, name, "%d", neuron[c]);
+        number(numbers, name, "%d", found[c].neuron);
         snprintf(name, sizeof name, "neuron_%d_d", c + 1);
-        number(numbers, name, "%.2f", d[c]);
+        number(numbers, name, "%.2f", found[c].d);
     }
     return save_table(dir, "neurons.md", &md);
 }
 
 static int figure_neurons(const char *fig, const real *h,
-                          const int neuron[], const double d[])
+                          const NeuronFound found[N_CONCEPTS])
 {
     static float values[N_DRAWN][N_PROBLEMS];
     static char titles[N_DRAWN][96];
     Text svg[2] = {{0}, {0}};
     for (int c = 0; c < N_DRAWN; c++) {
         for (int p = 0; p < N_PROBLEMS; p++)
-            values[c][p] = (float)h[p * HIDDEN + neuron[c]];
+            values[c][p] = (float)h[p * HIDDEN + found[c].neuron];
         snprintf(titles[c], sizeof titles[c], "%s\nneuron %d, $d$ = %.2f",
-                 concepts[c].name, neuron[c], d[c]);
+                 concepts[c].name, found[c].neuron, found[c].d);
     }
     for (int narrow = 0; narrow < 2; narrow++) {
         int across = narrow ? 1 : 2;
@@ -265,16 +213,11 @@ static int figure_neurons(const char *fig, const real *h,
 }
 
 static int principal_directions(const char *fig, Text *numbers,
-                                Claims *claims, const real *h,
-                                const real *in)
+                                Claims *claims, const FfnSeed *book)
 {
-    double share[HIDDEN], share_in[WIDTH];
-    int count = directions_for_90(h, HIDDEN, share);
-    int count_in = directions_for_90(in, WIDTH, share_in);
-    if (count == -2 || count_in == -2)
-        return fail("out of memory");
-    if (count < 0 || count_in < 0)
-        return fail("the eigen-solver did not converge");
+    const double *share = book->share, *share_in = book->share_input;
+    int count = book->pca_90, count_in = book->pca_90_input;
+    Text svg[2] = {{0}, {0}};
     claim(claims, count <= HIDDEN / 4 && count > count_in,
           CHAPTER_FFN,
           "the activations need more directions for 90 % of their variance "
@@ -283,21 +226,14 @@ static int principal_directions(const char *fig, Text *numbers,
     number(numbers, "pca_90", "%d", count);
     number(numbers, "pca_90_input", "%d", count_in);
     number(numbers, "pca_first_share", "%.0f", 100 * share[0]);
-    int rank = directions_with_variance(share, HIDDEN);
-    int rank_in = directions_with_variance(share_in, WIDTH);
-    number(numbers, "pca_rank", "%d", rank);
-    number(numbers, "pca_rank_input", "%d", rank_in);
+    number(numbers, "pca_rank", "%d",
+           directions_with_variance(share, HIDDEN));
+    number(numbers, "pca_rank_input", "%d",
+           directions_with_variance(share_in, WIDTH));
     number(numbers, "pca_least_share", "%.1e", share[HIDDEN - 1]);
     number(numbers, "pca_last_input_share", "%.1e", share_in[WIDTH - 2]);
     number(numbers, "pca_empty_input_share", "%.1e", share_in[WIDTH - 1]);
     number(numbers, "pca_cut_off", "%.0e", ROUNDING_SHARE);
-    return figure_scree(fig, share, count, share_in);
-}
-
-static int figure_scree(const char *fig, const double *share, int count,
-                        const double *share_in)
-{
-    Text svg[2] = {{0}, {0}};
     view_scree(&svg[0], share, count, share_in, VIEW_WIDE);
     view_scree(&svg[1], share, count, share_in, VIEW_NARROW);
     return save_figure(fig, "pca.svg", svg);
@@ -317,15 +253,15 @@ static double midpoint_of(const real *h, int neuron, const Concept *c)
     return (sum[0] / n[0] + sum[1] / n[1]) / 2;
 }
 
-static Highs highs_of(const real *h, int neuron, double d,
+static Highs highs_of(const real *h, const NeuronFound *found,
                       const Concept *c, int (*among)(int a, int b))
 {
     Highs s = {0, 0, 0, 0};
-    double mid = midpoint_of(h, neuron, c);
+    double mid = midpoint_of(h, found->neuron, c);
     for (int p = 0; p < N_PROBLEMS; p++) {
         int a = p / 10, b = p % 10;
-        double x = h[p * HIDDEN + neuron];
-        int high = d > 0 ? x > mid : x < mid;
+        double x = h[p * HIDDEN + found->neuron];
+        int high = found->d > 0 ? x > mid : x < mid;
         if (among != NULL && !among(a, b))
             continue;
         if (c->holds(a, b)) {
@@ -342,14 +278,14 @@ static Highs highs_of(const real *h, int neuron, double d,
 static int with_0_or_1(int a, int b) { return a <= 1 || b <= 1; }
 
 static void claims_about_figure_neurons(Text *numbers, Claims *claims,
-                                        const real *h, const int neuron[],
-                                        const double d[])
+                                        const real *h,
+                                        const NeuronFound found[])
 {
     static const char *const chapter = CHAPTER_FFN;
-    Highs zero = highs_of(h, neuron[3], d[3], &concepts[3], NULL);
-    Highs two = highs_of(h, neuron[1], d[1], &concepts[1], NULL);
-    Highs small = highs_of(h, neuron[1], d[1], &concepts[1], with_0_or_1);
-    Highs fifty = highs_of(h, neuron[2], d[2], &concepts[2], NULL);
+    Highs zero = highs_of(h, &found[3], &concepts[3], NULL);
+    Highs two = highs_of(h, &found[1], &concepts[1], NULL);
+    Highs small = highs_of(h, &found[1], &concepts[1], with_0_or_1);
+    Highs fifty = highs_of(h, &found[2], &concepts[2], NULL);
     number(numbers, "neuron_4_rest", "%d", zero.without);
     number(numbers, "neuron_4_rest_low", "%d",
            zero.without - zero.without_high);
@@ -387,58 +323,11 @@ static void claims_about_figure_neurons(Text *numbers, Claims *claims,
           fifty.with, fifty.without_high);
 }
 
-static int experiments_of_the_ffn(const char *dir, const char *fig,
-                                  Text *numbers, Claims *claims, Gpt *g,
-                                  FfnRuns *e)
-{
-    static real h[N_PROBLEMS * HIDDEN], in[N_PROBLEMS * WIDTH];
-    int neuron[N_CONCEPTS];
-    double d[N_CONCEPTS], collapse = no_gelu_collapse(numbers, g);
-    int status = train_without_gelu(numbers, e);
-    if (status == 0)
-        status = figure_without_gelu(fig, e);
-    activations_at_equals(g, h, in);
-    if (status == 0)
-        status = search_neurons(dir, numbers, h, neuron, d);
-    if (status == 0) {
-        claims_about_the_ffn(claims, e, collapse, d, neuron);
-        claims_about_figure_neurons(numbers, claims, h, neuron, d);
-        status = figure_neurons(fig, h, neuron, d);
-    }
-    if (status == 0)
-        status = principal_directions(fig, numbers, claims, h, in);
-    if (status == 0)
-        claims_over_the_models(numbers, claims, e);
-    return status;
-}
-
-static void claims_over_the_models(Text *numbers, Claims *claims,
-                                   const FfnRuns *e)
-{
-    double d[N_SEEDS];
-    char name[64];
-    for (int c = 0; c < N_CONCEPTS; c++) {
-        for (int s = 0; s < N_SEEDS; s++)
-            d[s] = fabs(e->seed[s].found[c].d);
-        snprintf(name, sizeof name, "neuron_%d_sweep_d", c + 1);
-        numbers_of_spread(numbers, name, "%.2f", d, N_SEEDS);
-    }
-    SeedTally t = tally_the_seeds(e);
-    numbers_of_spread(numbers, "pca_90_sweep", "%g", t.count[0], N_SEEDS);
-    numbers_of_spread(numbers, "pca_90_input_sweep", "%g", t.count[1],
-                      N_SEEDS);
-    numbers_of_spread(numbers, "pca_31st_input_sweep", "%.1e", t.least[0],
-                      N_SEEDS);
-    numbers_of_spread(numbers, "pca_32nd_input_sweep", "%.1e", t.least[1],
-                      N_SEEDS);
-    numbers_of_spread(numbers, "pca_least_sweep", "%.1e", t.least[2],
-                      N_SEEDS);
-    number(numbers, "neuron_sweep_a7_worst", "%d", t.worst);
-    number(numbers, "neuron_sweep_a7_b7_shared", "%d", t.shared);
-    number(numbers, "neuron_sweep_fifty_beats_never", "%d", t.fifty);
-    number(numbers, "neuron_sweep_zero_best", "%d", t.zero_best);
-    check_the_models_of_all_seeds(claims, &t);
-}
+typedef struct {    /* over the seeds: on how many each sentence holds */
+    int worst, shared, fifty, zero_best, clear, fewer;
+    double count[2][N_SEEDS];   /* directions for 90 %: outputs, inputs */
+    double least[3][N_SEEDS];   /* the smallest shares */
+} SeedTally;
 
 static SeedTally tally_the_seeds(const FfnRuns *e)
 {
@@ -473,16 +362,9 @@ static void check_the_models_of_all_seeds(Claims *claims,
 {
     char lists[2][160];
     int counts[2][N_SEEDS];
-    double range[2][2] = {{t->least[0][0], t->least[0][0]},
-                          {t->least[1][0], t->least[1][0]}};
     for (int s = 0; s < N_SEEDS; s++)
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 2; k++)
             counts[k][s] = (int)t->count[k][s];
-            if (t->least[k][s] < range[k][0])
-                range[k][0] = t->least[k][s];
-            if (t->least[k][s] > range[k][1])
-                range[k][1] = t->least[k][s];
-        }
     for (int k = 0; k < 2; k++)
         list_values(lists[k], sizeof lists[k], counts[k], N_SEEDS);
     claim_every(claims, t->fewer, N_SEEDS, CHAPTER_FFN,
@@ -494,7 +376,8 @@ static void check_the_models_of_all_seeds(Claims *claims,
           "inputs in 31, no share within a factor 100 of the cut-off",
           "on %d of %d seeds; the inputs' 31st share at least %.0f times "
           "the cut-off, the 32nd at most 1/%.0f of it", t->clear, N_SEEDS,
-          range[0][0] / ROUNDING_SHARE, ROUNDING_SHARE / range[1][1]);
+          lowest_of(t->least[0], N_SEEDS) / ROUNDING_SHARE,
+          ROUNDING_SHARE / highest_of(t->least[1], N_SEEDS));
     claim_count(claims, t->worst, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
                 CHAPTER_FFN, "on more than half the seeds 'a "
                 "is 7' is the worst separated concept", "on %d of %d seeds",
@@ -512,17 +395,11 @@ static void check_the_models_of_all_seeds(Claims *claims,
                 "beats 'never' on %d of %d seeds", t->fifty, N_SEEDS);
 }
 
-static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
-                                 double collapse,
-                                 const double separations[],
-                                 const int neurons[])
+static void claims_about_the_ffn(Claims *claims, const FfnRuns *e)
 {
-    claim(claims, collapse < 1e-4, CHAPTER_FFN,
-          "the FFN without GELU is one map, to 0.0001",
-          "largest difference %.7f", collapse);
+    const NeuronFound *found = e->seed[0].found;    /* the book's model */
     int slower = 0, ends = 0, reached = 0;
-    int with[N_SEEDS], without[N_SEEDS];
-    int final[N_SEEDS];
+    int with[N_SEEDS], without[N_SEEDS], final[N_SEEDS];
     char with_list[160], without_list[160], final_list[160];
     for (int s = 0; s < N_SEEDS; s++) {
         with[s] = steps_to_perfect(&e->with_gelu[s]);
@@ -556,19 +433,84 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e,
           lowest_without, lowest_with);
     int worst = 1;
     for (int c = 1; c < N_DRAWN; c++)
-        worst &= fabs(separations[c]) > fabs(separations[0]);
+        worst &= fabs(found[c].d) > fabs(found[0].d);
     claim(claims, worst, CHAPTER_FFN,
           "'a is 7' is the concept worst separated by its best neuron",
-          "separation %.2f", fabs(separations[0]));
-    const NeuronFound *fifty = &e->seed[0].found[2];
+          "separation %.2f", fabs(found[0].d));
+    const NeuronFound *fifty = &found[2];
     claim(claims, fifty->right < N_PROBLEMS - fifty->count,
           CHAPTER_FFN,
           "the neuron for 'the tens digit is 5' sorts fewer problems right "
           "than the rule 'never'", "%d right, against %d",
           fifty->right, N_PROBLEMS - fifty->count);
-    claim(claims, neurons[0] == neurons[N_CONCEPTS - 1],
+    claim(claims, found[0].neuron == found[N_CONCEPTS - 1].neuron,
           CHAPTER_FFN,
           "one neuron is best for 'a is 7' and 'b is 7'",
-          "neurons %d and %d", neurons[0], neurons[N_CONCEPTS - 1]);
+          "neurons %d and %d", found[0].neuron,
+          found[N_CONCEPTS - 1].neuron);
+}
+
+static void claims_over_the_models(Text *numbers, Claims *claims,
+                                   const FfnRuns *e)
+{
+    double d[N_SEEDS];
+    char name[64];
+    for (int c = 0; c < N_CONCEPTS; c++) {
+        for (int s = 0; s < N_SEEDS; s++)
+            d[s] = fabs(e->seed[s].found[c].d);
+        snprintf(name, sizeof name, "neuron_%d_sweep_d", c + 1);
+        numbers_of_spread(numbers, name, "%.2f", d, N_SEEDS);
+    }
+    SeedTally t = tally_the_seeds(e);
+    numbers_of_spread(numbers, "pca_90_sweep", "%g", t.count[0], N_SEEDS);
+    numbers_of_spread(numbers, "pca_90_input_sweep", "%g", t.count[1],
+                      N_SEEDS);
+    numbers_of_spread(numbers, "pca_31st_input_sweep", "%.1e", t.least[0],
+                      N_SEEDS);
+    numbers_of_spread(numbers, "pca_32nd_input_sweep", "%.1e", t.least[1],
+                      N_SEEDS);
+    numbers_of_spread(numbers, "pca_least_sweep", "%.1e", t.least[2],
+                      N_SEEDS);
+    number(numbers, "neuron_sweep_a7_worst", "%d", t.worst);
+    number(numbers, "neuron_sweep_a7_b7_shared", "%d", t.shared);
+    number(numbers, "neuron_sweep_fifty_beats_never", "%d", t.fifty);
+    number(numbers, "neuron_sweep_zero_best", "%d", t.zero_best);
+    check_the_models_of_all_seeds(claims, &t);
+}
+
+int ffn_experiments(const char *model, const char *sweep, const char *dir,
+                    const char *fig, Text *numbers, Claims *claims)
+{
+    static real h[N_PROBLEMS * HIDDEN];
+    FfnRuns *e = calloc(1, sizeof *e);
+    Gpt *g = load_transformer(model);
+    int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;
+    if (status == 0)
+        status = load_training_log(model, &e->book);
+    if (status == 0)
+        e->sweep = (Sweep){sweep, &e->book, g};
+    for (int s = 0; status == 0 && s < N_SEEDS; s++)
+        status = train_and_take_apart(e, s);
+    if (status == 0) {
+        no_gelu_collapse(numbers, claims, g);
+        status = train_without_gelu(numbers, e);
+    }
+    if (status == 0)
+        status = figure_without_gelu(fig, e);
+    if (status == 0)
+        status = table_of_neurons(dir, numbers, e->seed[0].found);
+    if (status == 0) {                  /* the book's model's neurons */
+        activations_at_equals(g, h, NULL);
+        claims_about_the_ffn(claims, e);
+        claims_about_figure_neurons(numbers, claims, h, e->seed[0].found);
+        status = figure_neurons(fig, h, e->seed[0].found);
+    }
+    if (status == 0)
+        status = principal_directions(fig, numbers, claims, &e->seed[0]);
+    if (status == 0)
+        claims_over_the_models(numbers, claims, e);
+    delete_transformer(g);
+    free(e);
+    return status;
 }
 

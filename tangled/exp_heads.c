@@ -11,41 +11,24 @@
 
 enum { N_HEAD_CHOICES = 4 };   /* N_SEEDS: the seeds of chapter 7 */
 static const int head_choices[N_HEAD_CHOICES] = {1, 2, 4, 8};
+static const char *const head_names[N_HEAD_CHOICES] = {"1 head",
+    "2 heads", "4 heads", "8 heads"};  /* as tables and figures name them */
+typedef struct {            /* one number of heads over the seeds */
+    int seed[N_SEEDS];      /* steps to the first 100/100, seed by seed */
+    int fewest, most;
+    double mean, median;
+    int against_four[3];    /* seeds sooner than four heads, as soon,
+                               later */
+} HeadSteps;
 typedef struct {
     Run book;         /* the book's model, as attention train made it */
     Sweep sweep;      /* its relatives */
     Trained heads[N_HEAD_CHOICES][N_SEEDS];
-    int frozen[N_HEAD_CHOICES][N_SEEDS];  /* the = row's weights at mean */
-    int path[2][N_HEAD_CHOICES][N_SEEDS]; /* every head's output at the =
-                                             at its mean: direct, FFN */
+    HeadSteps steps[N_HEAD_CHOICES];        /* of heads[][] */
+    double frozen[N_HEAD_CHOICES][N_SEEDS]; /* = row's weights at mean */
+    double path[2][N_HEAD_CHOICES][N_SEEDS]; /* every head's output at the =
+                                                at its mean: direct, FFN */
 } HeadRuns;
-typedef struct Quota Quota;
-static int experiments_of_heads(const char *dir, const char *fig,
-                                Text *numbers, Claims *claims, Gpt *g,
-                                HeadRuns *e);
-static void claims_about_heads(Claims *claims, const HeadRuns *e,
-                               const Quota *quota);
-static void check_the_quota(Claims *claims, const Quota *q);
-static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c);
-static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e);
-
-int heads_experiments(const char *model, const char *sweep,
-                      const char *dir, const char *fig, Text *numbers,
-                      Claims *claims)
-{
-    HeadRuns *e = calloc(1, sizeof *e);
-    Gpt *g = load_transformer(model);
-    int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;
-    if (status == 0)
-        status = load_training_log(model, &e->book);
-    if (status == 0) {
-        e->sweep = (Sweep){sweep, &e->book, g};
-        status = experiments_of_heads(dir, fig, numbers, claims, g, e);
-    }
-    delete_transformer(g);
-    free(e);
-    return status;
-}
 
 static int head_of_column(int n_heads, int column)
 {
@@ -108,7 +91,7 @@ static int figure_the_cut(const char *fig)
     return save_figure(fig, "heads_cut.svg", svg);
 }
 
-struct Quota {
+typedef struct {
     double worst_sum;           /* largest |sum of a row's weights - 1| */
     double least_a, least_b;    /* over problems, of the most any head
                                    reads there */
@@ -122,7 +105,7 @@ struct Quota {
     int sided_head;             /* the head with the most of them */
     double most_one;            /* the most weight one head puts on */
     int most_head, most_p;      /* one operand, and where */
-};
+} Quota;
 
 static const real *weights_of(const Gpt *g, int p, int head, int t)
 {
@@ -199,6 +182,151 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
     return save_table(dir, "quota.md", &md);
 }
 
+static void check_the_quota(Claims *claims, const Quota *q)
+{
+    claim(claims, q->worst_sum <= 1e-5, CHAPTER_HEADS,
+          "every head's weights add up to 1",
+          "largest difference from 1: %.1e", q->worst_sum);
+    claim(claims, q->largest_gap <= 0.1, CHAPTER_HEADS,
+          "no head favours a or b on average by more than 0.1",
+          "largest: %.2f", q->largest_gap);
+    int siding = 0, seldom = 0;     /* on most problems; on a fifth or
+                                       fewer */
+    for (int head = 0; head < N_HEADS; head++) {
+        siding += q->sided[head] > (N_PROBLEMS - N_DIGITS) / 2;
+        seldom += q->sided[head] <= (N_PROBLEMS - N_DIGITS) / 5;
+    }
+    claim(claims, siding == 1 && seldom == N_HEADS - 1 && q->most_one >= 0.9
+          && N_HEADS == 4, CHAPTER_HEADS,
+          "in the book's model one head takes sides on most problems, the "
+          "others on a fifth or fewer, and one head puts nearly all its "
+          "quota (0.9 or more) on one operand",
+          "heads 0 to 3 on %d, %d, %d and %d of 90; the most on one "
+          "operand %.2f", q->sided[0], q->sided[1], q->sided[2],
+          q->sided[3], q->most_one);
+    claim(claims, q->least_a >= 0.2 && q->least_b >= 0.2, CHAPTER_HEADS,
+          "every problem is read at a and at b with a weight of at least "
+          "0.2", "least at a %.2f, at b %.2f", q->least_a, q->least_b);
+}
+
+static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e)
+{
+    const double *one = e->frozen[0];
+    const double *eight = e->frozen[N_HEAD_CHOICES - 1];
+    int above = 0, half = 0;
+    for (int s = 0; s < N_SEEDS; s++) {
+        above += one[s] > e->frozen[2][s];
+        half += 2 * one[s] > N_PROBLEMS;
+    }
+    claim_every(claims, half, N_SEEDS, CHAPTER_HEADS,
+          "on every seed, one head with its weights frozen at their mean "
+          "answers more than half the problems", "the fewest: %.0f",
+          lowest_of(one, N_SEEDS));
+    claim_count(claims, above, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                CHAPTER_HEADS,
+          "on most seeds, one head with frozen weights answers more "
+          "problems than four heads", "on %d of %d seeds", above, N_SEEDS);
+    claim(claims, median_of(one, N_SEEDS) > median_of(eight, N_SEEDS),
+          CHAPTER_HEADS, "with frozen weights, one head's median is above "
+          "eight heads'", "%.0f against %.0f", median_of(one, N_SEEDS),
+          median_of(eight, N_SEEDS));
+    int direct_more = 0;
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        for (int s = 0; s < N_SEEDS; s++)
+            direct_more += e->path[0][c][s] > e->path[1][c][s];
+    claim_every(claims, direct_more, N_HEAD_CHOICES * N_SEEDS,
+                CHAPTER_HEADS,
+          "for every number of heads, on every seed, the heads' mean on "
+          "the direct path keeps more problems right than on the path "
+          "through the FFN", "in %d of %d runs", direct_more,
+          N_HEAD_CHOICES * N_SEEDS);
+}
+
+static void claims_about_heads(Claims *claims, const HeadRuns *e,
+                               const Quota *q)
+{
+    check_the_quota(claims, q);
+    int ended = 0;
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        for (int s = 0; s < N_SEEDS; s++)
+            ended += e->heads[c][s].run.result.first_perfect >= 0
+                     && e->heads[c][s].correct == N_PROBLEMS;
+    claim_every(claims, ended, N_HEAD_CHOICES * N_SEEDS, CHAPTER_HEADS,
+          "every run of the heads experiment ends at 100/100",
+          "%d of %d runs do", ended, N_HEAD_CHOICES * N_SEEDS);
+    const HeadSteps *h = e->steps;
+    double gap = h[0].mean - h[N_HEAD_CHOICES - 1].mean;
+    int fewer = 1;
+    for (int c = 1; c < N_HEAD_CHOICES; c++)
+        fewer &= h[c].mean < h[c - 1].mean && h[c].median < h[c - 1].median;
+    claim(claims, fewer, CHAPTER_HEADS,
+          "more heads took fewer steps, by the mean and by the median",
+          "mean steps to 100/100: %.0f, %.0f, %.0f, %.0f for 1, 2, 4, 8 heads; "
+          "median %g, %g, %g, %g", h[0].mean, h[1].mean, h[2].mean, h[3].mean,
+          h[0].median, h[1].median, h[2].median, h[3].median);
+    const int *one = h[0].seed, *four = h[2].seed;
+    const int *eight = h[N_HEAD_CHOICES - 1].seed;
+    int slower[3];
+    char listed[3][160];
+    seed_by_seed(one, eight, N_SEEDS, slower);
+    list_values(listed[0], sizeof listed[0], one, N_SEEDS);
+    list_values(listed[1], sizeof listed[1], four, N_SEEDS);
+    list_values(listed[2], sizeof listed[2], eight, N_SEEDS);
+    claim_count(claims, h[N_HEAD_CHOICES - 1].against_four[0], N_SEEDS,
+                N_SEEDS / 2 + 1, N_SEEDS, CHAPTER_HEADS, "eight heads reach "
+                "100/100 sooner than four from most seeds", "steps to 100/100, "
+                "seed by seed: four %s; eight %s", listed[1], listed[2]);
+    claim_count(claims, slower[2], N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                CHAPTER_HEADS, "one head reaches 100/100 later than eight "
+                "from most seeds", "steps to 100/100, seed by seed: one head "
+                "%s; eight %s", listed[0], listed[2]);
+    claim(claims, h[0].most - h[0].fewest >= gap, CHAPTER_HEADS,
+          "the spread between one head's seeds is at least the gap between "
+          "one head and eight", "spread %d steps, gap %.0f",
+          h[0].most - h[0].fewest, gap);
+    claims_about_frozen_weights(claims, e);
+}
+
+static void steps_of_heads(HeadRuns *e)
+{
+    for (int c = 0; c < N_HEAD_CHOICES; c++) {
+        HeadSteps *h = &e->steps[c];
+        for (int s = 0; s < N_SEEDS; s++)
+            h->seed[s] = steps_to_perfect(&e->heads[c][s]);
+        h->fewest = h->most = h->seed[0];
+        for (int s = 1; s < N_SEEDS; s++) {
+            h->fewest = h->seed[s] < h->fewest ? h->seed[s] : h->fewest;
+            h->most = h->seed[s] > h->most ? h->seed[s] : h->most;
+        }
+        h->mean = mean_steps(e->heads[c], N_SEEDS);
+        h->median = median_of_ints(h->seed, N_SEEDS);
+    }
+    for (int c = 0; c < N_HEAD_CHOICES; c++)
+        seed_by_seed(e->steps[c].seed, e->steps[2].seed, N_SEEDS,
+                     e->steps[c].against_four);
+}
+
+static const char *heads_number_name(char name[64], int c, const char *what)
+{
+    snprintf(name, 64, "heads_%d_%s", head_choices[c], what);
+    return name;
+}
+
+static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c)
+{
+    static const char *const path[2] = {"direct", "via_ffn"};
+    char name[64];
+    numbers_of_spread(out, heads_number_name(name, c, "frozen"), "%.0f",
+                      e->frozen[c], N_SEEDS);
+    int above = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        above += e->frozen[c][s] > e->frozen[2][s];
+    for (int k = 0; k < 2; k++)
+        numbers_of_spread(out, heads_number_name(name, c, path[k]), "%.0f",
+                          e->path[k][c], N_SEEDS);
+    number(out, heads_number_name(name, c, "frozen_above_4"), "%d", above);
+}
+
 static int train_the_heads(HeadRuns *e)
 {
     for (int c = 0; c < N_HEAD_CHOICES; c++)
@@ -212,20 +340,13 @@ static int train_the_heads(HeadRuns *e)
             e->path[1][c][s] = answered_on_path(trained, PATCH_VIA_FFN);
             done_with(trained, &e->sweep);
         }
+    steps_of_heads(e);
     return 0;
-}
-
-static void steps_of_heads(const Trained *t, int steps[N_SEEDS])
-{
-    for (int s = 0; s < N_SEEDS; s++)
-        steps[s] = steps_to_perfect(&t[s]);
 }
 
 static int table_of_heads(const char *dir, const HeadRuns *e)
 {
     Text md = {0};
-    int four[N_SEEDS], mine[N_SEEDS], count[3];
-    steps_of_heads(e->heads[2], four);
     text_printf(&md, "| heads | $d_{\\mathrm{head}}$ "
                 "| median first 100/100 | fewest to most "
                 "| sooner, as soon, later | final score "
@@ -233,27 +354,22 @@ static int table_of_heads(const char *dir, const HeadRuns *e)
                 "|------------:|--------:|-----------:|\n");
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         const Trained *t = e->heads[c];
+        const HeadSteps *h = &e->steps[c];
         int score_lo = N_PROBLEMS, score_hi = 0;
         double loss_lo = INFINITY, loss_hi = 0;
-        steps_of_heads(t, mine);
-        seed_by_seed(mine, four, N_SEEDS, count);
-        int lo = mine[0], hi = mine[0];
         for (int s = 0; s < N_SEEDS; s++) {
-            lo = mine[s] < lo ? mine[s] : lo;
-            hi = mine[s] > hi ? mine[s] : hi;
             score_lo = t[s].correct < score_lo ? t[s].correct : score_lo;
             score_hi = t[s].correct > score_hi ? t[s].correct : score_hi;
             loss_lo = t[s].loss < loss_lo ? t[s].loss : loss_lo;
             loss_hi = t[s].loss > loss_hi ? t[s].loss : loss_hi;
         }
         text_printf(&md, "| %d | %d | %g | %d to %d | ", head_choices[c],
-                    WIDTH / head_choices[c], median_of_ints(mine, N_SEEDS),
-                    lo, hi);
+                    WIDTH / head_choices[c], h->median, h->fewest, h->most);
         if (head_choices[c] == N_HEADS)
             text_printf(&md, "| ");
         else
-            text_printf(&md, "%d, %d, %d | ", count[0], count[1],
-                        count[2]);
+            text_printf(&md, "%d, %d, %d | ", h->against_four[0],
+                        h->against_four[1], h->against_four[2]);
         if (score_lo == score_hi)
             text_printf(&md, "%d | ", score_lo);
         else
@@ -266,15 +382,12 @@ static int table_of_heads(const char *dir, const HeadRuns *e)
 static int table_of_head_runs(const char *dir, const HeadRuns *e)
 {
     Text md = {0};
-    char name[32];
     runs_table_head(&md);
     for (int c = 0; c < N_HEAD_CHOICES; c++)
         for (int s = 0; s < N_SEEDS; s++) {
             const Trained *t = &e->heads[c][s];
-            snprintf(name, sizeof name, "%d head%s", head_choices[c],
-                     head_choices[c] > 1 ? "s" : "");
-            runs_table_row(&md, s == 0 ? name : "", &t->run, t->correct,
-                           t->loss);
+            runs_table_row(&md, s == 0 ? head_names[c] : "", &t->run,
+                           t->correct, t->loss);
         }
     return save_table(dir, "heads_runs.md", &md);
 }
@@ -288,67 +401,26 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
     number(out, "heads_last_seed", "%llu",
            (unsigned long long)e->book.cfg.seed + N_SEEDS - 1);
     number(out, "heads_seeds_drawn", "%d", N_SEEDS_DRAWN);
-    int one[N_SEEDS], eight[N_SEEDS], count[3];
-    steps_of_heads(e->heads[0], one);
-    steps_of_heads(e->heads[N_HEAD_CHOICES - 1], eight);
-    seed_by_seed(one, eight, N_SEEDS, count);
+    int count[3];
+    seed_by_seed(e->steps[0].seed, e->steps[N_HEAD_CHOICES - 1].seed,
+                 N_SEEDS, count);
     number(out, "heads_1_after_8", "%d", count[2]);
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
-        int fewest = steps_to_perfect(&e->heads[c][0]), most = fewest;
-        for (int s = 1; s < N_SEEDS; s++) {
-            int steps = steps_to_perfect(&e->heads[c][s]);
-            fewest = steps < fewest ? steps : fewest;
-            most = steps > most ? steps : most;
-        }
-        snprintf(name, sizeof name, "heads_%d_mean", head_choices[c]);
-        number(out, name, "%.0f", mean_steps(e->heads[c], N_SEEDS));
-        snprintf(name, sizeof name, "heads_%d_fewest", head_choices[c]);
-        number(out, name, "%d", fewest);
-        snprintf(name, sizeof name, "heads_%d_most", head_choices[c]);
-        number(out, name, "%d", most);
-        int mine[N_SEEDS], four[N_SEEDS], count[3];
+        const HeadSteps *h = &e->steps[c];
+        number(out, heads_number_name(name, c, "mean"), "%.0f", h->mean);
+        number(out, heads_number_name(name, c, "fewest"), "%d", h->fewest);
+        number(out, heads_number_name(name, c, "most"), "%d", h->most);
         char later[16 + 8 * N_SEEDS];       /* "seeds 1, 3 and 12" */
-        steps_of_heads(e->heads[c], mine);
-        steps_of_heads(e->heads[2], four);
-        seed_by_seed(mine, four, N_SEEDS, count);
-        seeds_where_later(later, sizeof later, mine, four, N_SEEDS,
+        seeds_where_later(later, sizeof later, h->seed, e->steps[2].seed, N_SEEDS,
                           e->book.cfg.seed);
-        snprintf(name, sizeof name, "heads_%d_median", head_choices[c]);
-        number(out, name, "%g", median_of_ints(mine, N_SEEDS));
-        snprintf(name, sizeof name, "heads_%d_sooner", head_choices[c]);
-        number(out, name, "%d", count[0]);
-        snprintf(name, sizeof name, "heads_%d_as_soon", head_choices[c]);
-        number(out, name, "%d", count[1]);
-        snprintf(name, sizeof name, "heads_%d_later", head_choices[c]);
-        number(out, name, "%d", count[2]);
-        snprintf(name, sizeof name, "heads_%d_later_seeds", head_choices[c]);
-        number(out, name, "%s", later);
+        number(out, heads_number_name(name, c, "median"), "%g", h->median);
+        number(out, heads_number_name(name, c, "sooner"), "%d", h->against_four[0]);
+        number(out, heads_number_name(name, c, "as_soon"), "%d",
+               h->against_four[1]);
+        number(out, heads_number_name(name, c, "later"), "%d", h->against_four[2]);
+        number(out, heads_number_name(name, c, "later_seeds"), "%s", later);
         numbers_of_frozen_weights(out, e, c);
     }
-}
-
-static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c)
-{
-    double frozen[N_SEEDS];
-    char name[64];
-    for (int s = 0; s < N_SEEDS; s++)
-        frozen[s] = e->frozen[c][s];
-    snprintf(name, sizeof name, "heads_%d_frozen", head_choices[c]);
-    numbers_of_spread(out, name, "%.0f", frozen, N_SEEDS);
-    int above = 0;
-    for (int s = 0; s < N_SEEDS; s++)
-        above += e->frozen[c][s] > e->frozen[2][s];
-    static const char *const path[2] = {"direct", "via_ffn"};
-    for (int k = 0; k < 2; k++) {
-        double counts[N_SEEDS];
-        for (int s = 0; s < N_SEEDS; s++)
-            counts[s] = e->path[k][c][s];
-        snprintf(name, sizeof name, "heads_%d_%s", head_choices[c],
-                 path[k]);
-        numbers_of_spread(out, name, "%.0f", counts, N_SEEDS);
-    }
-    snprintf(name, sizeof name, "heads_%d_frozen_above_4", head_choices[c]);
-    number(out, name, "%d", above);
 }
 
 static int figure_heads(const char *fig, const HeadRuns *e)
@@ -356,7 +428,7 @@ static int figure_heads(const char *fig, const HeadRuns *e)
     static float step[N_HEAD_CHOICES][N_SEEDS_DRAWN][MAX_RECORDS];
     static float loss[N_HEAD_CHOICES][N_SEEDS_DRAWN][MAX_RECORDS];
     static float correct[N_HEAD_CHOICES][N_SEEDS_DRAWN][MAX_RECORDS];
-    static char titles[N_HEAD_CHOICES][32], labels[N_SEEDS_DRAWN][32];
+    static char labels[N_SEEDS_DRAWN][32];
     SvgSeries series[N_HEAD_CHOICES][N_SEEDS_DRAWN];
     SvgSeries key[N_SEEDS_DRAWN + 1];            /* the legend's lines */
     SvgLinePanel panels[N_HEAD_CHOICES];
@@ -379,9 +451,7 @@ static int figure_heads(const char *fig, const HeadRuns *e)
                             run->result.n_records, s,
                             book ? svg_palette(0) : grey, book ? 2.5 : 0};
         }
-        snprintf(titles[c], sizeof titles[c], "%d head%s", head_choices[c],
-                 head_choices[c] > 1 ? "s" : "");
-        panels[c] = (SvgLinePanel){.title = titles[c], .x_label = "step",
+        panels[c] = (SvgLinePanel){.title = head_names[c], .x_label = "step",
             .y_label = "problems right", .series = series[c],
             .n_series = N_SEEDS_DRAWN,
             .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE};
@@ -411,19 +481,16 @@ static int figure_heads_spread(const char *fig, const HeadRuns *e)
     static float first[N_HEAD_CHOICES * N_SEEDS];
     static char rows[N_HEAD_CHOICES][32];
     const char *names[N_HEAD_CHOICES], *colours[N_HEAD_CHOICES];
-    int steps[N_SEEDS];
     Text svg[2] = {{0}, {0}};
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
-        snprintf(rows[c], sizeof rows[c], "%d head%s%s", head_choices[c],
-                 head_choices[c] > 1 ? "s" : "",
+        snprintf(rows[c], sizeof rows[c], "%s%s", head_names[c],
                  head_choices[c] == N_HEADS ? " (the book's)" : "");
         names[c] = rows[c];
         colours[c] = svg_palette(head_choices[c] != N_HEADS);
-        steps_of_heads(e->heads[c], steps);
         for (int s = 0; s < N_SEEDS; s++)
             first[c * N_SEEDS + s] =
                 e->heads[c][s].run.result.first_perfect >= 0
-                    ? (float)steps[s] : NAN;
+                    ? (float)e->steps[c].seed[s] : NAN;
     }
     SvgDotChart chart = {.x_label = "step of the first 100/100",
                          .n_rows = N_HEAD_CHOICES, .n_dots = N_SEEDS,
@@ -459,127 +526,21 @@ static int experiments_of_heads(const char *dir, const char *fig,
     return status;
 }
 
-static void claims_about_heads(Claims *claims, const HeadRuns *e,
-                               const Quota *q)
+int heads_experiments(const char *model, const char *sweep,
+                      const char *dir, const char *fig, Text *numbers,
+                      Claims *claims)
 {
-    check_the_quota(claims, q);
-    int ended = 0;
-    for (int c = 0; c < N_HEAD_CHOICES; c++)
-        for (int s = 0; s < N_SEEDS; s++)
-            ended += e->heads[c][s].run.result.first_perfect >= 0
-                     && e->heads[c][s].correct == N_PROBLEMS;
-    claim_every(claims, ended, N_HEAD_CHOICES * N_SEEDS, CHAPTER_HEADS,
-          "every run of the heads experiment ends at 100/100",
-          "%d of %d runs do", ended, N_HEAD_CHOICES * N_SEEDS);
-    int fewest = steps_to_perfect(&e->heads[0][0]), most = fewest;
-    for (int s = 1; s < N_SEEDS; s++) {
-        int steps = steps_to_perfect(&e->heads[0][s]);
-        fewest = steps < fewest ? steps : fewest;
-        most = steps > most ? steps : most;
+    HeadRuns *e = calloc(1, sizeof *e);
+    Gpt *g = load_transformer(model);
+    int status = g == NULL ? -1 : e == NULL ? fail("out of memory") : 0;
+    if (status == 0)
+        status = load_training_log(model, &e->book);
+    if (status == 0) {
+        e->sweep = (Sweep){sweep, &e->book, g};
+        status = experiments_of_heads(dir, fig, numbers, claims, g, e);
     }
-    double gap = mean_steps(e->heads[0], N_SEEDS)
-                 - mean_steps(e->heads[N_HEAD_CHOICES - 1], N_SEEDS);
-    int fewer = 1, steps[N_HEAD_CHOICES][N_SEEDS];
-    double median[N_HEAD_CHOICES];
-    for (int c = 0; c < N_HEAD_CHOICES; c++) {
-        steps_of_heads(e->heads[c], steps[c]);
-        median[c] = median_of_ints(steps[c], N_SEEDS);
-    }
-    for (int c = 1; c < N_HEAD_CHOICES; c++)
-        fewer &= mean_steps(e->heads[c], N_SEEDS)
-                 < mean_steps(e->heads[c - 1], N_SEEDS)
-                 && median[c] < median[c - 1];
-    claim(claims, fewer, CHAPTER_HEADS,
-          "more heads took fewer steps, by the mean and by the median",
-          "mean steps to 100/100: %.0f, %.0f, %.0f, %.0f for 1, 2, 4, 8 heads; "
-          "median %g, %g, %g, %g",
-          mean_steps(e->heads[0], N_SEEDS), mean_steps(e->heads[1], N_SEEDS),
-          mean_steps(e->heads[2], N_SEEDS), mean_steps(e->heads[3], N_SEEDS),
-          median[0], median[1], median[2], median[3]);
-    int eight[N_SEEDS], four[N_SEEDS], one[N_SEEDS], count[3], slower[3];
-    char listed[3][160];
-    steps_of_heads(e->heads[N_HEAD_CHOICES - 1], eight);
-    steps_of_heads(e->heads[2], four);
-    steps_of_heads(e->heads[0], one);
-    seed_by_seed(eight, four, N_SEEDS, count);
-    seed_by_seed(one, eight, N_SEEDS, slower);
-    list_values(listed[0], sizeof listed[0], one, N_SEEDS);
-    list_values(listed[1], sizeof listed[1], four, N_SEEDS);
-    list_values(listed[2], sizeof listed[2], eight, N_SEEDS);
-    claim_count(claims, count[0], N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                CHAPTER_HEADS, "eight heads reach 100/100 sooner than four "
-                "from most seeds", "steps to 100/100, seed by seed: four %s; "
-                "eight %s", listed[1], listed[2]);
-    claim_count(claims, slower[2], N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                CHAPTER_HEADS, "one head reaches 100/100 later than eight "
-                "from most seeds", "steps to 100/100, seed by seed: one head "
-                "%s; eight %s", listed[0], listed[2]);
-    claim(claims, most - fewest >= gap, CHAPTER_HEADS,
-          "the spread between one head's seeds is at least the gap between "
-          "one head and eight", "spread %d steps, gap %.0f", most - fewest,
-          gap);
-    claims_about_frozen_weights(claims, e);
-}
-
-static void check_the_quota(Claims *claims, const Quota *q)
-{
-    claim(claims, q->worst_sum <= 1e-5, CHAPTER_HEADS,
-          "every head's weights add up to 1",
-          "largest difference from 1: %.1e", q->worst_sum);
-    claim(claims, q->largest_gap <= 0.1, CHAPTER_HEADS,
-          "no head favours a or b on average by more than 0.1",
-          "largest: %.2f", q->largest_gap);
-    int siding = 0, seldom = 0;     /* on most problems; on a fifth or
-                                       fewer */
-    for (int head = 0; head < N_HEADS; head++) {
-        siding += q->sided[head] > (N_PROBLEMS - N_DIGITS) / 2;
-        seldom += q->sided[head] <= (N_PROBLEMS - N_DIGITS) / 5;
-    }
-    claim(claims, siding == 1 && seldom == N_HEADS - 1 && q->most_one >= 0.9
-          && N_HEADS == 4, CHAPTER_HEADS,
-          "in the book's model one head takes sides on most problems, the "
-          "others on a fifth or fewer, and one head puts nearly all its "
-          "quota (0.9 or more) on one operand",
-          "heads 0 to 3 on %d, %d, %d and %d of 90; the most on one "
-          "operand %.2f", q->sided[0], q->sided[1], q->sided[2],
-          q->sided[3], q->most_one);
-    claim(claims, q->least_a >= 0.2 && q->least_b >= 0.2, CHAPTER_HEADS,
-          "every problem is read at a and at b with a weight of at least "
-          "0.2", "least at a %.2f, at b %.2f", q->least_a, q->least_b);
-}
-
-static void claims_about_frozen_weights(Claims *claims, const HeadRuns *e)
-{
-    double one[N_SEEDS], eight[N_SEEDS];
-    int least = N_PROBLEMS, above = 0, half = 0;
-    for (int s = 0; s < N_SEEDS; s++) {
-        one[s] = e->frozen[0][s];
-        eight[s] = e->frozen[N_HEAD_CHOICES - 1][s];
-        if (e->frozen[0][s] < least)
-            least = e->frozen[0][s];
-        above += e->frozen[0][s] > e->frozen[2][s];
-        half += 2 * e->frozen[0][s] > N_PROBLEMS;
-    }
-    claim_every(claims, half, N_SEEDS, CHAPTER_HEADS,
-          "on every seed, one head with its weights frozen at their mean "
-          "answers more than half the problems", "the fewest: %d", least);
-    claim_count(claims, above, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                CHAPTER_HEADS,
-          "on most seeds, one head with frozen weights answers more "
-          "problems than four heads", "on %d of %d seeds", above, N_SEEDS);
-    claim(claims, median_of(one, N_SEEDS) > median_of(eight, N_SEEDS),
-          CHAPTER_HEADS, "with frozen weights, one head's median is above "
-          "eight heads'", "%.0f against %.0f", median_of(one, N_SEEDS),
-          median_of(eight, N_SEEDS));
-    int direct_more = 0;
-    for (int c = 0; c < N_HEAD_CHOICES; c++)
-        for (int s = 0; s < N_SEEDS; s++)
-            direct_more += e->path[0][c][s] > e->path[1][c][s];
-    claim_every(claims, direct_more, N_HEAD_CHOICES * N_SEEDS,
-                CHAPTER_HEADS,
-          "for every number of heads, on every seed, the heads' mean on "
-          "the direct path keeps more problems right than on the path "
-          "through the FFN", "in %d of %d runs", direct_more,
-          N_HEAD_CHOICES * N_SEEDS);
+    delete_transformer(g);
+    free(e);
+    return status;
 }
 

@@ -37,9 +37,6 @@ typedef struct {
     Run run;                        /* the log of the latest training */
 } HeldOut;
 
-static void claims_about_the_worst(Text *out, Claims *claims,
-                                   const HeldOut *e);
-
 static int whole_was_run(int model, int family)
 {
     return model != TRANSFORMER || family != 0;  /* the layouts topic's */
@@ -215,87 +212,72 @@ static int run_twins(Twins *tw, Run *run, int steps)
     return 0;
 }
 
-static int twins_right(const Twins *tw, int s, int from, int to)
-{
-    int right = 0;
-    for (int i = from; i < to; i++)
-        right += tw->right[s][i];
-    return right;
-}
-
 static int has_zero(int p)
 {
     return p / 10 == 0 || p % 10 == 0;
 }
 
-/* of the pairs held out both ways without a 0, how many there are (in
-   *n) and how many get the same answer, right or wrong, in both orders */
-static int twins_alike(const Twins *tw, int *n)
-{
-    int alike = 0;
-    *n = 0;
-    for (int s = 0; s < N_SEEDS; s++)
-        for (int i = TWIN_PAIRS; i < TWINS_HELD; i += 2) {
-            if (has_zero(tw->held[s][i]))
-                continue;
-            (*n)++;
-            alike += strcmp(tw->wrote[s][i], tw->wrote[s][i + 1]) == 0;
-        }
-    return alike;
-}
+typedef struct {
+    int by_zero[2][2][2];   /* [twin kept, twin gone][without a 0, with
+                               one][right, of how many] */
+    int right[2];           /* [twin kept, twin gone]: right */
+    int ahead;              /* seeds where a larger share of the
+                               first kind is right than of the second */
+    int alike, pairs;       /* of the pairs held out both ways without a
+                               0: answered alike in both orders, all */
+    int fewest;             /* the fewest taught problems answered */
+} TwinCounts;
 
-/* [0]: right, [1]: of how many; without a zero, and with one */
-static void twins_by_zero(const Twins *tw, int from, int to,
-                          int count[2][2])
+static TwinCounts count_twins(const Twins *tw)
 {
-    memset(count, 0, 2 * sizeof count[0]);
-    for (int s = 0; s < N_SEEDS; s++)
-        for (int i = from; i < to; i++) {
-            int z = has_zero(tw->held[s][i]);
-            count[z][0] += tw->right[s][i];
-            count[z][1]++;
-        }
-}
-
-static void numbers_of_twins(Text *out, const Twins *tw)
-{
-    int kept = 0, gone = 0, fewest = N_PROBLEMS, ahead = 0;
-    int kept_z[2][2], gone_z[2][2];
+    TwinCounts c = {.fewest = N_PROBLEMS};
     for (int s = 0; s < N_SEEDS; s++) {
-        int k = twins_right(tw, s, 0, TWIN_PAIRS);
-        int g = twins_right(tw, s, TWIN_PAIRS, TWINS_HELD);
-        kept += k;
-        gone += g;
-        ahead += 2 * k > g;     /* a larger share of its kind */
-        if (tw->taught_right[s] < fewest)
-            fewest = tw->taught_right[s];
+        int right[2] = {0, 0};
+        for (int i = 0; i < TWINS_HELD; i++) {
+            int gone = i >= TWIN_PAIRS, z = has_zero(tw->held[s][i]);
+            right[gone] += tw->right[s][i];
+            c.by_zero[gone][z][0] += tw->right[s][i];
+            c.by_zero[gone][z][1]++;
+        }
+        for (int i = TWIN_PAIRS; i < TWINS_HELD; i += 2)
+            if (!has_zero(tw->held[s][i])) {
+                c.pairs++;
+                c.alike += strcmp(tw->wrote[s][i],
+                                  tw->wrote[s][i + 1]) == 0;
+            }
+        c.right[0] += right[0];
+        c.right[1] += right[1];
+        c.ahead += 2 * right[0] > right[1];
+        if (tw->taught_right[s] < c.fewest)
+            c.fewest = tw->taught_right[s];
     }
-    int pairs, alike = twins_alike(tw, &pairs);
-    number(out, "twins_gone_alike", "%d", alike);
-    number(out, "twins_gone_pairs", "%d", pairs);
-    twins_by_zero(tw, 0, TWIN_PAIRS, kept_z);
-    twins_by_zero(tw, TWIN_PAIRS, TWINS_HELD, gone_z);
+    return c;
+}
+
+static void numbers_of_twins(Text *out, const Twins *tw,
+                             const TwinCounts *c)
+{
     static const char *const kinds[2] = {"nonzero", "zero"};
-    for (int z = 0; z < 2; z++) {
-        char name[48];
-        snprintf(name, sizeof name, "twins_kept_%s_right", kinds[z]);
-        number(out, name, "%d", kept_z[z][0]);
-        snprintf(name, sizeof name, "twins_kept_%s_n", kinds[z]);
-        number(out, name, "%d", kept_z[z][1]);
-        snprintf(name, sizeof name, "twins_gone_%s_right", kinds[z]);
-        number(out, name, "%d", gone_z[z][0]);
-        snprintf(name, sizeof name, "twins_gone_%s_n", kinds[z]);
-        number(out, name, "%d", gone_z[z][1]);
-    }
+    static const char *const ways[2] = {"kept", "gone"};
+    number(out, "twins_gone_alike", "%d", c->alike);
+    number(out, "twins_gone_pairs", "%d", c->pairs);
+    for (int z = 0; z < 2; z++)
+        for (int w = 0; w < 2; w++)
+            for (int j = 0; j < 2; j++) {
+                char name[48];
+                snprintf(name, sizeof name, "twins_%s_%s_%s", ways[w],
+                         kinds[z], j == 0 ? "right" : "n");
+                number(out, name, "%d", c->by_zero[w][z][j]);
+            }
     number(out, "twins_pairs", "%d", TWIN_PAIRS);
     number(out, "twins_unordered", "%d", (N_PROBLEMS - 10) / 2);
     number(out, "twins_taught", "%d", N_PROBLEMS - TWINS_HELD);
-    number(out, "twins_kept_right", "%d", kept);
+    number(out, "twins_kept_right", "%d", c->right[0]);
     number(out, "twins_kept_n", "%d", N_SEEDS * TWIN_PAIRS);
-    number(out, "twins_gone_right", "%d", gone);
+    number(out, "twins_gone_right", "%d", c->right[1]);
     number(out, "twins_gone_n", "%d", N_SEEDS * 2 * TWIN_PAIRS);
-    number(out, "twins_kept_ahead", "%d", ahead);
-    number(out, "twins_taught_lo", "%d", fewest);
+    number(out, "twins_kept_ahead", "%d", c->ahead);
+    number(out, "twins_taught_lo", "%d", c->fewest);
     for (int i = 0; i < TWINS_HELD; i++) {
         char name[32];
         int p = tw->held[0][i];
@@ -326,19 +308,15 @@ static int table_of_twins(const char *dir, const Twins *tw)
     return save_table(dir, "twins.md", &md);
 }
 
-static void claims_about_twins(Claims *claims, const Twins *tw)
+static void claims_about_twins(Claims *claims, const TwinCounts *c)
 {
-    int kept[2][2], gone[2][2], ahead = 0;
-    twins_by_zero(tw, 0, TWIN_PAIRS, kept);
-    twins_by_zero(tw, TWIN_PAIRS, TWINS_HELD, gone);
-    for (int s = 0; s < N_SEEDS; s++)
-        ahead += 2 * twins_right(tw, s, 0, TWIN_PAIRS)
-                 > twins_right(tw, s, TWIN_PAIRS, TWINS_HELD);
-    claim_count(claims, ahead, N_SEEDS, (3 * N_SEEDS + 3) / 4, N_SEEDS,
+    const int (*kept)[2] = c->by_zero[0], (*gone)[2] = c->by_zero[1];
+    claim_count(claims, c->ahead, N_SEEDS, (3 * N_SEEDS + 3) / 4, N_SEEDS,
           CHAPTER_TRAINING,
           "on at least three seeds in four, a larger share of the "
           "problems held out with their twin taught is answered than of "
-          "those held out both ways", "on %d of %d seeds", ahead, N_SEEDS);
+          "those held out both ways", "on %d of %d seeds", c->ahead,
+          N_SEEDS);
     claim_count(claims, kept[0][0], kept[0][1], 3 * kept[0][1] / 4 + 1,
           kept[0][1], CHAPTER_TRAINING,
           "without a 0, more than three in four problems held out with "
@@ -352,11 +330,10 @@ static void claims_about_twins(Claims *claims, const Twins *tw)
           gone[1][1], CHAPTER_TRAINING,
           "with a 0, more than three in four problems held out both ways "
           "are answered", "%d of %d", gone[1][0], gone[1][1]);
-    int pairs, alike = twins_alike(tw, &pairs);
-    claim_count(claims, alike, pairs, pairs / 2 + 1, pairs,
+    claim_count(claims, c->alike, c->pairs, c->pairs / 2 + 1, c->pairs,
           CHAPTER_TRAINING,
           "most pairs held out both ways without a 0 are answered alike in "
-          "both orders", "%d of %d pairs", alike, pairs);
+          "both orders", "%d of %d pairs", c->alike, c->pairs);
 }
 
 static const char *const family_tags[FAMILIES] = {"six", "crossed"};
@@ -591,10 +568,11 @@ int heldout_experiments(const char *model, const char *sweep,
     if (status == 0)
         status = run_twins(&e->twins, &e->run, e->run.cfg.steps);
     if (status == 0) {
+        TwinCounts c = count_twins(&e->twins);
         numbers_of_held_out(numbers, e);
         claims_about_held_out(numbers, claims, e);
-        numbers_of_twins(numbers, &e->twins);
-        claims_about_twins(claims, &e->twins);
+        numbers_of_twins(numbers, &e->twins, &c);
+        claims_about_twins(claims, &c);
         status = table_of_held_out(dir, e);
     }
     if (status == 0)

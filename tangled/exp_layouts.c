@@ -23,6 +23,7 @@ typedef struct {
     int mostly_one[N_SEEDS][MAX_HEADS];     /* over half on one operand */
     int some_head[N_SEEDS];         /* strings on which some head does */
     int sum_on_operand[N_SEEDS];    /* strings: the heads' sum peaks */
+    int pair[2];                    /* the pair of layouts, the_pair */
     double moved[N_SEEDS];          /* the pair's weight that is on a */
     int exchanged[N_SEEDS][2];      /* answered with the pair's weights */
     int frozen[N_SEEDS][2];         /* with the layout's mean weights */
@@ -43,35 +44,6 @@ typedef struct {
     int weak_layout, weak_rival;        /* where, and the runner-up */
     double weak_on, weak_rival_weight;
 } FigureReading;
-
-static void keep_the_figure_s_rows(LayoutRuns *e, Gpt *g);
-static void read_the_equals_rows(LayoutRuns *e, int s, Gpt *g, int p,
-                                 int which);
-static double share_that_moved(Gpt *g);
-static int train_the_control(Run *run, const TrainConfig *cfg);
-static int perceptron_with_parser(const TrainConfig *cfg);
-
-static void claims_about_layouts(Claims *claims, const LayoutRuns *e);
-static void check_parsed_perceptron(Claims *claims, const LayoutRuns *e);
-static void check_layouts_answered(Claims *claims, const LayoutRuns *e);
-static void check_operand_weights(Claims *claims, const LayoutRuns *e);
-static void check_the_split_seed(Claims *claims, const LayoutRuns *e);
-static void check_the_figure(Claims *claims, const LayoutRuns *e);
-static void check_the_steps_taken(Claims *claims, const LayoutRuns *e);
-static int read_in_every_layout(const LayoutRuns *e, int head);
-static int numbers_of_layouts(Text *out, const LayoutRuns *e);
-static int table_of_layouts(const char *dir);
-static int table_of_runs(const char *dir, const LayoutRuns *e);
-static int table_of_heads(const char *dir, const LayoutRuns *e);
-static void numbers_of_steps(Text *out, const LayoutRuns *e);
-static void numbers_of_weights(Text *out, const LayoutRuns *e);
-static void numbers_of_the_split_seed(Text *out, const LayoutRuns *e);
-static void numbers_of_the_figure(Text *out, const LayoutRuns *e);
-static int split_seed(const LayoutRuns *e);
-static double percent_on(const LayoutRuns *e, int s, int part);
-static void the_pair(int *first, int *second);
-static FigureReading read_the_figure(const LayoutRuns *e);
-static int figure_layouts(const char *fig, const LayoutRuns *e);
 
 static int position_of(int which, char letter)
 {
@@ -94,16 +66,12 @@ static int peak_of(const real *row, int n)
     return peak;
 }
 
-static void measure_layouts(LayoutRuns *e, int s, Gpt *g)
+static int fewest(const int *counts, int n)
 {
-    for (int which = 0; which < N_LAYOUTS; which++)
-        for (int p = 0; p < N_PROBLEMS; p++) {
-            char want[8], got[8];
-            problem_answer(p, want);
-            layout_answer(g, p, which, got);
-            e->right[s][which] += strcmp(want, got) == 0;
-            read_the_equals_rows(e, s, g, p, which);
-        }
+    int least = counts[0];
+    for (int i = 1; i < n; i++)
+        least = counts[i] < least ? counts[i] : least;
+    return least;
 }
 
 static void read_the_equals_rows(LayoutRuns *e, int s, Gpt *g, int p,
@@ -116,6 +84,9 @@ static void read_the_equals_rows(LayoutRuns *e, int s, Gpt *g, int p,
     for (int head = 0; head < g->n_heads; head++) {
         const real *row = rows + head * T * T;
         double *w = e->weight[s][head][which];
+        if (s == 0 && p == 7 * 10 + 8)          /* the figure's row */
+            for (int u = 0; u < MAX_T; u++)
+                e->equals_row[which][head][u] = u < T ? (float)row[u] : NAN;
         for (int u = 0; u < T; u++) {
             int part = u == a ? ON_A : u == b ? ON_B
                      : u == T - 1 ? ON_EQUALS : ON_FILLERS;
@@ -135,43 +106,46 @@ static void read_the_equals_rows(LayoutRuns *e, int s, Gpt *g, int p,
     e->sum_on_operand[s] += peak == a || peak == b;
 }
 
-static void the_pair(int *first, int *second)
+static void the_pair(int pair[2])
 {
     for (int i = 0; i < N_LAYOUTS; i++)
         for (int j = i + 1; j < N_LAYOUTS; j++) {
             int a_i = position_of(i, 'a'), a_j = position_of(j, 'a');
             if (strlen(layouts[i]) == strlen(layouts[j])
                 && layouts[i][a_j] == ';' && layouts[j][a_i] == ';') {
-                *first = i;
-                *second = j;
+                pair[0] = i;
+                pair[1] = j;
                 return;
             }
         }
-    *first = *second = -1;
+    pair[0] = pair[1] = -1;
 }
 
-static double share_that_moved(Gpt *g)
+static double share_that_moved(Gpt *g, const int pair[2])
 {
-    int first, second;
-    the_pair(&first, &second);
-    if (first < 0)
+    if (pair[0] < 0)
         return NAN;
-    int x = position_of(first, 'a'), y = position_of(second, 'a');
-    int T = (int)strlen(layouts[first]);
+    int at[2] = {position_of(pair[0], 'a'), position_of(pair[1], 'a')};
+    int T = (int)strlen(layouts[pair[0]]);
     double on_a = 0, on_filler = 0;
-    for (int p = 0; p < N_PROBLEMS; p++) {
-        const real *rows = equals_rows(g, p, first);
-        for (int head = 0; head < g->n_heads; head++) {
-            on_a += rows[head * T * T + x];
-            on_filler += rows[head * T * T + y];
+    for (int p = 0; p < N_PROBLEMS; p++)
+        for (int k = 0; k < 2; k++) {
+            const real *rows = equals_rows(g, p, pair[k]);
+            for (int head = 0; head < g->n_heads; head++) {
+                on_a += rows[head * T * T + at[k]];
+                on_filler += rows[head * T * T + at[1 - k]];
+            }
         }
-        rows = equals_rows(g, p, second);
-        for (int head = 0; head < g->n_heads; head++) {
-            on_a += rows[head * T * T + y];
-            on_filler += rows[head * T * T + x];
-        }
-    }
     return on_a / (on_a + on_filler);
+}
+
+static int read_in_every_layout(const LayoutRuns *e, int head)
+{
+    const unsigned char *read = e->read[0][head][7 * 10 + 8];
+    for (int which = 1; which < N_LAYOUTS; which++)
+        if (read[which] != read[0])
+            return READS_ELSE;
+    return read[0];
 }
 
 static int same_problem(int p) { return p; }
@@ -208,8 +182,7 @@ static int answered_with_weights(Gpt *g, int which, int from)
 
 static void exchange_the_readings(LayoutRuns *e, int s, Gpt *g)
 {
-    int pair[2];
-    the_pair(&pair[0], &pair[1]);
+    const int *pair = e->pair;
     for (int k = 0; k < 2 && pair[0] >= 0; k++) {
         e->exchanged[s][k] = answered_with_weights(g, pair[k], pair[1 - k]);
         e->frozen[s][k] = answered_with_weights(g, pair[k], -1);
@@ -249,10 +222,9 @@ static int exchange_below_frozen(const LayoutRuns *e, int s)
 
 static void numbers_of_the_exchange(Text *out, const LayoutRuns *e)
 {
-    int pair[2], below = 0;
+    int below = 0;
     double exchanged[2 * N_SEEDS], frozen[2 * N_SEEDS];
     char name[64];
-    the_pair(&pair[0], &pair[1]);
     for (int s = 0; s < N_SEEDS; s++) {
         for (int k = 0; k < 2; k++) {
             exchanged[2 * s + k] = e->exchanged[s][k];
@@ -262,7 +234,7 @@ static void numbers_of_the_exchange(Text *out, const LayoutRuns *e)
     }
     for (int k = 0; k < 2; k++) {
         snprintf(name, sizeof name, "exchange_layout_%d", k);
-        number(out, name, "%s", layouts[pair[k]]);
+        number(out, name, "%s", layouts[e->pair[k]]);
         snprintf(name, sizeof name, "exchange_book_%d", k);
         number(out, name, "%d", e->exchanged[0][k]);
         snprintf(name, sizeof name, "exchange_book_frozen_%d", k);
@@ -296,13 +268,8 @@ static void numbers_of_the_ablations(Text *out, const LayoutRuns *e)
     double least[3][N_SEEDS], path[2][N_SEEDS];
     int ordered = 0;
     for (int s = 0; s < N_SEEDS; s++) {
-        for (int k = 0; k < 3; k++) {
-            int lo = N_LAYOUTS * N_PROBLEMS;
-            for (int head = 0; head < N_HEADS; head++)
-                lo = e->ablated[s][k][head] < lo ? e->ablated[s][k][head]
-                                                 : lo;
-            least[k][s] = lo;
-        }
+        for (int k = 0; k < 3; k++)
+            least[k][s] = fewest(e->ablated[s][k], N_HEADS);
         for (int head = 0; head < N_HEADS; head++)
             ordered += kinds_in_order(e, s, head);
         path[0][s] = e->by_path[s][0], path[1][s] = e->by_path[s][1];
@@ -324,10 +291,8 @@ static void claims_about_the_ablations(Claims *claims, const LayoutRuns *e)
     int direct_more = 0, costly = 0;
     for (int s = 0; s < N_SEEDS; s++) {
         direct_more += e->by_path[s][0] > e->by_path[s][1];
-        int some = 0;
-        for (int head = 0; head < N_HEADS; head++)
-            some |= e->ablated[s][0][head] < N_LAYOUTS * N_PROBLEMS;
-        costly += some;
+        costly += fewest(e->ablated[s][0], N_HEADS)
+                  < N_LAYOUTS * N_PROBLEMS;
     }
     claim_every(claims, direct_more, N_SEEDS, CHAPTER_ROUTING,
           "on every seed of the layouts model, the heads' mean on the "
@@ -338,20 +303,7 @@ static void claims_about_the_ablations(Claims *claims, const LayoutRuns *e)
           "strings", "on %d of %d seeds", costly, N_SEEDS);
 }
 
-static int strings_parsed(void)
-{
-    int parsed = 0;
-    for (int which = 0; which < N_LAYOUTS; which++)
-        for (int p = 0; p < N_PROBLEMS; p++) {
-            int tokens[MAX_T], a = -1, b = -1;
-            int T = layout_tokens(p, which, tokens);
-            parsed += operands_of_tokens(tokens, T, &a, &b) == 0
-                      && a == p / 10 && b == p % 10;
-        }
-    return parsed;
-}
-
-static int perceptron_with_parser(const TrainConfig *cfg)
+static int perceptron_with_parser(const TrainConfig *cfg, int *parsed)
 {
     Mlp *mlp = malloc(sizeof *mlp);
     Run *run = malloc(sizeof *run);
@@ -363,6 +315,7 @@ static int perceptron_with_parser(const TrainConfig *cfg)
     }
     run->cfg = *cfg;
     run->result = train(&mlp->model, &run->cfg, run->log, MAX_RECORDS);
+    *parsed = 0;
     for (int which = 0; which < N_LAYOUTS; which++)
         for (int p = 0; p < N_PROBLEMS; p++) {
             int tokens[MAX_T], a, b;
@@ -371,6 +324,7 @@ static int perceptron_with_parser(const TrainConfig *cfg)
             problem_answer(p, want);
             if (operands_of_tokens(tokens, T, &a, &b) != 0)
                 continue;
+            *parsed += a == p / 10 && b == p % 10;
             mlp->model.answer(&mlp->model, a * 10 + b, got);
             right += strcmp(want, got) == 0;
         }
@@ -378,32 +332,6 @@ static int perceptron_with_parser(const TrainConfig *cfg)
     free(mlp);
     free(run);
     return right;
-}
-
-static int run_layouts(LayoutRuns *e, const char *sweep)
-{
-    Sweep sw = {sweep, &e->book, NULL};
-    for (int s = 0; s < N_SEEDS; s++) {
-        Relative r = {.n_heads = N_HEADS, .layouts = 1};
-        Gpt *g = swept(&e->run[s], &sw, r, s);
-        if (g == NULL)
-            return -1;
-        TrainConfig cfg = e->run[s].cfg;
-        measure_layouts(e, s, g);
-        e->moved[s] = share_that_moved(g);
-        exchange_the_readings(e, s, g);
-        ablate_in_every_layout(e, s, g);
-        if (s == 0)
-            keep_the_figure_s_rows(e, g);
-        delete_transformer(g);
-        if (train_the_control(&e->control[s], &cfg) != 0)
-            return -1;
-        e->parsed_right[s] = perceptron_with_parser(&cfg);
-        if (e->parsed_right[s] < 0)
-            return -1;
-    }
-    e->parsed = strings_parsed();
-    return 0;
 }
 
 static int train_the_control(Run *run, const TrainConfig *cfg)
@@ -422,103 +350,39 @@ static int train_the_control(Run *run, const TrainConfig *cfg)
     return 0;
 }
 
-static void keep_the_figure_s_rows(LayoutRuns *e, Gpt *g)
+static void measure_layouts(LayoutRuns *e, int s, Gpt *g)
 {
     for (int which = 0; which < N_LAYOUTS; which++)
-        for (int head = 0; head < g->n_heads; head++) {
-            int T = (int)strlen(layouts[which]);
-            const real *row = equals_rows(g, 7 * 10 + 8, which)
-                              + head * T * T;
-            for (int u = 0; u < MAX_T; u++)
-                e->equals_row[which][head][u] = u < T ? (float)row[u] : NAN;
+        for (int p = 0; p < N_PROBLEMS; p++) {
+            char want[8], got[8];
+            problem_answer(p, want);
+            layout_answer(g, p, which, got);
+            e->right[s][which] += strcmp(want, got) == 0;
+            read_the_equals_rows(e, s, g, p, which);
         }
 }
 
-int layouts_experiments(const char *model, const char *sweep,
-                        const char *dir, const char *fig, Text *numbers,
-                        Claims *claims)
+static int run_layouts(LayoutRuns *e, const char *sweep)
 {
-    LayoutRuns *e = calloc(1, sizeof *e);
-    int status = e == NULL ? fail("out of memory") : 0;
-    if (status == 0)
-        status = load_training_log(model, &e->book);
-    if (status == 0)
-        status = run_layouts(e, sweep);
-    if (status == 0) {
-        claims_about_layouts(claims, e);
-        claims_about_the_exchange(claims, e);
-        claims_about_the_ablations(claims, e);
-        status = numbers_of_layouts(numbers, e);
+    Sweep sw = {sweep, &e->book, NULL};
+    the_pair(e->pair);
+    for (int s = 0; s < N_SEEDS; s++) {
+        Relative r = {.n_heads = N_HEADS, .layouts = 1};
+        Gpt *g = swept(&e->run[s], &sw, r, s);
+        if (g == NULL)
+            return -1;
+        TrainConfig cfg = e->run[s].cfg;
+        measure_layouts(e, s, g);
+        e->moved[s] = share_that_moved(g, e->pair);
+        exchange_the_readings(e, s, g);
+        ablate_in_every_layout(e, s, g);
+        delete_transformer(g);
+        if (train_the_control(&e->control[s], &cfg) != 0)
+            return -1;
+        e->parsed_right[s] = perceptron_with_parser(&cfg, &e->parsed);
+        if (e->parsed_right[s] < 0)
+            return -1;
     }
-    if (status == 0)
-        status = table_of_layouts(dir);
-    if (status == 0)
-        status = table_of_runs(dir, e);
-    if (status == 0)
-        status = table_of_heads(dir, e);
-    if (status == 0)
-        status = figure_layouts(fig, e);
-    free(e);
-    return status;
-}
-
-static int worst_right(const LayoutRuns *e, int *seed, int *which)
-{
-    int worst = N_PROBLEMS + 1;
-    for (int s = 0; s < N_SEEDS; s++)
-        for (int l = 0; l < N_LAYOUTS; l++)
-            if (e->right[s][l] < worst) {
-                worst = e->right[s][l];
-                *seed = s;
-                *which = l;
-            }
-    return worst;
-}
-
-static int numbers_of_layouts(Text *out, const LayoutRuns *e)
-{
-    int longest = layouts_longest(), question = 0, s = 0, l = 0;
-    for (int which = 0; which < N_LAYOUTS; which++)
-        question = fmax(question, (int)strlen(layouts[which]));
-    LayoutGpt *model = malloc(sizeof *model);
-    if (model == NULL || layout_gpt_create(model, 0) != 0)
-        return free(model), fail("out of memory");
-    size_t book = 0, params = model->gpt.model.p.n_params;
-    for (int t = 0; t < N_GPT_TABLES; t++)
-        book += (size_t)gpt_tables[t].rows * (size_t)gpt_tables[t].cols;
-    number(out, "layouts_params", "%zu", params);
-    number(out, "layouts_extra_params", "%zu", params - book);
-    gpt_destroy(&model->gpt);
-    free(model);
-    number(out, "n_layouts", "%d", N_LAYOUTS);
-    number(out, "layouts_n_seeds", "%d", N_SEEDS);
-    number(out, "layouts_longest", "%d", longest);
-    number(out, "layouts_longest_question", "%d", question);
-    number(out, "layouts_extra_positions", "%d", longest - SEQ_LEN);
-    number(out, "layouts_pairs", "%d", N_LAYOUTS * N_PROBLEMS);
-    number(out, "layouts_parsed", "%d", e->parsed);
-    double parsed_right[N_SEEDS];
-    for (int r = 0; r < N_SEEDS; r++)
-        parsed_right[r] = e->parsed_right[r];
-    numbers_of_spread(out, "layouts_mlp_right", "%.0f", parsed_right,
-                      N_SEEDS);
-    int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
-    operands_of_tokens(zero, 5, &a, &b);        /* 07*8= */
-    number(out, "layouts_zero_a", "%d", a);
-    number(out, "layouts_zero_b", "%d", b);
-    number(out, "layouts_seed", "%llu",
-           (unsigned long long)e->run[0].cfg.seed);
-    number(out, "layouts_last_seed", "%llu",
-           (unsigned long long)e->run[N_SEEDS - 1].cfg.seed);
-    number(out, "layouts_steps", "%d", e->run[0].cfg.steps);
-    int worst = worst_right(e, &s, &l);
-    number(out, "layouts_worst_right", "%d", worst);
-    numbers_of_steps(out, e);
-    numbers_of_weights(out, e);
-    numbers_of_the_split_seed(out, e);
-    numbers_of_the_figure(out, e);
-    numbers_of_the_exchange(out, e);
-    numbers_of_the_ablations(out, e);
     return 0;
 }
 
@@ -575,14 +439,13 @@ static void numbers_of_weights(Text *out, const LayoutRuns *e)
     numbers_of_spread(out, "layouts_sum_peaks", "%.0f", sum_peaks, N_SEEDS);
     number(out, "layouts_operands_even", "%.0f", even);
     number(out, "layouts_fillers_even", "%.0f", even_fillers);
-    int first, second;
-    the_pair(&first, &second);
-    number(out, "layouts_pair_first", "%s", layouts[first]);
-    number(out, "layouts_pair_second", "%s", layouts[second]);
+    const int *pair = e->pair;
+    number(out, "layouts_pair_first", "%s", layouts[pair[0]]);
+    number(out, "layouts_pair_second", "%s", layouts[pair[1]]);
     number(out, "layouts_pair_equals", "%d",
-           (int)strlen(layouts[first]) - 1);
-    number(out, "layouts_pair_a_first", "%d", position_of(first, 'a'));
-    number(out, "layouts_pair_a_second", "%d", position_of(second, 'a'));
+           (int)strlen(layouts[pair[0]]) - 1);
+    number(out, "layouts_pair_a_first", "%d", position_of(pair[0], 'a'));
+    number(out, "layouts_pair_a_second", "%d", position_of(pair[1], 'a'));
 }
 
 static int split_seed(const LayoutRuns *e)
@@ -719,6 +582,54 @@ static void numbers_of_the_figure(Text *out, const LayoutRuns *e)
     number(out, "layouts_weak_rival_token", "%c", written[f.weak_rival]);
 }
 
+static int numbers_of_layouts(Text *out, const LayoutRuns *e)
+{
+    int longest = layouts_longest(), question = 0, least[N_SEEDS];
+    for (int which = 0; which < N_LAYOUTS; which++)
+        question = fmax(question, (int)strlen(layouts[which]));
+    LayoutGpt *model = malloc(sizeof *model);
+    if (model == NULL || layout_gpt_create(model, 0) != 0)
+        return free(model), fail("out of memory");
+    size_t book = 0, params = model->gpt.model.p.n_params;
+    for (int t = 0; t < N_GPT_TABLES; t++)
+        book += (size_t)gpt_tables[t].rows * (size_t)gpt_tables[t].cols;
+    number(out, "layouts_params", "%zu", params);
+    number(out, "layouts_extra_params", "%zu", params - book);
+    gpt_destroy(&model->gpt);
+    free(model);
+    number(out, "n_layouts", "%d", N_LAYOUTS);
+    number(out, "layouts_n_seeds", "%d", N_SEEDS);
+    number(out, "layouts_longest", "%d", longest);
+    number(out, "layouts_longest_question", "%d", question);
+    number(out, "layouts_extra_positions", "%d", longest - SEQ_LEN);
+    number(out, "layouts_pairs", "%d", N_LAYOUTS * N_PROBLEMS);
+    number(out, "layouts_parsed", "%d", e->parsed);
+    double parsed_right[N_SEEDS];
+    for (int r = 0; r < N_SEEDS; r++)
+        parsed_right[r] = e->parsed_right[r];
+    numbers_of_spread(out, "layouts_mlp_right", "%.0f", parsed_right,
+                      N_SEEDS);
+    int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
+    operands_of_tokens(zero, 5, &a, &b);        /* 07*8= */
+    number(out, "layouts_zero_a", "%d", a);
+    number(out, "layouts_zero_b", "%d", b);
+    number(out, "layouts_seed", "%llu",
+           (unsigned long long)e->run[0].cfg.seed);
+    number(out, "layouts_last_seed", "%llu",
+           (unsigned long long)e->run[N_SEEDS - 1].cfg.seed);
+    number(out, "layouts_steps", "%d", e->run[0].cfg.steps);
+    for (int s = 0; s < N_SEEDS; s++)
+        least[s] = fewest(e->right[s], N_LAYOUTS);
+    number(out, "layouts_worst_right", "%d", fewest(least, N_SEEDS));
+    numbers_of_steps(out, e);
+    numbers_of_weights(out, e);
+    numbers_of_the_split_seed(out, e);
+    numbers_of_the_figure(out, e);
+    numbers_of_the_exchange(out, e);
+    numbers_of_the_ablations(out, e);
+    return 0;
+}
+
 static int table_of_runs(const char *dir, const LayoutRuns *e)
 {
     Text md = {0};
@@ -729,19 +640,15 @@ static int table_of_runs(const char *dir, const LayoutRuns *e)
                      "| a head over half "
                      "| heads peak on $a$, $b$ |\n"
                      "|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
-    for (int r = 0; r < N_SEEDS; r++) {
-        int least = N_PROBLEMS;
-        for (int which = 0; which < N_LAYOUTS; which++)
-            least = e->right[r][which] < least ? e->right[r][which]
-                                               : least;
+    for (int r = 0; r < N_SEEDS; r++)
         text_printf(&md, "| %llu | %d | %d | %d | %.0f | %.0f | %.2f "
                     "| %d | %d |\n",
-                    (unsigned long long)e->run[r].cfg.seed, least,
+                    (unsigned long long)e->run[r].cfg.seed,
+                    fewest(e->right[r], N_LAYOUTS),
                     e->run[r].result.first_perfect,
                     e->control[r].result.first_perfect,
                     percent_on(e, r, ON_A), percent_on(e, r, ON_FILLERS),
                     e->moved[r], e->some_head[r], e->sum_on_operand[r]);
-    }
     return save_table(dir, "layouts_runs.md", &md);
 }
 
@@ -753,25 +660,21 @@ static int table_of_heads(const char *dir, const LayoutRuns *e)
                      "| on fillers | peaks on an operand "
                      "| over half on one |\n"
                      "|--:|:--|--:|--:|--:|--:|--:|--:|\n");
-    for (int i = 0; i < 2; i++) {
-        int s = shown[i];
-        unsigned long long seed = e->run[s].cfg.seed;
-        for (int head = 0; head < N_HEADS; head++)
-            text_printf(&md, "| %llu | %d | %.2f | %.2f | %.2f | %.2f "
-                        "| %d | %d |\n", seed, head,
-                        mean_weight(e, s, head, ON_A),
-                        mean_weight(e, s, head, ON_B),
-                        mean_weight(e, s, head, ON_EQUALS),
-                        mean_weight(e, s, head, ON_FILLERS),
-                        e->on_operand[s][head], e->mostly_one[s][head]);
-        text_printf(&md, "| %llu | all four | %.2f | %.2f | %.2f | %.2f "
-                    "| %d | %d |\n", seed,
-                    mean_weight(e, s, -1, ON_A),
-                    mean_weight(e, s, -1, ON_B),
-                    mean_weight(e, s, -1, ON_EQUALS),
-                    mean_weight(e, s, -1, ON_FILLERS),
-                    e->sum_on_operand[s], e->some_head[s]);
-    }
+    for (int i = 0; i < 2; i++)
+        for (int head = 0; head <= N_HEADS; head++) {
+            int s = shown[i], all = head == N_HEADS;    /* the sum last */
+            char name[16] = "all four";
+            if (!all)
+                snprintf(name, sizeof name, "%d", head);
+            text_printf(&md, "| %llu | %s ",
+                        (unsigned long long)e->run[s].cfg.seed, name);
+            for (int part = ON_A; part < N_PLACES; part++)
+                text_printf(&md, "| %.2f ",
+                            mean_weight(e, s, all ? -1 : head, part));
+            text_printf(&md, "| %d | %d |\n",
+                        all ? e->sum_on_operand[s] : e->on_operand[s][head],
+                        all ? e->some_head[s] : e->mostly_one[s][head]);
+        }
     return save_table(dir, "layouts_heads.md", &md);
 }
 
@@ -781,61 +684,14 @@ static int table_of_layouts(const char *dir)
     text_printf(&md, "| layout | `7*8` in it | $a$ at | $b$ at "
                      "| `=` at |\n|:--|:--|--:|--:|--:|\n");
     for (int which = 0; which < N_LAYOUTS; which++) {
-        char written[MAX_T];
-        int n = (int)strlen(layouts[which]);
-        for (int t = 0; t <= n; t++)
-            written[t] = layouts[which][t] == 'a' ? '7'
-                       : layouts[which][t] == 'b' ? '8' : layouts[which][t];
+        char written[MAX_T + 1];
+        write_7_times_8(written, which);
         text_printf(&md, "| `%s` | `%s` | %d | %d | %d |\n",
                     layouts[which], written, position_of(which, 'a'),
-                    position_of(which, 'b'), n - 1);
+                    position_of(which, 'b'),
+                    (int)strlen(layouts[which]) - 1);
     }
     return save_table(dir, "layouts.md", &md);
-}
-
-static int read_in_every_layout(const LayoutRuns *e, int head)
-{
-    const unsigned char *read = e->read[0][head][7 * 10 + 8];
-    for (int which = 1; which < N_LAYOUTS; which++)
-        if (read[which] != read[0])
-            return READS_ELSE;
-    return read[0];
-}
-
-static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
-{
-    claim(claims, e->parsed == N_LAYOUTS * N_PROBLEMS, CHAPTER_TURN,
-          "the hand-written parser reads every string of the six layouts",
-          "%d of %d", e->parsed, N_LAYOUTS * N_PROBLEMS);
-    int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
-    int misread = operands_of_tokens(zero, 5, &a, &b) == 0
-                  && !(a == 7 && b == 8);
-    claim(claims, misread, CHAPTER_TURN, "the parser misreads 07*8=",
-          misread ? "it reads a = %d, b = %d" : "it reads it right", a, b);
-    claim(claims, position_of(0, 'b') == 2 && position_of(1, 'a') == 2,
-          CHAPTER_TURN,
-          "position 2 holds b in the first layout and a in the second",
-          "position 2 holds %s, then %s",
-          position_of(0, 'b') == 2 ? "b" : "not b",
-          position_of(1, 'a') == 2 ? "a" : "not a");
-    int always = -1;
-    for (int t = 0; t < MAX_T; t++) {
-        int every = 1;
-        for (int which = 0; which < N_LAYOUTS; which++)
-            every &= position_of(which, 'a') == t
-                     || position_of(which, 'b') == t;
-        if (every && always < 0)
-            always = t;
-    }
-    claim(claims, always < 0, CHAPTER_TURN,
-          "no position holds an operand in every layout",
-          always < 0 ? "none does" : "position %d does", always);
-    check_parsed_perceptron(claims, e);
-    check_layouts_answered(claims, e);
-    check_operand_weights(claims, e);
-    check_the_split_seed(claims, e);
-    check_the_figure(claims, e);
-    check_the_steps_taken(claims, e);
 }
 
 static void check_parsed_perceptron(Claims *claims, const LayoutRuns *e)
@@ -866,7 +722,7 @@ static void check_layouts_answered(Claims *claims, const LayoutRuns *e)
 static void check_operand_weights(Claims *claims, const LayoutRuns *e)
 {
     int more = 0, moved = 0, summed = 0;
-    int operands[N_SEEDS], fillers[N_SEEDS], sum_peaks[N_SEEDS];
+    int operands[N_SEEDS], fillers[N_SEEDS];
     double moved_lo = 1;
     char operands_list[160], fillers_list[160], sum_list[160];
     for (int r = 0; r < N_SEEDS; r++) {
@@ -886,11 +742,10 @@ static void check_operand_weights(Claims *claims, const LayoutRuns *e)
         summed += 5 * e->sum_on_operand[r] > 4 * N_LAYOUTS * N_PROBLEMS;
         operands[r] = (int)lround(percent_on(e, r, ON_A));
         fillers[r] = (int)lround(percent_on(e, r, ON_FILLERS));
-        sum_peaks[r] = e->sum_on_operand[r];
     }
     list_values(operands_list, sizeof operands_list, operands, N_SEEDS);
     list_values(fillers_list, sizeof fillers_list, fillers, N_SEEDS);
-    list_values(sum_list, sizeof sum_list, sum_peaks, N_SEEDS);
+    list_values(sum_list, sizeof sum_list, e->sum_on_operand, N_SEEDS);
     claim_every(claims, more, N_SEEDS, CHAPTER_TRAINING,
           "on every seed and in every layout, the four heads of the = put "
           "more weight on the two operands than on all the fillers",
@@ -972,6 +827,42 @@ static void check_the_steps_taken(Claims *claims, const LayoutRuns *e)
           "layout alone: %s", first_list, control_list);
 }
 
+static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
+{
+    claim(claims, e->parsed == N_LAYOUTS * N_PROBLEMS, CHAPTER_TURN,
+          "the hand-written parser reads every string of the six layouts",
+          "%d of %d", e->parsed, N_LAYOUTS * N_PROBLEMS);
+    int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
+    int misread = operands_of_tokens(zero, 5, &a, &b) == 0
+                  && !(a == 7 && b == 8);
+    claim(claims, misread, CHAPTER_TURN, "the parser misreads 07*8=",
+          misread ? "it reads a = %d, b = %d" : "it reads it right", a, b);
+    claim(claims, position_of(0, 'b') == 2 && position_of(1, 'a') == 2,
+          CHAPTER_TURN,
+          "position 2 holds b in the first layout and a in the second",
+          "position 2 holds %s, then %s",
+          position_of(0, 'b') == 2 ? "b" : "not b",
+          position_of(1, 'a') == 2 ? "a" : "not a");
+    int always = -1;
+    for (int t = 0; t < MAX_T; t++) {
+        int every = 1;
+        for (int which = 0; which < N_LAYOUTS; which++)
+            every &= position_of(which, 'a') == t
+                     || position_of(which, 'b') == t;
+        if (every && always < 0)
+            always = t;
+    }
+    claim(claims, always < 0, CHAPTER_TURN,
+          "no position holds an operand in every layout",
+          always < 0 ? "none does" : "position %d does", always);
+    check_parsed_perceptron(claims, e);
+    check_layouts_answered(claims, e);
+    check_operand_weights(claims, e);
+    check_the_split_seed(claims, e);
+    check_the_figure(claims, e);
+    check_the_steps_taken(claims, e);
+}
+
 static int figure_layouts(const char *fig, const LayoutRuns *e)
 {
     static float values[MAX_HEADS][N_LAYOUTS * MAX_T];
@@ -982,10 +873,7 @@ static int figure_layouts(const char *fig, const LayoutRuns *e)
     int width = 0;
     for (int which = 0; which < N_LAYOUTS; which++) {
         int n = (int)strlen(layouts[which]);
-        for (int t = 0; t <= n; t++)
-            rows[which][t] = layouts[which][t] == 'a' ? '7'
-                           : layouts[which][t] == 'b' ? '8'
-                           : layouts[which][t];
+        write_7_times_8(rows[which], which);
         row_names[which] = rows[which];
         width = n > width ? n : width;
     }
@@ -1012,5 +900,33 @@ static int figure_layouts(const char *fig, const LayoutRuns *e)
         svg_heatmaps(&svg[narrow], maps, N_HEADS, 2, NULL, scale,
                      narrow ? NARROW_WIDTH : 760, 520);
     return save_figure(fig, "layouts_equals_row.svg", svg);
+}
+
+int layouts_experiments(const char *model, const char *sweep,
+                        const char *dir, const char *fig, Text *numbers,
+                        Claims *claims)
+{
+    LayoutRuns *e = calloc(1, sizeof *e);
+    int status = e == NULL ? fail("out of memory") : 0;
+    if (status == 0)
+        status = load_training_log(model, &e->book);
+    if (status == 0)
+        status = run_layouts(e, sweep);
+    if (status == 0) {
+        claims_about_layouts(claims, e);
+        claims_about_the_exchange(claims, e);
+        claims_about_the_ablations(claims, e);
+        status = numbers_of_layouts(numbers, e);
+    }
+    if (status == 0)
+        status = table_of_layouts(dir);
+    if (status == 0)
+        status = table_of_runs(dir, e);
+    if (status == 0)
+        status = table_of_heads(dir, e);
+    if (status == 0)
+        status = figure_layouts(fig, e);
+    free(e);
+    return status;
 }
 

@@ -98,12 +98,10 @@ static int train_longer(LongRun *r, const TrainConfig *book, LongModel m,
         return fail("out of memory");
     }
     memcpy(w.before, g->model.p.params, g->model.p.n_params * sizeof(real));
+    r->run.cfg = cfg;                   /* without the watch */
     cfg.observe = watch;
     cfg.context = &w;
-    r->run.cfg = cfg;
     r->run.result = train(&g->model, &cfg, r->run.log, MAX_RECORDS);
-    r->run.cfg.observe = NULL;
-    r->run.cfg.context = NULL;
     free(w.before);
     delete_transformer(g);
     return r->run.result.fault_step == 0 ? 0
@@ -455,13 +453,11 @@ int longer_experiments(const char *model, const char *sweep,
     if (status == 0) {
         x->n_models = long_models(x->model);
         x->book_steps = book->cfg.steps;
-        for (int v = 0; status == 0 && v < x->n_models; v++)
-            for (int s = 0; status == 0 && s < LONG_SEEDS; s++)
-                status = train_longer(&x->run[v][s], &book->cfg,
-                                      x->model[v], s);
     }
     for (int v = 0; status == 0 && v < x->n_models; v++) {
-        for (int s = 0; s < LONG_SEEDS; s++) {
+        for (int s = 0; status == 0 && s < LONG_SEEDS; s++) {
+            status = train_longer(&x->run[v][s], &book->cfg,
+                                  x->model[v], s);
             x->m[v][s] = measure_longer(&x->run[v][s].run, x->book_steps);
             add_onsets(o, &x->run[v][s], &x->m[v][s]);
         }

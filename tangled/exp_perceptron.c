@@ -23,20 +23,17 @@ typedef struct { double zero, other, one, neither; } LearnedBy;
 
 static LearnedBy mean_step_learned(const int step[N_PROBLEMS])
 {
-    double sum[4] = {0, 0, 0, 0};
-    int count[4] = {0, 0, 0, 0};
+    double sum[3] = {0, 0, 0};      /* with a 0; a 1; neither */
+    int count[3] = {0, 0, 0};
     for (int p = 0; p < N_PROBLEMS; p++) {
-        int a = p / 10, b = p % 10, zero = a == 0 || b == 0;
-        int group = zero ? 0 : a == 1 || b == 1 ? 2 : 3;
+        int a = p / 10, b = p % 10;
+        int group = a == 0 || b == 0 ? 0 : a == 1 || b == 1 ? 1 : 2;
         sum[group] += step[p];
         count[group]++;
-        if (!zero) {                        /* the eighty-one */
-            sum[1] += step[p];
-            count[1]++;
-        }
     }
-    return (LearnedBy){sum[0] / count[0], sum[1] / count[1],
-                       sum[2] / count[2], sum[3] / count[3]};
+    return (LearnedBy){sum[0] / count[0],
+                       (sum[1] + sum[2]) / (count[1] + count[2]),
+                       sum[1] / count[1], sum[2] / count[2]};
 }
 
 static void numbers_of_the_perceptron(Text *out, const Run *run,

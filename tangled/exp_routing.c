@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int table_of_own_output(const char *dir, const Trace *tr, int t);
-
 typedef struct {
     int clean;                  /* problems right with no patch */
     int mean[MAX_HEADS], zero[MAX_HEADS], partner[MAX_HEADS];
@@ -23,38 +21,170 @@ typedef struct {
                                    as paths[] */
     double qk_moved;            /* percent: see position_share */
 } Interventions;
-static void claims_about_the_book_model(Claims *claims,
-                                        const Interventions *iv,
-                                        int n_heads);
-static void paths_on(Gpt *g, Interventions *iv);
-static void heads_at_the_extremes(const Interventions *iv, int n_heads,
-                                  int *least, int *best);
-static int figure_of_the_interventions(const char *fig,
-                                       const Interventions *iv,
-                                       int n_heads);
-static void numbers_of_paths(Text *numbers, Claims *claims,
-                             const Interventions *iv);
-typedef struct {    /* the interventions over the seeds */
+typedef struct {    /* the interventions and the paths over the seeds */
     double least[N_SEEDS], best[N_SEEDS];   /* the worst and best head
                                                alone */
     double frozen[N_SEEDS], commuted[N_SEEDS], value[N_SEEDS];
-    double key[N_SEEDS], clean[N_SEEDS];
-    int short_alone, short_frozen, value_more, all_matter;  /* seeds */
-} PatchTally;
-static PatchTally tally_the_patches(const Interventions *iv, int n_heads);
-typedef struct {    /* the two paths over the seeds */
+    double key[N_SEEDS];
     double count[4][N_SEEDS];       /* right: clean, then as paths[] */
     double difference[4][N_SEEDS];  /* as Interventions' */
     double moved[N_SEEDS];          /* as qk_moved */
-    int direct_keeps_more;          /* seeds */
-} PathTally;
-static PathTally tally_the_paths(const Interventions *iv);
-static void check_the_paths(Claims *claims, const PathTally *t);
-static void check_the_interventions(Claims *claims, const PatchTally *t,
-                                    const Interventions *iv);
-static double position_share(const HeadCircuits *circuits, int n_heads);
+    int short_alone, short_frozen, value_more, all_matter;  /* seeds */
+    int direct_keeps_more;                                  /* seeds */
+} PatchTally;
 
 static int commuted_of(int p) { return p % 10 * 10 + p / 10; }
+
+static void heads_at_the_extremes(const Interventions *iv, int n_heads,
+                                  int *least, int *best)
+{
+    *least = N_PROBLEMS, *best = 0;
+    for (int h = 0; h < n_heads; h++) {
+        *least = iv->mean[h] < *least ? iv->mean[h] : *least;
+        *best = iv->alone[h] > *best ? iv->alone[h] : *best;
+    }
+}
+
+static PatchTally tally_the_patches(const Interventions *iv, int n_heads)
+{
+    PatchTally t = {0};
+    for (int s = 0; s < N_SEEDS; s++) {
+        int lo, hi, matter = 1;
+        heads_at_the_extremes(&iv[s], n_heads, &lo, &hi);
+        for (int h = 0; h < n_heads; h++)
+            matter &= iv[s].mean[h] < iv[s].clean;
+        t.least[s] = lo, t.best[s] = hi, t.frozen[s] = iv[s].frozen;
+        t.commuted[s] = iv[s].commuted;
+        t.value[s] = iv[s].by_value, t.key[s] = iv[s].by_key;
+        for (int k = 0; k < 4; k++) {
+            t.count[k][s] = k == 0 ? iv[s].clean : iv[s].paths[k - 1];
+            t.difference[k][s] = iv[s].difference[k];
+        }
+        t.moved[s] = iv[s].qk_moved;
+        t.short_alone += hi < iv[s].clean;
+        t.short_frozen += iv[s].frozen < iv[s].clean;
+        t.value_more += iv[s].by_value > iv[s].by_key;
+        t.all_matter += matter;
+        t.direct_keeps_more += iv[s].paths[1] > iv[s].paths[2];
+    }
+    return t;
+}
+
+static void check_the_paths(Claims *claims, const PatchTally *t)
+{
+    claim_every(claims, t->direct_keeps_more, N_SEEDS,
+                CHAPTER_ROUTING,
+          "on every seed, the heads' mean on the direct path keeps more "
+          "problems right than on the path through the FFN",
+          "on %d of %d seeds", t->direct_keeps_more, N_SEEDS);
+    claim_every(claims,
+                count_at_least(t->count[2], N_SEEDS, 4.0 * N_PROBLEMS / 5),
+                N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the heads' mean on the direct path leaves at "
+          "least four problems in five right", "the fewest: %.0f",
+          lowest_of(t->count[2], N_SEEDS));
+    claim_every(claims,
+                count_below(t->count[3], N_SEEDS, 0.5 * N_PROBLEMS),
+                N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the heads' mean on the path through the FFN "
+          "leaves fewer than half of the problems right", "the most: %.0f",
+          highest_of(t->count[3], N_SEEDS));
+    int signed_right = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        signed_right += t->difference[2][s] > 0 && t->difference[3][s] < 0;
+    claim_every(claims, signed_right, N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the mean logit difference stays above zero with "
+          "the direct path changed and falls below it with the path "
+          "through the FFN changed", "lowest %.1f; highest %.1f",
+          lowest_of(t->difference[2], N_SEEDS),
+          highest_of(t->difference[3], N_SEEDS));
+    claim_every(claims, count_below(t->moved, N_SEEDS, 50), N_SEEDS,
+                CHAPTER_ROUTING,
+          "on every seed, moving a digit from position 0 to 2 changes no "
+          "head's score by half the range of its scores over the digits",
+          "at most %.0f %%", highest_of(t->moved, N_SEEDS));
+}
+
+static void numbers_of_paths(Text *numbers, Claims *claims,
+                             const Interventions *iv, const PatchTally *t)
+{
+    static const char *const name[4] = {"clean", "both", "direct",
+                                        "via_ffn"};
+    char key[64];
+    for (int k = 1; k < 4; k++) {
+        snprintf(key, sizeof key, "paths_book_%s", name[k]);
+        number(numbers, key, "%d", iv[0].paths[k - 1]);
+        snprintf(key, sizeof key, "paths_%s", name[k]);
+        numbers_of_spread(numbers, key, "%.0f", t->count[k], N_SEEDS);
+    }
+    for (int k = 0; k < 4; k++) {
+        snprintf(key, sizeof key, "paths_book_diff_%s", name[k]);
+        number(numbers, key, "%.1f", iv[0].difference[k]);
+        snprintf(key, sizeof key, "paths_diff_%s", name[k]);
+        numbers_of_spread(numbers, key, "%.1f", t->difference[k], N_SEEDS);
+    }
+    number(numbers, "paths_direct_keeps_more", "%d", t->direct_keeps_more);
+    number(numbers, "qk_book_moved", "%.0f", iv[0].qk_moved);
+    numbers_of_spread(numbers, "qk_moved", "%.0f", t->moved, N_SEEDS);
+    check_the_paths(claims, t);
+}
+
+static void check_the_interventions(Claims *claims, const PatchTally *t,
+                                    const Interventions *iv)
+{
+    claim_every(claims, count_at_least(t->count[0], N_SEEDS, N_PROBLEMS),
+                N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the model answers all the problems unpatched",
+          "the fewest: %.0f", lowest_of(t->count[0], N_SEEDS));
+    claim_every(claims, t->short_alone, N_SEEDS, CHAPTER_ROUTING,
+          "on every seed no head alone, the others at their mean, keeps "
+          "every problem right", "on %d of %d seeds; the best head alone "
+          "keeps %.0f to %.0f", t->short_alone, N_SEEDS,
+          lowest_of(t->best, N_SEEDS), highest_of(t->best, N_SEEDS));
+    claim_count(claims, t->all_matter, N_SEEDS, 1, N_SEEDS - 1,
+                CHAPTER_ROUTING,
+          "every head's mean costs problems on some seeds, not on all",
+          "on %d of %d seeds", t->all_matter, N_SEEDS);
+    claim_every(claims, t->short_frozen, N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the weights frozen at their mean lose problems",
+          "on %d of %d seeds", t->short_frozen, N_SEEDS);
+    claim_every(claims,
+                count_below(t->commuted, N_SEEDS, iv[0].n_commuted / 2.0),
+                N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, the commuted problem's weights leave fewer than "
+          "half of the problems with a != b right", "at most %.0f of %d",
+          highest_of(t->commuted, N_SEEDS), iv[0].n_commuted);
+    claim_every(claims, t->value_more, N_SEEDS, CHAPTER_ROUTING,
+          "on every seed, another first operand's value moves the answer "
+          "more often than its key", "on %d of %d seeds", t->value_more,
+          N_SEEDS);
+    int short_of_all = 0;
+    for (int s = 0; s < N_SEEDS; s++)
+        short_of_all += t->value[s] < 100 && t->key[s] < 100;
+    claim_every(claims, short_of_all, N_SEEDS, CHAPTER_ROUTING,
+          "on no seed does another first operand's value, or its key, "
+          "move every answer", "at most %.0f %% and %.0f %%",
+          highest_of(t->value, N_SEEDS), highest_of(t->key, N_SEEDS));
+}
+
+static void claims_about_the_book_model(Claims *claims,
+                                        const Interventions *iv,
+                                        int n_heads)
+{
+    int ordered = 0, needed = 0;
+    for (int h = 0; h < n_heads; h++) {
+        ordered += iv->partner[h] <= iv->zero[h]
+                   && iv->zero[h] <= iv->mean[h];
+        needed += iv->mean[h] < iv->clean;
+    }
+    claim(claims, needed == n_heads, CHAPTER_ROUTING,
+          "in the book's model each head's mean costs problems",
+          "for %d of %d heads", needed, n_heads);
+    claim(claims, ordered == n_heads, CHAPTER_ROUTING,
+          "for every head of the book's model, the partner's output costs "
+          "at least as many problems as zeros, and zeros as the mean",
+          "for %d of %d heads", ordered, n_heads);
+}
 
 static double moved_by(Gpt *g, PatchSite site)
 {
@@ -79,6 +209,41 @@ static double moved_by(Gpt *g, PatchSite site)
     return 100.0 * moved / cases;
 }
 
+static double mean_difference(Gpt *g, Patch patch)
+{
+    int tokens[MAX_T];
+    double sum = 0;
+    PatchNumbers with;
+    problem_tokens(0, tokens);
+    patch_numbers(g, &patch, tokens, 4, NULL, &with);
+    for (int p = 0; p < N_PROBLEMS; p++) {
+        char want[8];
+        problem_tokens(p, tokens);
+        problem_answer(p, want);
+        gpt_forward_patched(g, &patch, &with, tokens, 4);
+        sum += logit_difference(g, EQUALS_AT, token_of_char(want[0]));
+    }
+    return sum / N_PROBLEMS;
+}
+
+static double position_share(const HeadCircuits *circuits, int n_heads)
+{
+    double largest = 0;
+    for (int head = 0; head < n_heads; head++) {
+        const HeadCircuits *c = &circuits[head];
+        double lo = INFINITY, hi = -INFINITY, moved = 0;
+        for (int side = 0; side < 2; side++)
+            for (int d = 0; d < N_DIGITS; d++) {
+                lo = c->qk[side][d] < lo ? c->qk[side][d] : lo;
+                hi = c->qk[side][d] > hi ? c->qk[side][d] : hi;
+            }
+        for (int d = 0; d < N_DIGITS; d++)
+            moved = fmax(moved, fabs(c->qk[0][d] - c->qk[1][d]));
+        largest = fmax(largest, 100 * moved / (hi - lo));
+    }
+    return largest;
+}
+
 static void interventions_on(Gpt *g, Interventions *iv)
 {
     unsigned every = (1u << g->n_heads) - 1;
@@ -100,32 +265,8 @@ static void interventions_on(Gpt *g, Interventions *iv)
     iv->commuted = answered_under(g, weights, commuted_of, &iv->n_commuted);
     iv->by_value = moved_by(g, PATCH_VALUE);
     iv->by_key = moved_by(g, PATCH_KEY);
-    paths_on(g, iv);
-}
-
-static double mean_difference(Gpt *g, Patch patch)
-{
-    int tokens[MAX_T];
-    double sum = 0;
-    PatchNumbers with;
-    problem_tokens(0, tokens);
-    patch_numbers(g, &patch, tokens, 4, NULL, &with);
-    for (int p = 0; p < N_PROBLEMS; p++) {
-        char want[8];
-        problem_tokens(p, tokens);
-        problem_answer(p, want);
-        gpt_forward_patched(g, &patch, &with, tokens, 4);
-        sum += logit_difference(g, EQUALS_AT, token_of_char(want[0]));
-    }
-    return sum / N_PROBLEMS;
-}
-
-static void paths_on(Gpt *g, Interventions *iv)
-{
     static const PatchSite path[3] = {PATCH_OUTPUT, PATCH_DIRECT,
                                       PATCH_VIA_FFN};
-    unsigned every = (1u << g->n_heads) - 1;
-    Patch none = {PATCH_OUTPUT, PATCH_ZERO, 0, EQUALS_AT, 0};
     iv->difference[0] = mean_difference(g, none);
     for (int k = 0; k < 3; k++) {
         Patch mean = {path[k], PATCH_MEAN, every, EQUALS_AT, 0};
@@ -135,24 +276,6 @@ static void paths_on(Gpt *g, Interventions *iv)
     HeadCircuits circuits[MAX_HEADS];
     iv->qk_moved = head_circuits(g, circuits) == 0
                    ? position_share(circuits, g->n_heads) : NAN;
-}
-
-static double position_share(const HeadCircuits *circuits, int n_heads)
-{
-    double largest = 0;
-    for (int head = 0; head < n_heads; head++) {
-        const HeadCircuits *c = &circuits[head];
-        double lo = INFINITY, hi = -INFINITY, moved = 0;
-        for (int side = 0; side < 2; side++)
-            for (int d = 0; d < N_DIGITS; d++) {
-                lo = c->qk[side][d] < lo ? c->qk[side][d] : lo;
-                hi = c->qk[side][d] > hi ? c->qk[side][d] : hi;
-            }
-        for (int d = 0; d < N_DIGITS; d++)
-            moved = fmax(moved, fabs(c->qk[0][d] - c->qk[1][d]));
-        largest = fmax(largest, 100 * moved / (hi - lo));
-    }
-    return largest;
 }
 
 static void numbers_of_the_book_model(Text *numbers,
@@ -167,9 +290,8 @@ static void numbers_of_the_book_model(Text *numbers,
             number(numbers, name, "%d", kind[k][h]);
         }
     number(numbers, "patch_book_clean", "%d", iv->clean);
-    int best = 0;
-    for (int h = 0; h < n_heads; h++)
-        best = iv->alone[h] > best ? iv->alone[h] : best;
+    int least, best;
+    heads_at_the_extremes(iv, n_heads, &least, &best);
     number(numbers, "patch_book_alone_best", "%d", best);
     number(numbers, "patch_book_frozen", "%d", iv->frozen);
     number(numbers, "patch_book_commuted", "%d", iv->commuted);
@@ -178,19 +300,8 @@ static void numbers_of_the_book_model(Text *numbers,
     number(numbers, "patch_book_by_key", "%.0f", iv->by_key);
 }
 
-static void heads_at_the_extremes(const Interventions *iv, int n_heads,
-                                  int *least, int *best)
-{
-    *least = N_PROBLEMS, *best = 0;
-    for (int h = 0; h < n_heads; h++) {
-        *least = iv->mean[h] < *least ? iv->mean[h] : *least;
-        *best = iv->alone[h] > *best ? iv->alone[h] : *best;
-    }
-}
-
 static int figure_of_the_interventions(const char *fig,
-                                       const Interventions *iv,
-                                       int n_heads)
+                                       const PatchTally *t, int n_commuted)
 {
     enum { ROWS = 5 };
     static float values[ROWS * N_SEEDS];
@@ -198,19 +309,15 @@ static int figure_of_the_interventions(const char *fig,
     const char *rows[ROWS] = {"one head at its mean (costliest)",
         "one head alone (best)", "every head at its mean",
         "weights at their mean", twin};
+    const double *row[ROWS] = {t->least, t->best, t->count[1], t->frozen,
+                               t->commuted};
     const char *colours[ROWS];
-    snprintf(twin, sizeof twin, "weights of b*a= (of %d)",
-             iv[0].n_commuted);
-    for (int s = 0; s < N_SEEDS; s++) {
-        int least, best;
-        heads_at_the_extremes(&iv[s], n_heads, &least, &best);
-        int row[ROWS] = {least, best, iv[s].paths[0], iv[s].frozen,
-                         iv[s].commuted};
-        for (int r = 0; r < ROWS; r++)
-            values[r * N_SEEDS + s] = (float)row[r];
-    }
-    for (int r = 0; r < ROWS; r++)
+    snprintf(twin, sizeof twin, "weights of b*a= (of %d)", n_commuted);
+    for (int r = 0; r < ROWS; r++) {
         colours[r] = svg_palette(0);
+        for (int s = 0; s < N_SEEDS; s++)
+            values[r * N_SEEDS + s] = (float)row[r][s];
+    }
     SvgDotChart chart = {.x_label = "problems right", .n_rows = ROWS,
                          .n_dots = N_SEEDS, .rows = rows, .values = values,
                          .none = "none", .colours = colours, .ringed = 0,
@@ -234,12 +341,13 @@ static int table_of_the_heads(const char *dir, const Interventions *iv,
     return save_table(dir, "patch_heads.md", &md);
 }
 
-static void numbers_of_interventions(Text *numbers, Claims *claims,
-                                     const Interventions *iv, int n_heads)
+static int numbers_of_interventions(const char *dir, const char *fig,
+                                    Text *numbers, Claims *claims,
+                                    const Interventions *iv, int n_heads)
 {
     numbers_of_the_book_model(numbers, &iv[0], n_heads);
     PatchTally t = tally_the_patches(iv, n_heads);
-    number(numbers, "patch_clean_lo", "%.0f", lowest_of(t.clean, N_SEEDS));
+    number(numbers, "patch_clean_lo", "%.0f", lowest_of(t.count[0], N_SEEDS));
     numbers_of_spread(numbers, "patch_least_mean", "%.0f", t.least, N_SEEDS);
     numbers_of_spread(numbers, "patch_best_alone", "%.0f", t.best, N_SEEDS);
     numbers_of_spread(numbers, "patch_frozen", "%.0f", t.frozen, N_SEEDS);
@@ -253,32 +361,11 @@ static void numbers_of_interventions(Text *numbers, Claims *claims,
     number(numbers, "patch_all_matter", "%d", t.all_matter);
     check_the_interventions(claims, &t, iv);
     claims_about_the_book_model(claims, &iv[0], n_heads);
-    numbers_of_paths(numbers, claims, iv);
-}
-
-static void numbers_of_paths(Text *numbers, Claims *claims,
-                             const Interventions *iv)
-{
-    static const char *const name[4] = {"clean", "both", "direct",
-                                        "via_ffn"};
-    PathTally t = tally_the_paths(iv);
-    char key[64];
-    for (int k = 1; k < 4; k++) {
-        snprintf(key, sizeof key, "paths_book_%s", name[k]);
-        number(numbers, key, "%d", iv[0].paths[k - 1]);
-        snprintf(key, sizeof key, "paths_%s", name[k]);
-        numbers_of_spread(numbers, key, "%.0f", t.count[k], N_SEEDS);
-    }
-    for (int k = 0; k < 4; k++) {
-        snprintf(key, sizeof key, "paths_book_diff_%s", name[k]);
-        number(numbers, key, "%.1f", iv[0].difference[k]);
-        snprintf(key, sizeof key, "paths_diff_%s", name[k]);
-        numbers_of_spread(numbers, key, "%.1f", t.difference[k], N_SEEDS);
-    }
-    number(numbers, "paths_direct_keeps_more", "%d", t.direct_keeps_more);
-    number(numbers, "qk_book_moved", "%.0f", iv[0].qk_moved);
-    numbers_of_spread(numbers, "qk_moved", "%.0f", t.moved, N_SEEDS);
-    check_the_paths(claims, &t);
+    numbers_of_paths(numbers, claims, iv, &t);
+    int status = table_of_the_heads(dir, &iv[0], n_heads);
+    return status == 0
+           ? figure_of_the_interventions(fig, &t, iv[0].n_commuted)
+           : status;
 }
 
 static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
@@ -286,8 +373,8 @@ static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
 {
     static float values[2 * MAX_HEADS * N_DIGITS];
     static float sides[2][MAX_HEADS * N_DIGITS];
-    static char rows[2 * MAX_HEADS][24], heads[MAX_HEADS][8];
-    static const char *row_names[2 * MAX_HEADS], *head_names[MAX_HEADS];
+    static char rows[2 * MAX_HEADS][24];
+    static const char *row_names[2 * MAX_HEADS];
     for (int head = 0; head < n_heads; head++)
         for (int side = 0; side < 2; side++) {
             int row = 2 * head + side;
@@ -299,16 +386,14 @@ static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
             snprintf(rows[row], sizeof rows[row], "head %d, %s", head,
                      side == 0 ? "$a$ at 0" : "$b$ at 2");
             row_names[row] = rows[row];
-            snprintf(heads[head], sizeof heads[head], "%d", head);
-            head_names[head] = heads[head];
         }
     SvgHeatmap map = {NULL, "digit", NULL, 2 * n_heads, N_DIGITS, values,
                       row_names, digit_labels, "%.1f", 0};
     SvgHeatmap apart[2] = {
         {"$a$ at position 0", "digit", "head", n_heads, N_DIGITS, sides[0],
-         head_names, digit_labels, "%.1f", 0},
+         digit_labels, digit_labels, "%.1f", 0},
         {"$b$ at position 2", "digit", "head", n_heads, N_DIGITS, sides[1],
-         head_names, digit_labels, "%.1f", 0}};
+         digit_labels, digit_labels, "%.1f", 0}};
     Text svg[2] = {{0}, {0}};
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 0, "score"};
     svg_heatmaps(&svg[0], &map, 1, 1, NULL, scale, 760, 480);
@@ -321,24 +406,19 @@ static int figure_of_the_effects(const char *fig, const HeadCircuits *c,
 {
     static float values[MAX_HEADS][N_DIGITS * N_DIGITS];
     static char titles[MAX_HEADS][32];
-    static const char *const digits[N_DIGITS] = {"0", "1", "2", "3", "4",
-                                                 "5", "6", "7", "8", "9"};
     SvgHeatmap maps[MAX_HEADS];
-    double largest = 0;
     for (int head = 0; head < n_heads; head++) {
         for (int d = 0; d < N_DIGITS; d++)
-            for (int k = 0; k < N_DIGITS; k++) {
-                float x = (float)c[head].ov[0][d][k];
-                values[head][d * N_DIGITS + k] = x;
-                largest = fmax(largest, fabs(x));
-            }
+            for (int k = 0; k < N_DIGITS; k++)
+                values[head][d * N_DIGITS + k] = (float)c[head].ov[0][d][k];
         snprintf(titles[head], sizeof titles[head], "head %d", head);
         maps[head] = (SvgHeatmap){titles[head], "first digit of the answer",
                                   "digit read", N_DIGITS, N_DIGITS,
-                                  values[head], digits, digits, "%.1f", 0};
+                                  values[head], digit_labels, digit_labels,
+                                  "%.1f", 0};
     }
     Text svg[2] = {{0}, {0}};
-    SvgColorScale scale = {SVG_DIVERGING, -largest, largest, "logit"};
+    SvgColorScale scale = {SVG_DIVERGING, 0, 0, "logit"};  /* fitted */
     for (int narrow = 0; narrow < 2; narrow++)
         svg_heatmaps(&svg[narrow], maps, n_heads, 2, NULL, scale,
                      narrow ? NARROW_WIDTH : 760, 760);
@@ -388,135 +468,6 @@ static int circuits_of_the_book_model(const char *fig, Text *numbers,
     number(numbers, "ov_book_moved", "%.0f", 100 * moved / largest);
     int status = figure_of_the_scores(fig, c, g->n_heads);
     return status == 0 ? figure_of_the_effects(fig, c, g->n_heads) : status;
-}
-
-static void claims_about_the_book_model(Claims *claims,
-                                        const Interventions *iv,
-                                        int n_heads)
-{
-    int ordered = 0, needed = 0;
-    for (int h = 0; h < n_heads; h++) {
-        ordered += iv->partner[h] <= iv->zero[h]
-                   && iv->zero[h] <= iv->mean[h];
-        needed += iv->mean[h] < iv->clean;
-    }
-    claim(claims, needed == n_heads, CHAPTER_ROUTING,
-          "in the book's model each head's mean costs problems",
-          "for %d of %d heads", needed, n_heads);
-    claim(claims, ordered == n_heads, CHAPTER_ROUTING,
-          "for every head of the book's model, the partner's output costs "
-          "at least as many problems as zeros, and zeros as the mean",
-          "for %d of %d heads", ordered, n_heads);
-}
-
-static PatchTally tally_the_patches(const Interventions *iv, int n_heads)
-{
-    PatchTally t = {0};
-    for (int s = 0; s < N_SEEDS; s++) {
-        int lo, hi, matter = 1;
-        heads_at_the_extremes(&iv[s], n_heads, &lo, &hi);
-        for (int h = 0; h < n_heads; h++)
-            matter &= iv[s].mean[h] < iv[s].clean;
-        t.least[s] = lo, t.best[s] = hi, t.frozen[s] = iv[s].frozen;
-        t.commuted[s] = iv[s].commuted, t.clean[s] = iv[s].clean;
-        t.value[s] = iv[s].by_value, t.key[s] = iv[s].by_key;
-        t.short_alone += hi < iv[s].clean;
-        t.short_frozen += iv[s].frozen < iv[s].clean;
-        t.value_more += iv[s].by_value > iv[s].by_key;
-        t.all_matter += matter;
-    }
-    return t;
-}
-
-static PathTally tally_the_paths(const Interventions *iv)
-{
-    PathTally t = {0};
-    for (int s = 0; s < N_SEEDS; s++) {
-        for (int k = 0; k < 4; k++) {
-            t.count[k][s] = k == 0 ? iv[s].clean : iv[s].paths[k - 1];
-            t.difference[k][s] = iv[s].difference[k];
-        }
-        t.moved[s] = iv[s].qk_moved;
-        t.direct_keeps_more += iv[s].paths[1] > iv[s].paths[2];
-    }
-    return t;
-}
-
-static void check_the_paths(Claims *claims, const PathTally *t)
-{
-    double direct_lo = lowest_of(t->count[2], N_SEEDS);
-    double via_ffn_hi = highest_of(t->count[3], N_SEEDS);
-    claim_every(claims, t->direct_keeps_more, N_SEEDS,
-                CHAPTER_ROUTING,
-          "on every seed, the heads' mean on the direct path keeps more "
-          "problems right than on the path through the FFN",
-          "on %d of %d seeds", t->direct_keeps_more, N_SEEDS);
-    claim_every(claims,
-                count_at_least(t->count[2], N_SEEDS, 4.0 * N_PROBLEMS / 5),
-                N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the heads' mean on the direct path leaves at "
-          "least four problems in five right", "the fewest: %.0f",
-          direct_lo);
-    claim_every(claims,
-                count_below(t->count[3], N_SEEDS, 0.5 * N_PROBLEMS),
-                N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the heads' mean on the path through the FFN "
-          "leaves fewer than half of the problems right", "the most: %.0f",
-          via_ffn_hi);
-    int signed_right = 0;
-    for (int s = 0; s < N_SEEDS; s++)
-        signed_right += t->difference[2][s] > 0 && t->difference[3][s] < 0;
-    claim_every(claims, signed_right, N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the mean logit difference stays above zero with "
-          "the direct path changed and falls below it with the path "
-          "through the FFN changed", "lowest %.1f; highest %.1f",
-          lowest_of(t->difference[2], N_SEEDS),
-          highest_of(t->difference[3], N_SEEDS));
-    claim_every(claims, count_below(t->moved, N_SEEDS, 50), N_SEEDS,
-                CHAPTER_ROUTING,
-          "on every seed, moving a digit from position 0 to 2 changes no "
-          "head's score by half the range of its scores over the digits",
-          "at most %.0f %%", highest_of(t->moved, N_SEEDS));
-}
-
-static void check_the_interventions(Claims *claims, const PatchTally *t,
-                                    const Interventions *iv)
-{
-    double clean_lo = lowest_of(t->clean, N_SEEDS);
-    double commuted_hi = highest_of(t->commuted, N_SEEDS);
-    claim_every(claims, count_at_least(t->clean, N_SEEDS, N_PROBLEMS),
-                N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the model answers all the problems unpatched",
-          "the fewest: %.0f", clean_lo);
-    claim_every(claims, t->short_alone, N_SEEDS, CHAPTER_ROUTING,
-          "on every seed no head alone, the others at their mean, keeps "
-          "every problem right", "on %d of %d seeds; the best head alone "
-          "keeps %.0f to %.0f", t->short_alone, N_SEEDS,
-          lowest_of(t->best, N_SEEDS), highest_of(t->best, N_SEEDS));
-    claim_count(claims, t->all_matter, N_SEEDS, 1, N_SEEDS - 1,
-                CHAPTER_ROUTING,
-          "every head's mean costs problems on some seeds, not on all",
-          "on %d of %d seeds", t->all_matter, N_SEEDS);
-    claim_every(claims, t->short_frozen, N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the weights frozen at their mean lose problems",
-          "on %d of %d seeds", t->short_frozen, N_SEEDS);
-    claim_every(claims,
-                count_below(t->commuted, N_SEEDS, iv[0].n_commuted / 2.0),
-                N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, the commuted problem's weights leave fewer than "
-          "half of the problems with a != b right", "at most %.0f of %d",
-          commuted_hi, iv[0].n_commuted);
-    claim_every(claims, t->value_more, N_SEEDS, CHAPTER_ROUTING,
-          "on every seed, another first operand's value moves the answer "
-          "more often than its key", "on %d of %d seeds", t->value_more,
-          N_SEEDS);
-    int short_of_all = 0;
-    for (int s = 0; s < N_SEEDS; s++)
-        short_of_all += t->value[s] < 100 && t->key[s] < 100;
-    claim_every(claims, short_of_all, N_SEEDS, CHAPTER_ROUTING,
-          "on no seed does another first operand's value, or its key, "
-          "move every answer", "at most %.0f %% and %.0f %%",
-          highest_of(t->value, N_SEEDS), highest_of(t->key, N_SEEDS));
 }
 
 enum { GROW_STEPS = 6 };    /* "7*8=56": the ';' is never asked for */
@@ -661,43 +612,73 @@ static int figure_swap(const char *fig, Gpt *g, int a, int b)
     return save_figure(fig, "swap_weights.svg", svg);
 }
 
-static int proof_swap(const char *fig, Text *numbers, Claims *claims,
-                      Gpt *g)
+typedef struct {
+    int a, b, head;             /* the pair moved most; its head or -1 */
+    real change, least;         /* the most and the least moved */
+    int least_a, least_b;       /* the pair moved least */
+    int visited, small, large;  /* pairs; below a tenth, above a quarter */
+    double mean;
+} Swap;
+
+static Swap swap_of(Gpt *g)
 {
-    int a = 0, b = 0, least_a = 0, least_b = 1, small = 0, large = 0;
-    real change = 0, least = 2, sum = 0;
-    int visited = most_changed_pair(g, &a, &b, &change);
+    Swap w = {0, 0, -1, 0, 2, 0, 1, 0, 0, 0, 0};
+    w.visited = most_changed_pair(g, &w.a, &w.b, &w.change);
+    w.head = head_following_a_digit(g, w.a, w.b);
     for (int first = 0; first < N_DIGITS; first++)
         for (int second = first + 1; second < N_DIGITS; second++) {
             real c = swap_change(g, first, second);
-            sum += c;
-            small += c < (real)0.1;
-            large += c > (real)0.25;
-            if (c < least)
-                least = c, least_a = first, least_b = second;
+            w.mean += (double)c;
+            w.small += c < (real)0.1;
+            w.large += c > (real)0.25;
+            if (c < w.least)
+                w.least = c, w.least_a = first, w.least_b = second;
         }
-    number(numbers, "swap_pairs", "%d", visited);
-    number(numbers, "swap_a", "%d", a);
-    number(numbers, "swap_b", "%d", b);
-    number(numbers, "swap_change", "%.2f", (double)change);
-    number(numbers, "swap_least_a", "%d", least_a);
-    number(numbers, "swap_least_b", "%d", least_b);
-    number(numbers, "swap_least_change", "%.2f", (double)least);
-    number(numbers, "swap_mean_change", "%.2f", (double)sum / visited);
-    number(numbers, "swap_small", "%d", small);
-    number(numbers, "swap_large", "%d", large);
-    int head = head_following_a_digit(g, a, b);
-    claim(claims, head >= 0, CHAPTER_ROUTING,
+    w.mean /= w.visited;
+    return w;
+}
+
+static int proof_swap(const char *fig, Text *numbers, Claims *claims,
+                      Gpt *g)
+{
+    Swap w = swap_of(g);
+    number(numbers, "swap_pairs", "%d", w.visited);
+    number(numbers, "swap_a", "%d", w.a);
+    number(numbers, "swap_b", "%d", w.b);
+    number(numbers, "swap_change", "%.2f", (double)w.change);
+    number(numbers, "swap_least_a", "%d", w.least_a);
+    number(numbers, "swap_least_b", "%d", w.least_b);
+    number(numbers, "swap_least_change", "%.2f", (double)w.least);
+    number(numbers, "swap_mean_change", "%.2f", w.mean);
+    number(numbers, "swap_small", "%d", w.small);
+    number(numbers, "swap_large", "%d", w.large);
+    claim(claims, w.head >= 0, CHAPTER_ROUTING,
           "for the pair the program picks, a head's largest weight moves "
           "between positions 0 and 2 when the operands are swapped",
-          "pair %d*%d: %s", a, b, head >= 0 ? "a head does" : "none does");
-    claim(claims, least <= 0.05 && small >= 1 && 2 * large > visited,
-          CHAPTER_ROUTING,
+          "pair %d*%d: %s", w.a, w.b,
+          w.head >= 0 ? "a head does" : "none does");
+    claim(claims, w.least <= 0.05 && w.small >= 1
+                  && 2 * w.large > w.visited, CHAPTER_ROUTING,
           "the swap moves most pairs' reading by more than a quarter, "
           "some by less than a tenth, and one by 0.05 or less",
           "%d of %d above a quarter, %d below a tenth, least %d*%d at %.3f",
-          large, visited, small, least_a, least_b, (double)least);
-    return figure_swap(fig, g, a, b);
+          w.large, w.visited, w.small, w.least_a, w.least_b,
+          (double)w.least);
+    return figure_swap(fig, g, w.a, w.b);
+}
+
+static int table_of_own_output(const char *dir, const Trace *tr, int t)
+{
+    Text md = {0};
+    trace_table_head(&md, tr, t, "| head |", "|--:|");
+    for (int head = 0; head < tr->n_heads; head++) {
+        text_printf(&md, "\n| %d |", head);
+        for (int u = 0; u <= t; u++)
+            text_printf(&md, u == t ? " **%.2f** |" : " %.2f |",
+                        (double)tr->weights[head][t][u]);
+    }
+    text_printf(&md, "\n");
+    return save_table(dir, "own_output.md", &md);
 }
 
 static int proof_own_output(const char *dir, Text *numbers,
@@ -730,42 +711,6 @@ static int proof_own_output(const char *dir, Text *numbers,
     return status;
 }
 
-static int table_of_own_output(const char *dir, const Trace *tr, int t)
-{
-    Text md = {0};
-    trace_table_head(&md, tr, t, "| head |", "|--:|");
-    for (int head = 0; head < tr->n_heads; head++) {
-        text_printf(&md, "\n| %d |", head);
-        for (int u = 0; u <= t; u++)
-            text_printf(&md, u == t ? " **%.2f** |" : " %.2f |",
-                        (double)tr->weights[head][t][u]);
-    }
-    text_printf(&md, "\n");
-    return save_table(dir, "own_output.md", &md);
-}
-
-typedef struct { int follows, spread, own; double mean; } ProofsHold;
-
-static ProofsHold proofs_on(Gpt *g, Trace *tr)
-{
-    ProofsHold h = {0, 0, 0, 0};
-    int a = 0, b = 0, large = 0, visited = 0;
-    real change = 0;
-    most_changed_pair(g, &a, &b, &change);
-    h.follows = head_following_a_digit(g, a, b) >= 0;
-    for (int first = 0; first < N_DIGITS; first++)
-        for (int second = first + 1; second < N_DIGITS; second++) {
-            real c = swap_change(g, first, second);
-            large += c > (real)0.25;
-            h.mean += (double)c;
-            visited++;
-        }
-    h.mean /= visited;
-    h.spread = 2 * large > visited;
-    h.own = reads_own_output_most(tr, trace_own_output(g, 7 * 10 + 8, tr));
-    return h;
-}
-
 static int proofs_over_the_seeds(const char *model, const char *sweep,
                                  const char *dir, const char *fig,
                                  Text *numbers, Claims *claims, Gpt *book)
@@ -786,9 +731,12 @@ static int proofs_over_the_seeds(const char *model, const char *sweep,
             status = -1;
             break;
         }
-        ProofsHold h = proofs_on(g, tr);
-        follows += h.follows, spread += h.spread, own += h.own;
-        mean[s] = h.mean;
+        Swap w = swap_of(g);
+        follows += w.head >= 0;
+        spread += 2 * w.large > w.visited;
+        int top = trace_own_output(g, 7 * 10 + 8, tr);
+        own += reads_own_output_most(tr, top);
+        mean[s] = w.mean;
         interventions_on(g, &iv[s]);
         done_with(g, &sw);
     }
@@ -798,26 +746,21 @@ static int proofs_over_the_seeds(const char *model, const char *sweep,
         number(numbers, "swap_sweep_spread", "%d", spread);
         number(numbers, "own_sweep", "%d", own);
         numbers_of_spread(numbers, "swap_sweep_mean", "%.2f", mean, N_SEEDS);
-        claim_count(claims, follows, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                    CHAPTER_ROUTING,
-                    "on more than half the seeds, a head follows a digit in the "
-                    "pair that changes most", "on %d of %d seeds", follows,
-                    N_SEEDS);
-        claim_count(claims, spread, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                    CHAPTER_ROUTING,
-                    "on more than half the seeds, the swap moves most pairs' "
-                    "reading by more than a quarter", "on %d of %d seeds", spread,
-                    N_SEEDS);
-        claim_count(claims, own, N_SEEDS, 1, N_SEEDS - 1,
-                    CHAPTER_ROUTING,
-                    "the head that weighs the model's own digit most reads it "
-                    "more than any other position on some seeds, not on all",
-                    "on %d of %d seeds", own, N_SEEDS);
-        numbers_of_interventions(numbers, claims, iv, book->n_heads);
-        status = table_of_the_heads(dir, &iv[0], book->n_heads);
+        const struct { int held, least, most; const char *says; } on[3] = {
+            {follows, N_SEEDS / 2 + 1, N_SEEDS, "on more than half the seeds, a "
+             "head follows a digit in the pair that changes most"},
+            {spread, N_SEEDS / 2 + 1, N_SEEDS, "on more than half the seeds, the "
+             "swap moves most pairs' reading by more than a quarter"},
+            {own, 1, N_SEEDS - 1, "the head that weighs the model's own digit "
+             "most reads it more than any other position on some seeds, not on "
+             "all"}};
+        for (int k = 0; k < 3; k++)     /* each counted over the seeds */
+            claim_count(claims, on[k].held, N_SEEDS, on[k].least, on[k].most,
+                        CHAPTER_ROUTING, on[k].says, "on %d of %d seeds",
+                        on[k].held, N_SEEDS);
+        status = numbers_of_interventions(dir, fig, numbers, claims, iv,
+                                          book->n_heads);
     }
-    if (status == 0)
-        status = figure_of_the_interventions(fig, iv, book->n_heads);
     free(iv);
     free(tr);
     free(run);

@@ -105,32 +105,29 @@ static int sweep_both_models(Text *numbers, Claims *claims,
                              const Sweep *sw)
 {
     int steps[2][N_SEEDS], reached = 0, faster = 0;
+    double first[N_SEEDS];      /* the transformer's steps, for spreads */
     size_t n_params;
     Run *run = malloc(sizeof *run);
+    int s;
     if (run == NULL)
         return fail("out of memory");
-    for (int s = 0; s < N_SEEDS; s++) {
+    for (s = 0; s < N_SEEDS; s++) {
         Gpt *trained = swept(run, sw, (Relative){.n_heads = N_HEADS}, s);
-        if (trained == NULL) {
-            free(run);
-            return -1;
-        }
+        if (trained == NULL)
+            break;
         done_with(trained, sw);
-        steps[0][s] = first_or_length(run, &reached);
-        if (run_mlp(run, &n_params, s) != 0) {
-            free(run);
-            return -1;
-        }
+        first[s] = steps[0][s] = first_or_length(run, &reached);
+        if (run_mlp(run, &n_params, s) != 0)
+            break;
         steps[1][s] = first_or_length(run, &reached);
         faster += steps[0][s] < steps[1][s];
     }
     free(run);
-    double first[N_SEEDS];
+    if (s < N_SEEDS)
+        return -1;              /* a seed was not trained */
     char lists[2][160];
     for (int k = 0; k < 2; k++)
         list_values(lists[k], sizeof lists[k], steps[k], N_SEEDS);
-    for (int s = 0; s < N_SEEDS; s++)
-        first[s] = steps[0][s];
     number(numbers, "gpt_n_seeds", "%d", N_SEEDS);
     numbers_of_spread(numbers, "gpt_sweep_first", "%g", first, N_SEEDS);
     number(numbers, "gpt_sweep_faster", "%d", faster);
@@ -186,24 +183,22 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
 {
     static float step[2][MAX_RECORDS], loss[2][MAX_RECORDS],
                  correct[2][MAX_RECORDS];
+    static const char *const names[2] = {"transformer", "perceptron"};
+    const Run *runs[2] = {gpt, mlp};
+    SvgSeries losses[2], scores[2];
     char floor_label[64], marker[64];
     double per_sequence, floor = loss_floor(&per_sequence);
     Text svg[2] = {{0}, {0}};
-    curves_of(gpt, step[0], loss[0], correct[0]);
-    curves_of(mlp, step[1], loss[1], correct[1]);
+    for (int k = 0; k < 2; k++) {
+        int n = runs[k]->result.n_records;
+        curves_of(runs[k], step[k], loss[k], correct[k]);
+        losses[k] = (SvgSeries){names[k], step[k], loss[k], n, k, NULL, 0};
+        scores[k] = (SvgSeries){names[k], step[k], correct[k], n, k, NULL,
+                                0};
+    }
     snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
     snprintf(marker, sizeof marker, "100/100\nat step %d",
              gpt->result.first_perfect);
-    SvgSeries losses[2] = {
-        {"transformer", step[0], loss[0], gpt->result.n_records, 0, NULL,
-         0},
-        {"perceptron", step[1], loss[1], mlp->result.n_records, 1, NULL,
-         0}};
-    SvgSeries scores[2] = {
-        {"transformer", step[0], correct[0], gpt->result.n_records, 0,
-         NULL, 0},
-        {"perceptron", step[1], correct[1], mlp->result.n_records, 1,
-         NULL, 0}};
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = 2, .log_y = 1,

@@ -1,40 +1,9 @@
 /* exp_speed.c: the numbers of the appendix on speed
    (tangled; edit attention.nw) */
 #include "experiments.h"
-#include "files.h"
 
 #include <float.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static void numbers_of_the_flop_count(Text *out);
-static void numbers_of_the_normal_functions(Text *out);
-static double float_ulps(double value, double exact);
-static void scientific(Text *out, const char *name, double x);
-
-int speed_experiments(const char *model, const char *sweep,
-                      const char *dir, const char *fig, Text *numbers,
-                      Claims *claims)
-{
-    (void)model, (void)sweep;           /* no model, */
-    (void)dir, (void)fig;               /* no table, no figure */
-    (void)claims;                       /* and no claim about a model */
-    numbers_of_the_flop_count(numbers);
-    numbers_of_the_normal_functions(numbers);
-    return 0;
-}
-
-static void numbers_of_the_flop_count(Text *out)
-{
-    number(out, "gelu_per_step", "%d",
-           train_defaults().batch * (SEQ_LEN - 1) * HIDDEN);
-    number(out, "bench_batch", "%d", train_defaults().batch);
-    number(out, "bench_seq", "%d", SEQ_LEN - 1);
-    number(out, "bench_mflops", "%.2f",
-           gpt_train_flops(train_defaults().batch, SEQ_LEN - 1) / 1e6);
-}
 
 static double float_ulps(double value, double exact)
 {
@@ -76,5 +45,22 @@ static void numbers_of_the_normal_functions(Text *out)
     number(out, "cdf_worst_ulp_tail", "%.0f", tail);
     number(out, "cdf_library_zero", "%.2f", -0.01 * i);
     scientific(out, "cdf_ours_at_library_zero", normal_cdf(-0.01f * i));
+}
+
+int speed_experiments(const char *model, const char *sweep,
+                      const char *dir, const char *fig, Text *numbers,
+                      Claims *claims)
+{
+    int batch = train_defaults().batch, rows = SEQ_LEN - 1;
+    (void)model, (void)sweep;           /* no model, */
+    (void)dir, (void)fig;               /* no table, no figure */
+    (void)claims;                       /* and no claim about a model */
+    number(numbers, "gelu_per_step", "%d", batch * rows * HIDDEN);
+    number(numbers, "bench_batch", "%d", batch);
+    number(numbers, "bench_seq", "%d", rows);
+    number(numbers, "bench_mflops", "%.2f",
+           gpt_train_flops(batch, rows) / 1e6);
+    numbers_of_the_normal_functions(numbers);
+    return 0;
 }
 
