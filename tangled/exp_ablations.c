@@ -209,28 +209,25 @@ static void numbers_of_trials(Text *out, const Trials *trials,
                               const Trials *book, const char *name)
 {
     Spread sp = spread_of(trials, book);
-    char key[64];
-    #define RANGE(suffix, ...) \
-        (snprintf(key, sizeof key, "%s_%s", name, suffix), \
-         number(out, key, __VA_ARGS__))
-    RANGE("score_lo", "%d", sp.score_lo);
-    RANGE("score_hi", "%d", sp.score_hi);
-    RANGE("best_ever", "%d", sp.best);
-    RANGE("loss_lo", "%.4f", sp.loss_lo);
-    RANGE("loss_hi", "%.4f", sp.loss_hi);
-    RANGE("first_lo", "%d", sp.never == N_SEEDS ? -1 : sp.first_lo);
-    RANGE("first_hi", "%d", sp.first_hi);
-    RANGE("never", "%d", sp.never);
-    RANGE("fell", "%d", sp.fell);
-    RANGE("lowest", "%d", sp.lowest);
-    RANGE("lowest_seed", "%llu", (unsigned long long)(trials->run[0].cfg.seed
-                                                      + sp.lowest_seed));
+    number(out, named("%s_score_lo", name).text, "%d", sp.score_lo);
+    number(out, named("%s_score_hi", name).text, "%d", sp.score_hi);
+    number(out, named("%s_best_ever", name).text, "%d", sp.best);
+    number(out, named("%s_loss_lo", name).text, "%.4f", sp.loss_lo);
+    number(out, named("%s_loss_hi", name).text, "%.4f", sp.loss_hi);
+    number(out, named("%s_first_lo", name).text, "%d",
+           sp.never == N_SEEDS ? -1 : sp.first_lo);
+    number(out, named("%s_first_hi", name).text, "%d", sp.first_hi);
+    number(out, named("%s_never", name).text, "%d", sp.never);
+    number(out, named("%s_fell", name).text, "%d", sp.fell);
+    number(out, named("%s_lowest", name).text, "%d", sp.lowest);
+    number(out, named("%s_lowest_seed", name).text, "%llu",
+           (unsigned long long)(trials->run[0].cfg.seed + sp.lowest_seed));
     if (median_of_ints(sp.first, N_SEEDS) < NEVER)     /* else none */
-        RANGE("first_median", "%g", median_of_ints(sp.first, N_SEEDS));
-    RANGE("sooner", "%d", sp.count[0]);
-    RANGE("as_soon", "%d", sp.count[1]);
-    RANGE("later", "%d", sp.count[2]);
-    #undef RANGE
+        number(out, named("%s_first_median", name).text, "%g",
+               median_of_ints(sp.first, N_SEEDS));
+    number(out, named("%s_sooner", name).text, "%d", sp.count[0]);
+    number(out, named("%s_as_soon", name).text, "%d", sp.count[1]);
+    number(out, named("%s_later", name).text, "%d", sp.count[2]);
 }
 
 static int figure_trials(const char *fig, const Trials *trials, int v)
@@ -241,7 +238,7 @@ static int figure_trials(const char *fig, const Trials *trials, int v)
     static char labels[N][64], colours[N][8];
     SvgSeries losses[N], scores[N];
     double per_sequence, floor = loss_floor(&per_sequence);
-    char floor_label[64], file[64];
+    char floor_label[64];
     Text svg[2] = {{0}, {0}};
     for (int m = 0; m < 2; m++)
         for (int s = 0; s < N_SEEDS_DRAWN; s++) {
@@ -264,7 +261,6 @@ static int figure_trials(const char *fig, const Trials *trials, int v)
             scores[i].y = correct[i];
         }
     snprintf(floor_label, sizeof floor_label, "floor %.3f", floor);
-    snprintf(file, sizeof file, "%s.svg", variant(v).name);
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = N, .log_y = 1,
@@ -277,7 +273,7 @@ static int figure_trials(const char *fig, const Trials *trials, int v)
     for (int narrow = 0; narrow < 2; narrow++)
         svg_line_charts(&svg[narrow], panels, 2, NULL,
                         narrow ? NARROW_WIDTH : 760, 380);
-    return save_figure(fig, file, svg);
+    return save_figure(fig, named("%s.svg", variant(v).name).text, svg);
 }
 
 static int figure_spread(const char *fig, const Trials *trials)
@@ -350,13 +346,12 @@ static int count_swapped_alike(Gpt *g, double *widest, int *same_answers)
 static void numbers_of_swaps(Text *out, const Trials *trials,
                              const char *name)
 {
-    char key[64];
-    snprintf(key, sizeof key, "%s_swaps_alike", name);
-    number(out, key, "%d", trials->swaps_alike);
-    snprintf(key, sizeof key, "%s_swap_gap", name);
-    number(out, key, "%.1e", trials->swap_gap);
-    snprintf(key, sizeof key, "%s_swap_answers", name);
-    number(out, key, "%d", trials->swap_answers);
+    number(out, named("%s_swaps_alike", name).text, "%d",
+           trials->swaps_alike);
+    number(out, named("%s_swap_gap", name).text, "%.1e",
+           trials->swap_gap);
+    number(out, named("%s_swap_answers", name).text, "%d",
+           trials->swap_answers);
 }
 
 static double length_of(const real *x, size_t n)
@@ -445,7 +440,8 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
         double scaled[4], max = -INFINITY, sum = 0, top = 0;
         for (int u = 0; u <= t; u++) {
             scaled[u] = scales[k] * (double)tr->scores[head][t][u];
-            max = fmax(max, scaled[u]);
+            if (scaled[u] > max)
+                max = scaled[u];
         }
         for (int u = 0; u <= t; u++)
             sum += exp(scaled[u] - max);
@@ -453,9 +449,7 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
             values[k * 4 + u] = (float)(exp(scaled[u] - max) / sum);
             top = fmax(top, values[k * 4 + u]);
         }
-        char name[32];
-        snprintf(name, sizeof name, "scale_top_%d", k);
-        number(numbers, name, "%.2f", top);
+        number(numbers, named("scale_top_%d", k).text, "%.2f", top);
     }
     char shades[N_SCALES][8];   /* one blue, lighter for smaller factors */
     const char *colours[N_SCALES];
@@ -500,11 +494,10 @@ static double saturation(Gpt *g, double *widest_score)
 static void numbers_of_saturation(Text *out, const Trials *trials,
                                   const char *name)
 {
-    char key[64];
-    snprintf(key, sizeof key, "%s_widest_score", name);
-    number(out, key, "%.1f", trials->widest_score);
-    snprintf(key, sizeof key, "%s_saturated", name);
-    number(out, key, "%.0f", trials->saturated);
+    number(out, named("%s_widest_score", name).text, "%.1f",
+           trials->widest_score);
+    number(out, named("%s_saturated", name).text, "%.0f",
+           trials->saturated);
 }
 
 static int numbers_and_figures_of_the_ablations(const char *dir,
@@ -548,28 +541,25 @@ static int numbers_and_figures_of_the_ablations(const char *dir,
     return status;
 }
 
-static const char *first_perfect_list(const Trials *trials, char *out,
-                                      size_t size)
+static SeedList first_perfect_list(const Trials *trials)
 {
     int first[N_SEEDS];
     for (int s = 0; s < N_SEEDS; s++)
         first[s] = trials->run[s].result.first_perfect;
-    list_values(out, size, first, N_SEEDS);
-    return out;
+    return seed_list(first);
 }
 
 static void every_seed_reaches(Claims *claims, const Trials *trials,
                                const Trials *off, int after,
                                const char *says)
 {
-    char book[160], theirs[160];    /* first 100/100, seed by seed */
     int seeds = 0;                  /* first 100/100 past step after */
     for (int s = 0; s < N_SEEDS; s++)
         seeds += off->run[s].result.first_perfect > after;
     claim_every(claims, seeds, N_SEEDS, CHAPTER_ABLATIONS, says,
                 "first 100/100 without: %s; with: %s",
-                first_perfect_list(off, theirs, sizeof theirs),
-                first_perfect_list(&trials[0], book, sizeof book));
+                first_perfect_list(off).text,
+                first_perfect_list(&trials[0]).text);
 }
 
 static void sooner_and_later(Claims *claims, const Trials *trials,
@@ -599,15 +589,13 @@ static void check_the_position_vectors(Claims *claims,
           trials[0].swaps_alike, trials[0].swap_gap);
     Spread book = spread_of(&trials[0], &trials[0]),
            blind = spread_of(no_position, &trials[0]);
-    char lows_book[160], lows_blind[160];
-    list_values(lows_book, sizeof lows_book, book.low, N_SEEDS);
-    list_values(lows_blind, sizeof lows_blind, blind.low, N_SEEDS);
     claim(claims, blind.fell > book.fell && blind.lowest < book.lowest,
           CHAPTER_ABLATIONS,
           "more seeds of the model without position vectors fall back "
           "after their first 100/100 than of the book's model, and lower",
           "lowest after the first 100/100, seed by seed (100: never fell): "
-          "without %s; with %s", lows_blind, lows_book);
+          "without %s; with %s", seed_list(blind.low).text,
+          seed_list(book.low).text);
     every_seed_reaches(claims, trials, no_position, -1,
                        "every seed of the model without position vectors "
                        "reaches 100/100");

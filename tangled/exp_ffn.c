@@ -98,8 +98,8 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
         done_with(g, &e->sweep);
         loss += e->no_gelu[s].loss / N_SEEDS;
         loss_with += with[s].loss / N_SEEDS;
-        steps[0][s] = steps_to_perfect(&e->no_gelu[s]);
-        steps[1][s] = steps_to_perfect(&with[s]);
+        steps[0][s] = steps_to_perfect(&e->no_gelu[s].run);
+        steps[1][s] = steps_to_perfect(&with[s].run);
         ends += e->no_gelu[s].correct == N_PROBLEMS;
     }
     number(numbers, "nogelu_mean_loss", "%.3f", loss);
@@ -173,11 +173,8 @@ static int table_of_neurons(const char *dir, Text *numbers,
         text_printf(&md, "| %s | %d | %d | %.2f | %d |\n", concepts[c].name,
                     found[c].count, found[c].neuron, found[c].d,
                     found[c].right);
-        char name[64];
-        snprintf(name, sizeof name, "neuron_%d", c + 1);
-        number(numbers, name, "%d", found[c].neuron);
-        snprintf(name, sizeof name, "neuron_%d_d", c + 1);
-        number(numbers, name, "%.2f", found[c].d);
+        number(numbers, named("neuron_%d", c + 1).text, "%d", found[c].neuron);
+        number(numbers, named("neuron_%d_d", c + 1).text, "%.2f", found[c].d);
     }
     return save_table(dir, "neurons.md", &md);
 }
@@ -360,17 +357,15 @@ static SeedTally tally_the_seeds(const FfnRuns *e)
 static void check_the_models_of_all_seeds(Claims *claims,
                                           const SeedTally *t)
 {
-    char lists[2][160];
     int counts[2][N_SEEDS];
     for (int s = 0; s < N_SEEDS; s++)
         for (int k = 0; k < 2; k++)
             counts[k][s] = (int)t->count[k][s];
-    for (int k = 0; k < 2; k++)
-        list_values(lists[k], sizeof lists[k], counts[k], N_SEEDS);
     claim_every(claims, t->fewer, N_SEEDS, CHAPTER_FFN,
           "on every seed, the activations need more directions for 90 % of "
           "their variance than the inputs, but at most a quarter of 64",
-          "activations: %s; inputs: %s", lists[0], lists[1]);
+          "activations: %s; inputs: %s", seed_list(counts[0]).text,
+          seed_list(counts[1]).text);
     claim_every(claims, t->clear, N_SEEDS, CHAPTER_FFN,
           "on every seed, the activations vary in all 64 directions and the "
           "inputs in 31, no share within a factor 100 of the cut-off",
@@ -400,27 +395,23 @@ static void claims_about_the_ffn(Claims *claims, const FfnRuns *e)
     const NeuronFound *found = e->seed[0].found;    /* the book's model */
     int slower = 0, ends = 0, reached = 0;
     int with[N_SEEDS], without[N_SEEDS], final[N_SEEDS];
-    char with_list[160], without_list[160], final_list[160];
     for (int s = 0; s < N_SEEDS; s++) {
-        with[s] = steps_to_perfect(&e->with_gelu[s]);
-        without[s] = steps_to_perfect(&e->no_gelu[s]);
+        with[s] = steps_to_perfect(&e->with_gelu[s].run);
+        without[s] = steps_to_perfect(&e->no_gelu[s].run);
         final[s] = e->no_gelu[s].correct;
         slower += without[s] > with[s];
         ends += final[s] == N_PROBLEMS;
         reached += e->no_gelu[s].run.result.first_perfect > 0;
     }
-    list_values(with_list, sizeof with_list, with, N_SEEDS);
-    list_values(without_list, sizeof without_list, without, N_SEEDS);
-    list_values(final_list, sizeof final_list, final, N_SEEDS);
     claim_every(claims, slower, N_SEEDS, CHAPTER_FFN,
           "the model without GELU needs more steps to its first 100/100 "
           "than with GELU, from every seed",
-          "steps to 100/100 without GELU: %s; with: %s", without_list,
-          with_list);
+          "steps to 100/100 without GELU: %s; with: %s",
+          seed_list(without).text, seed_list(with).text);
     claim_count(claims, ends, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
                 CHAPTER_FFN,
           "the model without GELU ends at 100/100 on most seeds",
-          "final scores without GELU: %s", final_list);
+          "final scores without GELU: %s", seed_list(final).text);
     claim_every(claims, reached, N_SEEDS, CHAPTER_FFN,
           "the model without GELU answers all 100 problems at some check, "
           "on every seed", "on %d of %d seeds", reached, N_SEEDS);
@@ -454,12 +445,11 @@ static void claims_over_the_models(Text *numbers, Claims *claims,
                                    const FfnRuns *e)
 {
     double d[N_SEEDS];
-    char name[64];
     for (int c = 0; c < N_CONCEPTS; c++) {
         for (int s = 0; s < N_SEEDS; s++)
             d[s] = fabs(e->seed[s].found[c].d);
-        snprintf(name, sizeof name, "neuron_%d_sweep_d", c + 1);
-        numbers_of_spread(numbers, name, "%.2f", d, N_SEEDS);
+        numbers_of_spread(numbers, named("neuron_%d_sweep_d", c + 1).text,
+                          "%.2f", d, N_SEEDS);
     }
     SeedTally t = tally_the_seeds(e);
     numbers_of_spread(numbers, "pca_90_sweep", "%g", t.count[0], N_SEEDS);

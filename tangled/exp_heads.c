@@ -169,11 +169,9 @@ static int the_quota(const char *dir, Text *numbers, Gpt *g, Quota *q)
     number(numbers, "quota_largest_gap", "%.2f", q->largest_gap);
     number(numbers, "quota_sided_head", "%d", q->sided_head);
     number(numbers, "quota_sided", "%d", q->sided[q->sided_head]);
-    for (int head = 0; head < g->n_heads; head++) {
-        char name[32];
-        snprintf(name, sizeof name, "quota_sided_%d", head);
-        number(numbers, name, "%d", q->sided[head]);
-    }
+    for (int head = 0; head < g->n_heads; head++)
+        number(numbers, named("quota_sided_%d", head).text, "%d",
+               q->sided[head]);
     number(numbers, "quota_distinct", "%d", N_PROBLEMS - N_DIGITS);
     number(numbers, "quota_most_one", "%.2f", q->most_one);
     number(numbers, "quota_most_head", "%d", q->most_head);
@@ -267,19 +265,16 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
     const int *one = h[0].seed, *four = h[2].seed;
     const int *eight = h[N_HEAD_CHOICES - 1].seed;
     int slower[3];
-    char listed[3][160];
     seed_by_seed(one, eight, N_SEEDS, slower);
-    list_values(listed[0], sizeof listed[0], one, N_SEEDS);
-    list_values(listed[1], sizeof listed[1], four, N_SEEDS);
-    list_values(listed[2], sizeof listed[2], eight, N_SEEDS);
     claim_count(claims, h[N_HEAD_CHOICES - 1].against_four[0], N_SEEDS,
                 N_SEEDS / 2 + 1, N_SEEDS, CHAPTER_HEADS, "eight heads reach "
                 "100/100 sooner than four from most seeds", "steps to 100/100, "
-                "seed by seed: four %s; eight %s", listed[1], listed[2]);
+                "seed by seed: four %s; eight %s", seed_list(four).text,
+                seed_list(eight).text);
     claim_count(claims, slower[2], N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
                 CHAPTER_HEADS, "one head reaches 100/100 later than eight "
                 "from most seeds", "steps to 100/100, seed by seed: one head "
-                "%s; eight %s", listed[0], listed[2]);
+                "%s; eight %s", seed_list(one).text, seed_list(eight).text);
     claim(claims, h[0].most - h[0].fewest >= gap, CHAPTER_HEADS,
           "the spread between one head's seeds is at least the gap between "
           "one head and eight", "spread %d steps, gap %.0f",
@@ -292,12 +287,9 @@ static void steps_of_heads(HeadRuns *e)
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         HeadSteps *h = &e->steps[c];
         for (int s = 0; s < N_SEEDS; s++)
-            h->seed[s] = steps_to_perfect(&e->heads[c][s]);
-        h->fewest = h->most = h->seed[0];
-        for (int s = 1; s < N_SEEDS; s++) {
-            h->fewest = h->seed[s] < h->fewest ? h->seed[s] : h->fewest;
-            h->most = h->seed[s] > h->most ? h->seed[s] : h->most;
-        }
+            h->seed[s] = steps_to_perfect(&e->heads[c][s].run);
+        h->fewest = lowest_of_ints(h->seed, N_SEEDS);
+        h->most = highest_of_ints(h->seed, N_SEEDS);
         h->mean = mean_steps(e->heads[c], N_SEEDS);
         h->median = median_of_ints(h->seed, N_SEEDS);
     }
@@ -306,25 +298,23 @@ static void steps_of_heads(HeadRuns *e)
                      e->steps[c].against_four);
 }
 
-static const char *heads_number_name(char name[64], int c, const char *what)
+static NumberName heads_number_name(int c, const char *what)
 {
-    snprintf(name, 64, "heads_%d_%s", head_choices[c], what);
-    return name;
+    return named("heads_%d_%s", head_choices[c], what);
 }
 
 static void numbers_of_frozen_weights(Text *out, const HeadRuns *e, int c)
 {
     static const char *const path[2] = {"direct", "via_ffn"};
-    char name[64];
-    numbers_of_spread(out, heads_number_name(name, c, "frozen"), "%.0f",
+    numbers_of_spread(out, heads_number_name(c, "frozen").text, "%.0f",
                       e->frozen[c], N_SEEDS);
     int above = 0;
     for (int s = 0; s < N_SEEDS; s++)
         above += e->frozen[c][s] > e->frozen[2][s];
     for (int k = 0; k < 2; k++)
-        numbers_of_spread(out, heads_number_name(name, c, path[k]), "%.0f",
+        numbers_of_spread(out, heads_number_name(c, path[k]).text, "%.0f",
                           e->path[k][c], N_SEEDS);
-    number(out, heads_number_name(name, c, "frozen_above_4"), "%d", above);
+    number(out, heads_number_name(c, "frozen_above_4").text, "%d", above);
 }
 
 static int train_the_heads(HeadRuns *e)
@@ -335,9 +325,9 @@ static int train_the_heads(HeadRuns *e)
             Gpt *trained = swept_measured(&e->heads[c][s], &e->sweep, r, s);
             if (trained == NULL)
                 return -1;
-            e->frozen[c][s] = answered_frozen(trained);
-            e->path[0][c][s] = answered_on_path(trained, PATCH_DIRECT);
-            e->path[1][c][s] = answered_on_path(trained, PATCH_VIA_FFN);
+            e->frozen[c][s] = answered_at_mean(trained, PATCH_WEIGHTS);
+            e->path[0][c][s] = answered_at_mean(trained, PATCH_DIRECT);
+            e->path[1][c][s] = answered_at_mean(trained, PATCH_VIA_FFN);
             done_with(trained, &e->sweep);
         }
     steps_of_heads(e);
@@ -394,7 +384,6 @@ static int table_of_head_runs(const char *dir, const HeadRuns *e)
 
 static void numbers_of_heads(Text *out, const HeadRuns *e)
 {
-    char name[64];
     number(out, "heads_seeds", "%d", N_SEEDS);
     number(out, "heads_first_seed", "%llu",
            (unsigned long long)e->book.cfg.seed);
@@ -407,18 +396,18 @@ static void numbers_of_heads(Text *out, const HeadRuns *e)
     number(out, "heads_1_after_8", "%d", count[2]);
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         const HeadSteps *h = &e->steps[c];
-        number(out, heads_number_name(name, c, "mean"), "%.0f", h->mean);
-        number(out, heads_number_name(name, c, "fewest"), "%d", h->fewest);
-        number(out, heads_number_name(name, c, "most"), "%d", h->most);
+        number(out, heads_number_name(c, "mean").text, "%.0f", h->mean);
+        number(out, heads_number_name(c, "fewest").text, "%d", h->fewest);
+        number(out, heads_number_name(c, "most").text, "%d", h->most);
         char later[16 + 8 * N_SEEDS];       /* "seeds 1, 3 and 12" */
         seeds_where_later(later, sizeof later, h->seed, e->steps[2].seed, N_SEEDS,
                           e->book.cfg.seed);
-        number(out, heads_number_name(name, c, "median"), "%g", h->median);
-        number(out, heads_number_name(name, c, "sooner"), "%d", h->against_four[0]);
-        number(out, heads_number_name(name, c, "as_soon"), "%d",
+        number(out, heads_number_name(c, "median").text, "%g", h->median);
+        number(out, heads_number_name(c, "sooner").text, "%d", h->against_four[0]);
+        number(out, heads_number_name(c, "as_soon").text, "%d",
                h->against_four[1]);
-        number(out, heads_number_name(name, c, "later"), "%d", h->against_four[2]);
-        number(out, heads_number_name(name, c, "later_seeds"), "%s", later);
+        number(out, heads_number_name(c, "later").text, "%d", h->against_four[2]);
+        number(out, heads_number_name(c, "later_seeds").text, "%s", later);
         numbers_of_frozen_weights(out, e, c);
     }
 }

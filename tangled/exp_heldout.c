@@ -230,7 +230,7 @@ typedef struct {
 
 static TwinCounts count_twins(const Twins *tw)
 {
-    TwinCounts c = {.fewest = N_PROBLEMS};
+    TwinCounts c = {0};
     for (int s = 0; s < N_SEEDS; s++) {
         int right[2] = {0, 0};
         for (int i = 0; i < TWINS_HELD; i++) {
@@ -248,9 +248,8 @@ static TwinCounts count_twins(const Twins *tw)
         c.right[0] += right[0];
         c.right[1] += right[1];
         c.ahead += 2 * right[0] > right[1];
-        if (tw->taught_right[s] < c.fewest)
-            c.fewest = tw->taught_right[s];
     }
+    c.fewest = lowest_of_ints(tw->taught_right, N_SEEDS);
     return c;
 }
 
@@ -263,12 +262,10 @@ static void numbers_of_twins(Text *out, const Twins *tw,
     number(out, "twins_gone_pairs", "%d", c->pairs);
     for (int z = 0; z < 2; z++)
         for (int w = 0; w < 2; w++)
-            for (int j = 0; j < 2; j++) {
-                char name[48];
-                snprintf(name, sizeof name, "twins_%s_%s_%s", ways[w],
-                         kinds[z], j == 0 ? "right" : "n");
-                number(out, name, "%d", c->by_zero[w][z][j]);
-            }
+            for (int j = 0; j < 2; j++)
+                number(out, named("twins_%s_%s_%s", ways[w], kinds[z],
+                                  j == 0 ? "right" : "n").text,
+                       "%d", c->by_zero[w][z][j]);
     number(out, "twins_pairs", "%d", TWIN_PAIRS);
     number(out, "twins_unordered", "%d", (N_PROBLEMS - 10) / 2);
     number(out, "twins_taught", "%d", N_PROBLEMS - TWINS_HELD);
@@ -279,10 +276,9 @@ static void numbers_of_twins(Text *out, const Twins *tw,
     number(out, "twins_kept_ahead", "%d", c->ahead);
     number(out, "twins_taught_lo", "%d", c->fewest);
     for (int i = 0; i < TWINS_HELD; i++) {
-        char name[32];
         int p = tw->held[0][i];
-        snprintf(name, sizeof name, "twins_book_%d", i);
-        number(out, name, "%d*%d=%s", p / 10, p % 10, tw->wrote[0][i]);
+        number(out, named("twins_book_%d", i).text, "%d*%d=%s", p / 10,
+               p % 10, tw->wrote[0][i]);
     }
 }
 
@@ -370,11 +366,9 @@ static void numbers_of_one(Text *out, const HeldOut *e, int model,
                                           "runs"};
     int value[4] = {perfect, seen, whole, n};
     for (int i = 0; i < 4; i++) {
-        char full[96];
         if (i == 2 && !whole_was_run(model, family))
             continue;
-        snprintf(full, sizeof full, "%s_%s", name, suffix[i]);
-        number(out, full, "%d", value[i]);
+        number(out, named("%s_%s", name, suffix[i]).text, "%d", value[i]);
     }
 }
 

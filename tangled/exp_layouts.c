@@ -58,22 +58,6 @@ static const real *equals_rows(Gpt *g, int p, int which)
     return g->act.weights + (T - 1) * T;
 }
 
-static int peak_of(const real *row, int n)
-{
-    int peak = 0;
-    for (int u = 1; u < n; u++)
-        peak = row[u] > row[peak] ? u : peak;
-    return peak;
-}
-
-static int fewest(const int *counts, int n)
-{
-    int least = counts[0];
-    for (int i = 1; i < n; i++)
-        least = counts[i] < least ? counts[i] : least;
-    return least;
-}
-
 static void read_the_equals_rows(LayoutRuns *e, int s, Gpt *g, int p,
                                  int which)
 {
@@ -93,7 +77,7 @@ static void read_the_equals_rows(LayoutRuns *e, int s, Gpt *g, int p,
             w[part] += row[u];
             sum[u] += row[u];
         }
-        int peak = peak_of(row, T), one = 2 * fmax(row[a], row[b]) > 1;
+        int peak = argmax(row, T), one = 2 * fmax(row[a], row[b]) > 1;
         int read = peak == a ? READS_A : peak == b ? READS_B
                  : peak == T - 1 ? READS_EQUALS : READS_ELSE;
         e->read[s][head][p][which] = (unsigned char)read;
@@ -101,7 +85,7 @@ static void read_the_equals_rows(LayoutRuns *e, int s, Gpt *g, int p,
         e->mostly_one[s][head] += one;
         mostly |= one;
     }
-    int peak = peak_of(sum, T);
+    int peak = argmax(sum, T);
     e->some_head[s] += mostly;
     e->sum_on_operand[s] += peak == a || peak == b;
 }
@@ -224,7 +208,6 @@ static void numbers_of_the_exchange(Text *out, const LayoutRuns *e)
 {
     int below = 0;
     double exchanged[2 * N_SEEDS], frozen[2 * N_SEEDS];
-    char name[64];
     for (int s = 0; s < N_SEEDS; s++) {
         for (int k = 0; k < 2; k++) {
             exchanged[2 * s + k] = e->exchanged[s][k];
@@ -233,12 +216,12 @@ static void numbers_of_the_exchange(Text *out, const LayoutRuns *e)
         below += exchange_below_frozen(e, s);
     }
     for (int k = 0; k < 2; k++) {
-        snprintf(name, sizeof name, "exchange_layout_%d", k);
-        number(out, name, "%s", layouts[e->pair[k]]);
-        snprintf(name, sizeof name, "exchange_book_%d", k);
-        number(out, name, "%d", e->exchanged[0][k]);
-        snprintf(name, sizeof name, "exchange_book_frozen_%d", k);
-        number(out, name, "%d", e->frozen[0][k]);
+        number(out, named("exchange_layout_%d", k).text, "%s",
+               layouts[e->pair[k]]);
+        number(out, named("exchange_book_%d", k).text, "%d",
+               e->exchanged[0][k]);
+        number(out, named("exchange_book_frozen_%d", k).text, "%d",
+               e->frozen[0][k]);
     }
     numbers_of_spread(out, "exchange", "%.0f", exchanged, 2 * N_SEEDS);
     numbers_of_spread(out, "exchange_frozen", "%.0f", frozen, 2 * N_SEEDS);
@@ -269,16 +252,14 @@ static void numbers_of_the_ablations(Text *out, const LayoutRuns *e)
     int ordered = 0;
     for (int s = 0; s < N_SEEDS; s++) {
         for (int k = 0; k < 3; k++)
-            least[k][s] = fewest(e->ablated[s][k], N_HEADS);
+            least[k][s] = lowest_of_ints(e->ablated[s][k], N_HEADS);
         for (int head = 0; head < N_HEADS; head++)
             ordered += kinds_in_order(e, s, head);
         path[0][s] = e->by_path[s][0], path[1][s] = e->by_path[s][1];
     }
-    char key[64];
-    for (int k = 0; k < 3; k++) {
-        snprintf(key, sizeof key, "layouts_ablated_%s", name[k]);
-        numbers_of_spread(out, key, "%.0f", least[k], N_SEEDS);
-    }
+    for (int k = 0; k < 3; k++)
+        numbers_of_spread(out, named("layouts_ablated_%s", name[k]).text,
+                          "%.0f", least[k], N_SEEDS);
     number(out, "layouts_ablated_in_order", "%d", ordered);
     number(out, "layouts_ablated_heads", "%d", N_HEADS * N_SEEDS);
     numbers_of_spread(out, "layouts_path_direct", "%.0f", path[0], N_SEEDS);
@@ -291,7 +272,7 @@ static void claims_about_the_ablations(Claims *claims, const LayoutRuns *e)
     int direct_more = 0, costly = 0;
     for (int s = 0; s < N_SEEDS; s++) {
         direct_more += e->by_path[s][0] > e->by_path[s][1];
-        costly += fewest(e->ablated[s][0], N_HEADS)
+        costly += lowest_of_ints(e->ablated[s][0], N_HEADS)
                   < N_LAYOUTS * N_PROBLEMS;
     }
     claim_every(claims, direct_more, N_SEEDS, CHAPTER_ROUTING,
@@ -459,15 +440,12 @@ static int split_seed(const LayoutRuns *e)
 static void numbers_of_the_split_seed(Text *out, const LayoutRuns *e)
 {
     int split = split_seed(e), lo = N_LAYOUTS * N_PROBLEMS, hi = 0;
-    int most = 0;
+    int most = highest_of_ints(e->on_operand[split], N_HEADS);
     for (int s = 0; s < N_SEEDS; s++)
         if (s != split) {
             lo = e->some_head[s] < lo ? e->some_head[s] : lo;
             hi = e->some_head[s] > hi ? e->some_head[s] : hi;
         }
-    for (int head = 0; head < N_HEADS; head++)
-        most = e->on_operand[split][head] > most
-             ? e->on_operand[split][head] : most;
     number(out, "layouts_split_seed", "%llu",
            (unsigned long long)e->run[split].cfg.seed);
     number(out, "layouts_split_some_head", "%d", e->some_head[split]);
@@ -481,17 +459,16 @@ static void numbers_of_the_split_seed(Text *out, const LayoutRuns *e)
     const char *const names[2] = {"book", "split"};
     for (int i = 0; i < 2; i++) {
         double head_lo = 1, head_hi = 0;
-        char name[64];
         for (int head = 0; head < N_HEADS; head++) {
             double on = mean_weight(e, shown[i], head, ON_A)
                       + mean_weight(e, shown[i], head, ON_B);
             head_lo = fmin(head_lo, on);
             head_hi = fmax(head_hi, on);
         }
-        snprintf(name, sizeof name, "layouts_%s_head_lo", names[i]);
-        number(out, name, "%.2f", head_lo);
-        snprintf(name, sizeof name, "layouts_%s_head_hi", names[i]);
-        number(out, name, "%.2f", head_hi);
+        number(out, named("layouts_%s_head_lo", names[i]).text, "%.2f",
+               head_lo);
+        number(out, named("layouts_%s_head_hi", names[i]).text, "%.2f",
+               head_hi);
     }
 }
 
@@ -587,16 +564,15 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
     int longest = layouts_longest(), question = 0, least[N_SEEDS];
     for (int which = 0; which < N_LAYOUTS; which++)
         question = fmax(question, (int)strlen(layouts[which]));
-    LayoutGpt *model = malloc(sizeof *model);
-    if (model == NULL || layout_gpt_create(model, 0) != 0)
-        return free(model), fail("out of memory");
-    size_t book = 0, params = model->gpt.model.p.n_params;
+    Gpt *model = new_layout_transformer(0);
+    if (model == NULL)
+        return -1;
+    size_t book = 0, params = model->model.p.n_params;
     for (int t = 0; t < N_GPT_TABLES; t++)
         book += (size_t)gpt_tables[t].rows * (size_t)gpt_tables[t].cols;
     number(out, "layouts_params", "%zu", params);
     number(out, "layouts_extra_params", "%zu", params - book);
-    gpt_destroy(&model->gpt);
-    free(model);
+    delete_transformer(model);
     number(out, "n_layouts", "%d", N_LAYOUTS);
     number(out, "layouts_n_seeds", "%d", N_SEEDS);
     number(out, "layouts_longest", "%d", longest);
@@ -619,8 +595,9 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
            (unsigned long long)e->run[N_SEEDS - 1].cfg.seed);
     number(out, "layouts_steps", "%d", e->run[0].cfg.steps);
     for (int s = 0; s < N_SEEDS; s++)
-        least[s] = fewest(e->right[s], N_LAYOUTS);
-    number(out, "layouts_worst_right", "%d", fewest(least, N_SEEDS));
+        least[s] = lowest_of_ints(e->right[s], N_LAYOUTS);
+    number(out, "layouts_worst_right", "%d",
+           lowest_of_ints(least, N_SEEDS));
     numbers_of_steps(out, e);
     numbers_of_weights(out, e);
     numbers_of_the_split_seed(out, e);
@@ -644,7 +621,7 @@ static int table_of_runs(const char *dir, const LayoutRuns *e)
         text_printf(&md, "| %llu | %d | %d | %d | %.0f | %.0f | %.2f "
                     "| %d | %d |\n",
                     (unsigned long long)e->run[r].cfg.seed,
-                    fewest(e->right[r], N_LAYOUTS),
+                    lowest_of_ints(e->right[r], N_LAYOUTS),
                     e->run[r].result.first_perfect,
                     e->control[r].result.first_perfect,
                     percent_on(e, r, ON_A), percent_on(e, r, ON_FILLERS),
@@ -697,13 +674,12 @@ static int table_of_layouts(const char *dir)
 static void check_parsed_perceptron(Claims *claims, const LayoutRuns *e)
 {
     int with_parser = 0;
-    char parser_list[160];
     for (int r = 0; r < N_SEEDS; r++)
         with_parser += e->parsed_right[r] == N_LAYOUTS * N_PROBLEMS;
-    list_values(parser_list, sizeof parser_list, e->parsed_right, N_SEEDS);
     claim_every(claims, with_parser, N_SEEDS, CHAPTER_TURN,
           "with the parser in front, the perceptron of every seed answers "
-          "all 600 strings", "strings answered: %s", parser_list);
+          "all 600 strings", "strings answered: %s",
+          seed_list(e->parsed_right).text);
 }
 
 static void check_layouts_answered(Claims *claims, const LayoutRuns *e)
@@ -723,8 +699,6 @@ static void check_operand_weights(Claims *claims, const LayoutRuns *e)
 {
     int more = 0, moved = 0, summed = 0;
     int operands[N_SEEDS], fillers[N_SEEDS];
-    double moved_lo = 1;
-    char operands_list[160], fillers_list[160], sum_list[160];
     for (int r = 0; r < N_SEEDS; r++) {
         int everywhere = 1;
         for (int which = 0; which < N_LAYOUTS; which++) {
@@ -738,31 +712,29 @@ static void check_operand_weights(Claims *claims, const LayoutRuns *e)
         }
         more += everywhere;
         moved += e->moved[r] > 0.5;
-        moved_lo = fmin(moved_lo, e->moved[r]);
         summed += 5 * e->sum_on_operand[r] > 4 * N_LAYOUTS * N_PROBLEMS;
         operands[r] = (int)lround(percent_on(e, r, ON_A));
         fillers[r] = (int)lround(percent_on(e, r, ON_FILLERS));
     }
-    list_values(operands_list, sizeof operands_list, operands, N_SEEDS);
-    list_values(fillers_list, sizeof fillers_list, fillers, N_SEEDS);
-    list_values(sum_list, sizeof sum_list, e->sum_on_operand, N_SEEDS);
     claim_every(claims, more, N_SEEDS, CHAPTER_TRAINING,
           "on every seed and in every layout, the four heads of the = put "
           "more weight on the two operands than on all the fillers",
-          "on the operands, %%: %s; on the fillers, %%: %s", operands_list,
-          fillers_list);
+          "on the operands, %%: %s; on the fillers, %%: %s",
+          seed_list(operands).text, seed_list(fillers).text);
     claim_every(claims, moved, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, more than half of the weight on the pair's two "
           "positions lies on a", "on %d seeds; the least share %.2f", moved,
-          moved_lo);
+          lowest_of(e->moved, N_SEEDS));
     claim_every(claims, summed, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, the heads' summed = row peaks on an operand in "
-          "more than four of five strings", "strings: %s", sum_list);
+          "more than four of five strings", "strings: %s",
+          seed_list(e->sum_on_operand).text);
 }
 
 static void check_the_split_seed(Claims *claims, const LayoutRuns *e)
 {
-    int split = split_seed(e), most = 0, a_little = 1, extremes = 0;
+    int split = split_seed(e), a_little = 1, extremes = 0;
+    int most = highest_of_ints(e->on_operand[split], N_HEADS);
     for (int head = 0; head < N_HEADS; head++) {
         double a = mean_weight(e, split, head, ON_A);
         double b = mean_weight(e, split, head, ON_B);
@@ -778,9 +750,6 @@ static void check_the_split_seed(Claims *claims, const LayoutRuns *e)
           "0.4 of its weight", "seed %llu: %s",
           (unsigned long long)e->run[split].cfg.seed,
           a_little ? "every head" : "not every head");
-    for (int head = 0; head < N_HEADS; head++)
-        most = e->on_operand[split][head] > most
-             ? e->on_operand[split][head] : most;
     claim(claims, e->sum_on_operand[split] > most, CHAPTER_TRAINING,
           "on the split seed the heads' sum peaks on an operand in more "
           "strings than any one head",
@@ -813,18 +782,16 @@ static void check_the_figure(Claims *claims, const LayoutRuns *e)
 static void check_the_steps_taken(Claims *claims, const LayoutRuns *e)
 {
     int longer = 0, first_perfect[N_SEEDS], control[N_SEEDS];
-    char first_list[160], control_list[160];
     for (int r = 0; r < N_SEEDS; r++) {
         first_perfect[r] = e->run[r].result.first_perfect;
         control[r] = e->control[r].result.first_perfect;
         longer += first_perfect[r] > control[r] && control[r] > 0;
     }
-    list_values(first_list, sizeof first_list, first_perfect, N_SEEDS);
-    list_values(control_list, sizeof control_list, control, N_SEEDS);
     claim_every(claims, longer, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, six layouts need more steps than the book's "
           "layout alone", "first 100/100 on six layouts: %s; on the book's "
-          "layout alone: %s", first_list, control_list);
+          "layout alone: %s", seed_list(first_perfect).text,
+          seed_list(control).text);
 }
 
 static void claims_about_layouts(Claims *claims, const LayoutRuns *e)

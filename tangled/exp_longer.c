@@ -267,20 +267,20 @@ static void draw_longer(Text *svg, const Longer *x, double width,
         snprintf(guide, sizeof guide, "step %d", x->book_steps);
         int column = v % columns, row = v / columns;
         int lowest = v + columns >= x->n_models; /* none under it */
-        int named = column == 0 && row == rows / 2; /* the score's axis */
+        int axis = column == 0 && row == rows / 2; /* the score's axis */
         SvgLinePanel panel = {
             .title = x->model[v].label,
             .x_label = lowest ? "step" : NULL,
-            .y_label = named ? "problems answered" : NULL,
+            .y_label = axis ? "problems answered" : NULL,
             .series = series, .n_series = LONG_SEEDS, .x_min = 0,
             .x_max = x->book_steps * LONGER, .y_min = 0, .y_max = 100,
             .v_line = {1, x->book_steps, guide},
             .legend = SVG_LEGEND_NONE};
         svg_line_panel(svg,
                        (SvgRect){10 + room + column * panel_w
-                                     - (named ? room : 0),
+                                     - (axis ? room : 0),
                                  5 + row * (panel_h - room),
-                                 panel_w + (named ? room : 0),
+                                 panel_w + (axis ? room : 0),
                                  panel_h - (lowest ? 0 : room)},
                        &panel);
     }
@@ -295,14 +295,6 @@ static int figure_longer(const char *fig, const Longer *x)
     return save_figure(fig, "longer.svg", svg);
 }
 
-static void count_of(Text *out, const char *tag, const char *what,
-                     int value)
-{
-    char key[64];
-    snprintf(key, sizeof key, "longer_%s_%s", tag, what);
-    number(out, key, "%d", value);
-}
-
 static void numbers_of_longer(Text *out, const Longer *x)
 {
     number(out, "longer_times", "%d", LONGER);
@@ -315,21 +307,24 @@ static void numbers_of_longer(Text *out, const Longer *x)
            (double)x->run[x->n_models - 1][0].run.cfg.lr);
     for (int v = 0; v < x->n_models; v++) {
         const LongSummary *y = &x->sum[v];
-        char key[64];
         const char *tag = x->model[v].tag;
-        count_of(out, tag, "back", y->back);
-        count_of(out, tag, "reached", y->reached);
-        count_of(out, tag, "collapsed_early", y->early);
-        count_of(out, tag, "collapsed", y->collapsed);
-        count_of(out, tag, "collapses", y->collapses);
-        snprintf(key, sizeof key, "longer_%s_final", tag);
-        numbers_of_spread(out, key, "%.0f", y->final, LONG_SEEDS);
+        number(out, named("longer_%s_back", tag).text, "%d", y->back);
+        number(out, named("longer_%s_reached", tag).text, "%d",
+               y->reached);
+        number(out, named("longer_%s_collapsed_early", tag).text, "%d",
+               y->early);
+        number(out, named("longer_%s_collapsed", tag).text, "%d",
+               y->collapsed);
+        number(out, named("longer_%s_collapses", tag).text, "%d",
+               y->collapses);
+        numbers_of_spread(out, named("longer_%s_final", tag).text, "%.0f",
+                          y->final, LONG_SEEDS);
         if (y->reached == 0)
             continue;
-        snprintf(key, sizeof key, "longer_%s_lowest", tag);
-        numbers_of_spread(out, key, "%.0f", y->lowest, y->reached);
-        snprintf(key, sizeof key, "longer_%s_first", tag);
-        numbers_of_spread(out, key, "%.0f", y->first, y->reached);
+        numbers_of_spread(out, named("longer_%s_lowest", tag).text,
+                          "%.0f", y->lowest, y->reached);
+        numbers_of_spread(out, named("longer_%s_first", tag).text, "%.0f",
+                          y->first, y->reached);
     }
     const LongMeasures *book = &x->m[0][0];
     number(out, "longer_seed_lowest", "%d", book->lowest_late);

@@ -114,13 +114,11 @@ static int perceptron_sweep(Text *numbers, Claims *claims, Run *run)
     double first[N_SEEDS], zero_lead[N_SEEDS], one_lead[N_SEEDS];
     int step[N_PROBLEMS];
     size_t n_params;
-    char list[160];
     for (int s = 0; s < N_SEEDS; s++) {
         if (s > 0 && run_mlp(run, &n_params, s) != 0)
             return -1;
-        int at = run->result.first_perfect;
-        first[s] = steps[s] = at > 0 ? at : run->cfg.steps;
-        reached += at > 0;
+        first[s] = steps[s] = steps_to_perfect(run);
+        reached += run->result.first_perfect > 0;
         learned_at(run, step);
         LearnedBy by = mean_step_learned(step);
         zeros_first += by.zero < by.other;
@@ -134,7 +132,6 @@ static int perceptron_sweep(Text *numbers, Claims *claims, Run *run)
         used += snprintf(leads + used, sizeof leads - (size_t)used,
                          "%s%.0f and %.0f", s ? "; " : "", zero_lead[s],
                          one_lead[s]);
-    list_values(list, sizeof list, steps, N_SEEDS);
     number(numbers, "mlp_n_seeds", "%d", N_SEEDS);
     numbers_of_spread(numbers, "mlp_sweep_first", "%g", first, N_SEEDS);
     number(numbers, "mlp_sweep_ones_sooner", "%d", ones_sooner);
@@ -144,7 +141,7 @@ static int perceptron_sweep(Text *numbers, Claims *claims, Run *run)
                       N_SEEDS);
     claim_every(claims, reached, N_SEEDS, CHAPTER_PERCEPTRON,
           "the perceptron reaches 100/100 from every seed",
-          "first 100/100 at steps %s", list);
+          "first 100/100 at steps %s", seed_list(steps).text);
     claim_every(claims, zeros_first, N_SEEDS, CHAPTER_PERCEPTRON,
           "the problems with a 0 are learned first, on average, from every "
           "seed", "on %d of %d seeds", zeros_first, N_SEEDS);

@@ -35,22 +35,12 @@ typedef struct {    /* the interventions and the paths over the seeds */
 
 static int commuted_of(int p) { return p % 10 * 10 + p / 10; }
 
-static void heads_at_the_extremes(const Interventions *iv, int n_heads,
-                                  int *least, int *best)
-{
-    *least = N_PROBLEMS, *best = 0;
-    for (int h = 0; h < n_heads; h++) {
-        *least = iv->mean[h] < *least ? iv->mean[h] : *least;
-        *best = iv->alone[h] > *best ? iv->alone[h] : *best;
-    }
-}
-
 static PatchTally tally_the_patches(const Interventions *iv, int n_heads)
 {
     PatchTally t = {0};
     for (int s = 0; s < N_SEEDS; s++) {
-        int lo, hi, matter = 1;
-        heads_at_the_extremes(&iv[s], n_heads, &lo, &hi);
+        int lo = lowest_of_ints(iv[s].mean, n_heads), matter = 1;
+        int hi = highest_of_ints(iv[s].alone, n_heads);
         for (int h = 0; h < n_heads; h++)
             matter &= iv[s].mean[h] < iv[s].clean;
         t.least[s] = lo, t.best[s] = hi, t.frozen[s] = iv[s].frozen;
@@ -110,18 +100,17 @@ static void numbers_of_paths(Text *numbers, Claims *claims,
 {
     static const char *const name[4] = {"clean", "both", "direct",
                                         "via_ffn"};
-    char key[64];
     for (int k = 1; k < 4; k++) {
-        snprintf(key, sizeof key, "paths_book_%s", name[k]);
-        number(numbers, key, "%d", iv[0].paths[k - 1]);
-        snprintf(key, sizeof key, "paths_%s", name[k]);
-        numbers_of_spread(numbers, key, "%.0f", t->count[k], N_SEEDS);
+        number(numbers, named("paths_book_%s", name[k]).text, "%d",
+               iv[0].paths[k - 1]);
+        numbers_of_spread(numbers, named("paths_%s", name[k]).text,
+                          "%.0f", t->count[k], N_SEEDS);
     }
     for (int k = 0; k < 4; k++) {
-        snprintf(key, sizeof key, "paths_book_diff_%s", name[k]);
-        number(numbers, key, "%.1f", iv[0].difference[k]);
-        snprintf(key, sizeof key, "paths_diff_%s", name[k]);
-        numbers_of_spread(numbers, key, "%.1f", t->difference[k], N_SEEDS);
+        number(numbers, named("paths_book_diff_%s", name[k]).text, "%.1f",
+               iv[0].difference[k]);
+        numbers_of_spread(numbers, named("paths_diff_%s", name[k]).text,
+                          "%.1f", t->difference[k], N_SEEDS);
     }
     number(numbers, "paths_direct_keeps_more", "%d", t->direct_keeps_more);
     number(numbers, "qk_book_moved", "%.0f", iv[0].qk_moved);
@@ -260,7 +249,7 @@ static void interventions_on(Gpt *g, Interventions *iv)
         Patch rest = {PATCH_OUTPUT, PATCH_MEAN, every & ~(1u << h), 3, 0};
         iv->alone[h] = answered_under(g, rest, NULL, &n);
     }
-    iv->frozen = answered_frozen(g);
+    iv->frozen = answered_at_mean(g, PATCH_WEIGHTS);
     Patch weights = {PATCH_WEIGHTS, PATCH_OTHER, every, 3, 0};
     iv->commuted = answered_under(g, weights, commuted_of, &iv->n_commuted);
     iv->by_value = moved_by(g, PATCH_VALUE);
@@ -270,7 +259,7 @@ static void interventions_on(Gpt *g, Interventions *iv)
     iv->difference[0] = mean_difference(g, none);
     for (int k = 0; k < 3; k++) {
         Patch mean = {path[k], PATCH_MEAN, every, EQUALS_AT, 0};
-        iv->paths[k] = answered_on_path(g, path[k]);
+        iv->paths[k] = answered_at_mean(g, path[k]);
         iv->difference[k + 1] = mean_difference(g, mean);
     }
     HeadCircuits circuits[MAX_HEADS];
@@ -283,16 +272,13 @@ static void numbers_of_the_book_model(Text *numbers,
 {
     static const char *const kinds[] = {"mean", "zero", "partner", "alone"};
     const int *kind[] = {iv->mean, iv->zero, iv->partner, iv->alone};
-    char name[64];
     for (int k = 0; k < 4; k++)
-        for (int h = 0; h < n_heads; h++) {
-            snprintf(name, sizeof name, "patch_book_%s_h%d", kinds[k], h);
-            number(numbers, name, "%d", kind[k][h]);
-        }
+        for (int h = 0; h < n_heads; h++)
+            number(numbers, named("patch_book_%s_h%d", kinds[k], h).text,
+                   "%d", kind[k][h]);
     number(numbers, "patch_book_clean", "%d", iv->clean);
-    int least, best;
-    heads_at_the_extremes(iv, n_heads, &least, &best);
-    number(numbers, "patch_book_alone_best", "%d", best);
+    number(numbers, "patch_book_alone_best", "%d",
+           highest_of_ints(iv->alone, n_heads));
     number(numbers, "patch_book_frozen", "%d", iv->frozen);
     number(numbers, "patch_book_commuted", "%d", iv->commuted);
     number(numbers, "patch_n_commuted", "%d", iv->n_commuted);
@@ -695,11 +681,9 @@ static int proof_own_output(const char *dir, Text *numbers,
            char_of_token(argmax(tr->logits[t], VOCAB)));
     number(numbers, "own_top_head", "%d", top);
     number(numbers, "own_top_weight", "%.2f", (double)tr->weights[top][t][t]);
-    for (int head = 0; head < tr->n_heads; head++) {
-        char name[32];
-        snprintf(name, sizeof name, "own_weight_%d", head);
-        number(numbers, name, "%.2f", (double)tr->weights[head][t][t]);
-    }
+    for (int head = 0; head < tr->n_heads; head++)
+        number(numbers, named("own_weight_%d", head).text, "%.2f",
+               (double)tr->weights[head][t][t]);
     int status = table_of_own_output(dir, tr, t);
     claim(claims, reads_own_output_most(tr, top),
           CHAPTER_ROUTING,

@@ -94,13 +94,6 @@ static void claims_hold(Claims *claims, Gpt *g)
           "the saved model answers all 100 problems", "%d of 100", right);
 }
 
-static int first_or_length(const Run *run, int *reached)
-{
-    *reached += run->result.first_perfect > 0;
-    return run->result.first_perfect > 0 ? run->result.first_perfect
-                                         : run->cfg.steps;
-}
-
 static int sweep_both_models(Text *numbers, Claims *claims,
                              const Sweep *sw)
 {
@@ -116,25 +109,24 @@ static int sweep_both_models(Text *numbers, Claims *claims,
         if (trained == NULL)
             break;
         done_with(trained, sw);
-        first[s] = steps[0][s] = first_or_length(run, &reached);
+        first[s] = steps[0][s] = steps_to_perfect(run);
+        reached += run->result.first_perfect > 0;
         if (run_mlp(run, &n_params, s) != 0)
             break;
-        steps[1][s] = first_or_length(run, &reached);
+        steps[1][s] = steps_to_perfect(run);
+        reached += run->result.first_perfect > 0;
         faster += steps[0][s] < steps[1][s];
     }
     free(run);
     if (s < N_SEEDS)
         return -1;              /* a seed was not trained */
-    char lists[2][160];
-    for (int k = 0; k < 2; k++)
-        list_values(lists[k], sizeof lists[k], steps[k], N_SEEDS);
     number(numbers, "gpt_n_seeds", "%d", N_SEEDS);
     numbers_of_spread(numbers, "gpt_sweep_first", "%g", first, N_SEEDS);
     number(numbers, "gpt_sweep_faster", "%d", faster);
     claim_every(claims, reached, 2 * N_SEEDS, CHAPTER_TRAINING,
           "both models reach 100/100 from every seed",
           "first 100/100: transformer at steps %s; perceptron at %s",
-          lists[0], lists[1]);
+          seed_list(steps[0]).text, seed_list(steps[1]).text);
     claim_every(claims, faster, N_SEEDS, CHAPTER_TRAINING,
           "the transformer reaches 100/100 in fewer steps than the "
           "perceptron from every seed", "on %d of %d seeds", faster, N_SEEDS);

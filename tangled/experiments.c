@@ -23,20 +23,31 @@ void number(Text *numbers, const char *name, const char *format, ...)
     text_printf(numbers, "%s %s\n", name, value);
 }
 
+NumberName named(const char *format, ...)
+{
+    NumberName name;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(name.text, sizeof name.text, format, args);
+    va_end(args);
+    return name;
+}
+
 int decimals_for(double x)
 {
     return x > 0 && x < 1 ? (int)ceil(-log10(x) + 1e-9) : 0;
 }
 
-void list_values(char *out, size_t size, const int *values, int n)
+SeedList seed_list(const int values[N_SEEDS])
 {
+    SeedList list = {""};
     size_t used = 0;
-    out[0] = '\0';
-    for (int i = 0; i < n && used < size; i++) {
-        int w = snprintf(out + used, size - used, "%s%d",
-                         i > 0 ? ", " : "", values[i]);
+    for (int i = 0; i < N_SEEDS && used < sizeof list.text; i++) {
+        int w = snprintf(list.text + used, sizeof list.text - used,
+                         "%s%d", i > 0 ? ", " : "", values[i]);
         used += w > 0 ? (size_t)w : 0;
     }
+    return list;
 }
 
 Gpt *new_transformer_heads(uint64_t seed, int n_heads)
@@ -207,19 +218,18 @@ void numbers_of_training(Text *out, const Run *run, const char *prefix)
 {
     const TrainConfig *cfg = &run->cfg;
     int first = run->result.first_perfect;
-    char name[64];
-    #define NUMBER(suffix, ...) \
-        (snprintf(name, sizeof name, "%s_%s", prefix, suffix), \
-         number(out, name, __VA_ARGS__))
-    NUMBER("seed", "%llu", (unsigned long long)cfg->seed);
-    NUMBER("steps", "%d", cfg->steps);
-    NUMBER("batch", "%d", cfg->batch);
-    NUMBER("lr", "%g", (double)cfg->lr);
-    NUMBER("eval_every", "%d", cfg->eval_every);
-    NUMBER("first_perfect", "%d", first);
-    NUMBER("problems_seen", "%d", first * cfg->batch);
-    NUMBER("epochs", "%.0f", first * cfg->batch / (double)N_PROBLEMS);
-    #undef NUMBER
+    number(out, named("%s_seed", prefix).text, "%llu",
+           (unsigned long long)cfg->seed);
+    number(out, named("%s_steps", prefix).text, "%d", cfg->steps);
+    number(out, named("%s_batch", prefix).text, "%d", cfg->batch);
+    number(out, named("%s_lr", prefix).text, "%g", (double)cfg->lr);
+    number(out, named("%s_eval_every", prefix).text, "%d",
+           cfg->eval_every);
+    number(out, named("%s_first_perfect", prefix).text, "%d", first);
+    number(out, named("%s_problems_seen", prefix).text, "%d",
+           first * cfg->batch);
+    number(out, named("%s_epochs", prefix).text, "%.0f",
+           first * cfg->batch / (double)N_PROBLEMS);
 }
 
 void curves_of(const Run *run, float *step, float *loss, float *correct)
@@ -313,12 +323,9 @@ void trace_table_head(Text *md, const Trace *tr, int t,
 Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
                        Ablation off)
 {
-    Gpt *g = malloc(sizeof *g);
-    if (g == NULL || gpt_create(g, cfg->seed, n_heads, MAX_BATCH) != 0) {
-        free(g);
-        fail("out of memory for a transformer");
+    Gpt *g = new_transformer_heads(cfg->seed, n_heads);
+    if (g == NULL)
         return NULL;
-    }
     g->ablate = off;
     run->cfg = *cfg;
     run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
@@ -360,6 +367,22 @@ double median_of_ints(const int *values, int n)
     return median_of(as_doubles, n);
 }
 
+int lowest_of_ints(const int *values, int n)
+{
+    int lowest = values[0];
+    for (int i = 1; i < n; i++)
+        lowest = values[i] < lowest ? values[i] : lowest;
+    return lowest;
+}
+
+int highest_of_ints(const int *values, int n)
+{
+    int highest = values[0];
+    for (int i = 1; i < n; i++)
+        highest = values[i] > highest ? values[i] : highest;
+    return highest;
+}
+
 void measure_trained(Trained *t, Gpt *g)
 {
     t->loss = (double)loss_on_all_problems(&g->model);
@@ -385,17 +408,17 @@ void runs_table_row(Text *md, const char *model, const Run *run,
     text_printf(md, " | %d | %.4f |\n", score, loss);
 }
 
-int steps_to_perfect(const Trained *t)
+int steps_to_perfect(const Run *run)
 {
-    int first = t->run.result.first_perfect;
-    return first > 0 ? first : t->run.cfg.steps;
+    int first = run->result.first_perfect;
+    return first > 0 ? first : run->cfg.steps;
 }
 
 double mean_steps(const Trained *runs, int n)
 {
     double sum = 0;
     for (int s = 0; s < n; s++)
-        sum += steps_to_perfect(&runs[s]);
+        sum += steps_to_perfect(&runs[s].run);
     return sum / n;
 }
 
@@ -410,10 +433,10 @@ int lowest_after_perfect(const Run *run)
     return lowest;
 }
 
-int answered_on_path(Gpt *g, PatchSite path)
+int answered_at_mean(Gpt *g, PatchSite site)
 {
     unsigned every = (1u << g->n_heads) - 1;
-    Patch mean = {path, PATCH_MEAN, every, 3, 0};
+    Patch mean = {site, PATCH_MEAN, every, 3, 0};
     int counted = 0;
     return answered_under(g, mean, NULL, &counted);
 }
@@ -446,14 +469,6 @@ int answered_under(Gpt *g, Patch patch, int (*other)(int p), int *counted)
         (*counted)++;
     }
     return right;
-}
-
-int answered_frozen(Gpt *g)
-{
-    unsigned every = (1u << g->n_heads) - 1;
-    Patch frozen = {PATCH_WEIGHTS, PATCH_MEAN, every, 3, 0};
-    int counted = 0;
-    return answered_under(g, frozen, NULL, &counted);
 }
 
 int save_training_log(const char *checkpoint, const Run *run)
@@ -592,7 +607,6 @@ static void reach_of(Text *md, const Claim *k)
 static int save_claims(const char *dir, const char *topic,
                        const Claims *c)
 {
-    char name[64];
     Text md = {0};
     for (int i = 0; i < c->n; i++) {
         const Claim *k = &c->claim[i];
@@ -606,8 +620,7 @@ static int save_claims(const char *dir, const char *topic,
         reach_of(&md, k);
         text_printf(&md, " |\n");
     }
-    snprintf(name, sizeof name, "claims-%s.md", topic);
-    return save_table(dir, name, &md);
+    return save_table(dir, named("claims-%s.md", topic).text, &md);
 }
 
 static int join_claims(const char *dir)

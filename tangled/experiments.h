@@ -42,6 +42,8 @@ typedef struct {
 
 void number(Text *numbers, const char *name, const char *format, ...)
     PRINTF_LIKE(3, 4);
+typedef struct { char text[64]; } NumberName;
+NumberName named(const char *format, ...) PRINTF_LIKE(1, 2);
 int  decimals_for(double x);
 Gpt *new_transformer(uint64_t seed);
 Gpt *new_transformer_heads(uint64_t seed, int n_heads);
@@ -59,7 +61,7 @@ void measure_trained(Trained *t, Gpt *g);
 void runs_table_head(Text *md);
 void runs_table_row(Text *md, const char *model, const Run *run,
                     int score, double loss);
-int  steps_to_perfect(const Trained *t);
+int  steps_to_perfect(const Run *run);
 double mean_steps(const Trained *runs, int n);
 int  lowest_after_perfect(const Run *run);
 void curves_of(const Run *run, float *step, float *loss, float *correct);
@@ -84,7 +86,8 @@ Topic perceptron_experiments, specimen_experiments, routing_experiments,
 #define CHAPTER_HEADS      "Multi-head"
 #define CHAPTER_FFN        "The feed-forward network"
 
-void list_values(char *out, size_t size, const int *values, int n);
+typedef struct { char text[160]; } SeedList;
+SeedList seed_list(const int values[N_SEEDS]);
 
 double median_of(const double *values, int n);
 double lowest_of(const double *values, int n);
@@ -104,8 +107,7 @@ int run_topics(const char *model, const char *sweep, const char *dir,
 
 int  answered_under(Gpt *g, Patch patch, int (*other)(int p),
                     int *counted);
-int  answered_frozen(Gpt *g);
-int  answered_on_path(Gpt *g, PatchSite path);
+int  answered_at_mean(Gpt *g, PatchSite site);
 int  partner_of(int p);
 
 Topic layouts_experiments;
@@ -119,6 +121,8 @@ void   seed_by_seed(const int *these, const int *those, int n,
 void   seeds_where_later(char *out, size_t size, const int *these,
                          const int *those, int n, uint64_t first_seed);
 double median_of_ints(const int *values, int n);
+int    lowest_of_ints(const int *values, int n);
+int    highest_of_ints(const int *values, int n);
 
 Topic longer_experiments;
 

@@ -16,9 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void show_progress(const TrainRecord *r, void *context);
 static void report_training(const Run *run, const char *output);
-static double time_evaluation(void);
 static const char *default_model(const char *program, char *path,
                                  size_t size);
 static const char *quoted(const char *text);
@@ -45,11 +43,6 @@ static int usage_error(const char *format, ...)
     fputs("\nTry 'attention --help'.\n", stderr);
     va_end(args);
     return 2;
-}
-
-static int is_help(const char *arg)
-{
-    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
 static int parse_whole(const char *option, const char *text,
@@ -82,129 +75,126 @@ typedef struct {
     const char *from;               /* patch: --from's prompt */
 } Arguments;
 
-static int patch_option(Arguments *a, const char *arg, const char *value)
+static void choose_patch(Arguments *a, const char *arg)
+{
+    static const char *const sites[N_PATCH_SITES] = {
+        [PATCH_WEIGHTS] = "--weights", [PATCH_KEY] = "--key",
+        [PATCH_VALUE] = "--value", [PATCH_DIRECT] = "--direct",
+        [PATCH_VIA_FFN] = "--via-ffn"};
+    static const char *const sources[] = {
+        [PATCH_ZERO] = "--zero", [PATCH_MEAN] = "--mean",
+        [PATCH_OTHER] = "--from"};
+    for (int site = PATCH_WEIGHTS; site < N_PATCH_SITES; site++)
+        if (strcmp(arg, sites[site]) == 0) {
+            a->patch.site = site;
+            a->sites++;
+        }
+    for (int source = PATCH_ZERO; source <= PATCH_OTHER; source++)
+        if (strcmp(arg, sources[source]) == 0) {
+            a->patch.source = source;
+            a->sources++;
+        }
+}
+
+static int read_head(Arguments *a, const char *value)
 {
     unsigned long long number = 0;
-    if (strcmp(arg, "--head") == 0) {
-        if (strcmp(value, "all") == 0)
-            a->patch.heads = ~0u;
-        else if (whole_number(value, &number) && number < MAX_HEADS)
-            a->patch.heads |= 1u << number;
-        else
-            return usage_error("--head: %s is not a head: give 0 to %d, "
-                               "or all", quoted(value), MAX_HEADS - 1);
-    } else if (strcmp(arg, "--key") == 0 || strcmp(arg, "--value") == 0) {
-        int status = parse_whole(arg, value, 0, MAX_T - 1, &number);
-        if (status != 0)
-            return status;
-        a->patch.site = arg[2] == 'k' ? PATCH_KEY : PATCH_VALUE;
-        a->patch.pos = (int)number;
-        a->sites++;
-    } else if (strcmp(arg, "--from") == 0) {
-        a->from = value;
-        a->patch.source = PATCH_OTHER;
-        a->sources++;
-    }
+    if (strcmp(value, "all") == 0)
+        a->patch.heads = ~0u;
+    else if (whole_number(value, &number) && number < MAX_HEADS)
+        a->patch.heads |= 1u << number;
+    else
+        return usage_error("--head: %s is not a head: give 0 to %d, "
+                           "or all", quoted(value), MAX_HEADS - 1);
+    return 0;
+}
+
+static int read_part(Arguments *a, const char *value)
+{
+    int part = 0;
+    while (part < N_PARTS && strcmp(value, part_table[part].name) != 0)
+        part++;
+    if (part == N_PARTS)
+        return usage_error("--without: %s is not a part; use %s",
+                           quoted(value), list_of_parts());
+    a->without |= 1u << part;
     return 0;
 }
 
 static int read_value(const char *arg, const char *value, Arguments *a)
 {
+    const struct {
+        const char *name;
+        unsigned long long min, max;
+        int *to;
+    } numbers[] = {
+        {"--repeat", 1, 64, &a->repeat}, {"--pos", 0, MAX_T - 1, &a->pos},
+        {"--steps", 1, MAX_STEPS, &a->steps},
+        {"--heads", 1, MAX_HEADS, &a->heads},
+        {"--key", 0, MAX_T - 1, &a->patch.pos},
+        {"--value", 0, MAX_T - 1, &a->patch.pos},
+    };
+    const struct {
+        const char *name;
+        const char **to;
+    } words[] = {
+        {"-m", &a->model}, {"-o", &a->output}, {"--part", &a->part},
+        {"--sweep", &a->sweep}, {"--from", &a->from},
+    };
     unsigned long long number = 0;
-    int status = 0;
-    if (strcmp(arg, "--seed") == 0
-        && (status = parse_whole(arg, value, 0, UINT64_MAX,
-                                 &number)) == 0)
+    if (strcmp(arg, "--seed") == 0) {
+        if (parse_whole(arg, value, 0, UINT64_MAX, &number) != 0)
+            return 2;
         a->seed = number;
-    else if (strcmp(arg, "--steps") == 0
-             && (status = parse_whole(arg, value, 1, MAX_STEPS,
-                                      &number)) == 0)
-        a->steps = (int)number;
-    else if (strcmp(arg, "--pos") == 0
-             && (status = parse_whole(arg, value, 0, MAX_T - 1,
-                                      &number)) == 0)
-        a->pos = (int)number;
-    else if (strcmp(arg, "--repeat") == 0
-             && (status = parse_whole(arg, value, 1, 64, &number)) == 0)
-        a->repeat = (int)number;
-    else if (strcmp(arg, "--heads") == 0
-             && (status = parse_whole(arg, value, 1, MAX_HEADS,
-                                      &number)) == 0) {
-        if (WIDTH % number != 0)
-            return usage_error("--heads: %llu heads cannot share the %d "
-                               "numbers of a row; use 1, 2, 4 or 8",
-                               number, WIDTH);
-        a->heads = (int)number;
     }
-    else if (strcmp(arg, "--without") == 0) {
-        int part = 0;
-        while (part < N_PARTS
-               && strcmp(value, part_table[part].name) != 0)
-            part++;
-        if (part == N_PARTS)
-            return usage_error("--without: %s is not a part; use %s",
-                               quoted(value), list_of_parts());
-        a->without |= 1u << part;
-    }
-    else if (strcmp(arg, "-m") == 0)
-        a->model = value;
-    else if (strcmp(arg, "-o") == 0)
-        a->output = value;
-    else if (strcmp(arg, "--part") == 0)
-        a->part = value;
-    else if (strcmp(arg, "--sweep") == 0)
-        a->sweep = value;
-    else if (status == 0)
-        status = patch_option(a, arg, value);
-    return status;
+    for (size_t n = 0; n < sizeof numbers / sizeof numbers[0]; n++)
+        if (strcmp(arg, numbers[n].name) == 0) {
+            if (parse_whole(arg, value, numbers[n].min, numbers[n].max,
+                            &number) != 0)
+                return 2;
+            *numbers[n].to = (int)number;
+        }
+    if (strcmp(arg, "--heads") == 0 && WIDTH % a->heads != 0)
+        return usage_error("--heads: %d heads cannot share the %d "
+                           "numbers of a row; use 1, 2, 4 or 8",
+                           a->heads, WIDTH);
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        if (strcmp(arg, words[w].name) == 0)
+            *words[w].to = value;
+    if (strcmp(arg, "--without") == 0)
+        return read_part(a, value);
+    if (strcmp(arg, "--head") == 0)
+        return read_head(a, value);
+    return 0;
 }
 
 static int read_option(int argc, char **argv, int *i, const char *accepted,
                        Arguments *a)
 {
+    static const char *const without_value[] = {
+        "--exact", "--layouts", "--book", "--weights", "--direct",
+        "--via-ffn", "--zero", "--mean", NULL};
     const char *arg = argv[*i];
-    char wanted[32];
+    char wanted[32], list[128];
     snprintf(wanted, sizeof wanted, " %s ", arg);
-    char list[128];
     snprintf(list, sizeof list, " %s ", accepted);
     if (strlen(arg) > 16 || strstr(list, wanted) == NULL)
         return usage_error("%s: unknown option '%s'", argv[1], arg);
-    if (strcmp(arg, "--exact") == 0) {      /* options without a value */
-        a->exact = 1;
-        return 0;
-    }
-    if (strcmp(arg, "--layouts") == 0) {
-        a->layouts = 1;
-        return 0;
-    }
-    if (strcmp(arg, "--book") == 0) {
-        a->book = 1;
-        return 0;
-    }
-    if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--direct") == 0
-        || strcmp(arg, "--via-ffn") == 0 || strcmp(arg, "--zero") == 0
-        || strcmp(arg, "--mean") == 0) {
-        if (strcmp(arg, "--weights") == 0 || strcmp(arg, "--direct") == 0
-            || strcmp(arg, "--via-ffn") == 0) {
-            a->patch.site = arg[2] == 'w' ? PATCH_WEIGHTS
-                            : arg[2] == 'd' ? PATCH_DIRECT : PATCH_VIA_FFN;
-            a->sites++;
-        } else {
-            a->patch.source = strcmp(arg, "--zero") == 0 ? PATCH_ZERO : PATCH_MEAN;
-            a->sources++;
-        }
-        return 0;
-    }
+    a->exact |= strcmp(arg, "--exact") == 0;
+    a->layouts |= strcmp(arg, "--layouts") == 0;
+    a->book |= strcmp(arg, "--book") == 0;
+    choose_patch(a, arg);
+    for (const char *const *name = without_value; *name != NULL; name++)
+        if (strcmp(arg, *name) == 0)
+            return 0;
     if (*i + 1 >= argc)
         return usage_error("%s: option %s needs a value", argv[1], arg);
     const char *value = argv[++*i];
     int status = read_value(arg, value, a);
-    if (status != 0)
-        return status;
-    if (value[0] == '\0')
+    if (status == 0 && value[0] == '\0')
         return usage_error("%s: option %s needs a non-empty value",
                            argv[1], arg);
-    return 0;
+    return status;
 }
 
 static int parse_arguments(int argc, char **argv, const char *accepted,
@@ -278,18 +268,6 @@ static int parse_tokens(const char *text, int max, int *tokens,
                        quoted(text), tokens_fault_text(defect), max);
 }
 
-static int parse_question(const char *text, int *problem)
-{
-    int tokens[SEQ_LEN], length = 0;
-    size_t where;
-    if (tokens_parse(text, strlen(text), SEQ_LEN, tokens, &length, &where)
-        != TOKENS_OK
-        || (*problem = question_of_tokens(tokens, length)) < 0)
-        return usage_error("%s is not a problem: write a digit, '*', a "
-                           "digit and '=', as in 7*8=", quoted(text));
-    return 0;
-}
-
 static int command_train(const Arguments *a)
 {
     const char *output = a->output ? a->output : "attention.ckpt";
@@ -351,20 +329,15 @@ static int training_fault(const Run *run, const Params *p)
 static void watch_training(const TrainRecord *r, void *context)
 {
     Watcher *w = context;
-    if (w->progress)
-        show_progress(r, NULL);
+    if (w->progress) {
+        fprintf(stderr, "\rstep %6d   loss %.4f   score %3d/%d", r->step,
+                (double)r->loss, r->correct, N_PROBLEMS);
+        fflush(stderr);
+    }
     if (w->corrupt_table >= 0 && r->step >= w->corrupt_step) {
         w->g->model.p.table[w->corrupt_table][0] = NAN;
         w->corrupt_table = -1;
     }
-}
-
-static void show_progress(const TrainRecord *r, void *context)
-{
-    (void)context;
-    fprintf(stderr, "\rstep %6d   loss %.4f   score %3d/%d", r->step,
-            (double)r->loss, r->correct, N_PROBLEMS);
-    fflush(stderr);
 }
 
 static void report_training(const Run *run, const char *output)
@@ -376,7 +349,7 @@ static void report_training(const Run *run, const char *output)
     printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
 
-static int layout_of_question(const char *text, int *problem)
+static int parse_problem(const char *text, int *problem, int *layout)
 {
     for (int which = 0; which < N_LAYOUTS; which++) {
         const char *c = layouts[which];
@@ -389,10 +362,12 @@ static int layout_of_question(const char *text, int *problem)
                 same = text[i] == c[i];
         if (same) {
             *problem = digits[0] * 10 + digits[1];
-            return which;
+            *layout = which;
+            return 0;
         }
     }
-    return -1;
+    return usage_error("%s is not a problem: write a digit, '*', a "
+                       "digit and '=', as in 7*8=", quoted(text));
 }
 
 static int command_ask(const Arguments *a)
@@ -401,8 +376,7 @@ static int command_ask(const Arguments *a)
     if (a->n_words == 0)
         return usage_error("ask: give at least one problem, such as 7*8=");
     for (int i = 0; i < a->n_words; i++)
-        if ((which[i] = layout_of_question(a->words[i], &problems[i])) < 0
-            && parse_question(a->words[i], &problems[i]) != 0)
+        if (parse_problem(a->words[i], &problems[i], &which[i]) != 0)
             return 2;
     Gpt *g = load_transformer(a->model);
     if (g == NULL)
@@ -413,10 +387,8 @@ static int command_ask(const Arguments *a)
             status = usage_error("%s is in a layout of chapter 2; only a "
                                  "model trained with train --layouts "
                                  "reads it", quoted(a->words[i]));
-        else if (which[i] > 0)
-            layout_answer(g, problems[i], which[i], answer);
         else
-            g->model.answer(&g->model, problems[i], answer);
+            layout_answer(g, problems[i], which[i], answer);
         if (status == 0)
             printf("%s%s\n", a->words[i], answer);
     }
@@ -540,9 +512,7 @@ static int command_patch(const Arguments *a)
     int T_other = 0;
     int status = patch_usage(a);
     if (status == 0)
-        which = layout_of_question(a->words[0], &problem);
-    if (status == 0 && which < 0)
-        status = parse_question(a->words[0], &problem);
+        status = parse_problem(a->words[0], &problem, &which);
     if (status != 0)
         return status;
     Gpt *g = load_transformer(a->model);
@@ -595,23 +565,20 @@ static double seconds_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double time_training(const TrainConfig *cfg, int *first_perfect)
+static double time_training(const TrainConfig *cfg, int score_only,
+                            int *first_perfect)
 {
     static TrainRecord log[MAX_RECORDS];
     Gpt *g = new_transformer(cfg->seed);
     if (g == NULL)
         return -1;
     double start = seconds_now();
-    TrainResult r = train(&g->model, cfg, log, MAX_RECORDS);
+    if (score_only)
+        score(&g->model, NULL);
+    else
+        *first_perfect = train(&g->model, cfg, log, MAX_RECORDS)
+                             .first_perfect;
     double elapsed = seconds_now() - start;
-    if (first_perfect)
-        *first_perfect = r.first_perfect;
     delete_transformer(g);
     return elapsed;
 }
@@ -620,45 +587,32 @@ static int command_bench(const Arguments *a)
 {
     enum { MAX_REPEAT = 64 };
     double per_step[MAX_REPEAT], to_perfect[MAX_REPEAT];
-    int repeat = a->repeat, perfect = -1;
+    int repeat = a->repeat, perfect = -1, ignored;
     TrainConfig timed = train_defaults(), until = train_defaults();
     timed.steps = a->steps;
     timed.eval_every = a->steps + 1;  /* evaluate only at the last step */
     until.stop_at_perfect = 1;
     for (int r = 0; r < repeat; r++) {
-        double eval = time_evaluation();
-        double t = time_training(&timed, NULL);
-        double u = time_training(&until, &perfect);
+        double eval = time_training(&timed, 1, NULL);
+        double t = time_training(&timed, 0, &ignored);
+        double u = time_training(&until, 0, &perfect);
         if (t < 0 || u < 0 || eval < 0)
             return fail("out of memory");
         per_step[r] = (t - eval) / timed.steps;
         to_perfect[r] = u;
     }
-    qsort(per_step, (size_t)repeat, sizeof per_step[0], compare_doubles);
-    qsort(to_perfect, (size_t)repeat, sizeof to_perfect[0], compare_doubles);
-    double ms = 1e3 * per_step[repeat / 2];
+    double ms = 1e3 * median_of(per_step, repeat);
     double flops = gpt_train_flops(timed.batch, SEQ_LEN - 1);     /* six rows */
     printf("c_ms_per_step %.3f   (median of %d runs of %d steps, batch %d; "
            "min %.3f, max %.3f)\n", ms, repeat, timed.steps, timed.batch,
-           1e3 * per_step[0], 1e3 * per_step[repeat - 1]);
+           1e3 * lowest_of(per_step, repeat),
+           1e3 * highest_of(per_step, repeat));
     printf("c_seconds_to_perfect %.3f   (100/100 at step %d, evaluating "
-           "every %d steps)\n", to_perfect[repeat / 2], perfect,
+           "every %d steps)\n", median_of(to_perfect, repeat), perfect,
            until.eval_every);
     printf("c_gflops %.2f   (%.2f MFLOP per step)\n",
            flops / (ms * 1e-3) / 1e9, flops / 1e6);
     return 0;
-}
-
-static double time_evaluation(void)
-{
-    Gpt *g = new_transformer(1);
-    if (g == NULL)
-        return -1;
-    double start = seconds_now();
-    score(&g->model, NULL);
-    double elapsed = seconds_now() - start;
-    delete_transformer(g);
-    return elapsed;
 }
 
 static const char usage[] =
@@ -790,7 +744,7 @@ int main(int argc, char **argv)
     if (argc < 2)
         return usage_error("missing command");
     for (int i = 1; i < argc; i++)
-        if (is_help(argv[i]))
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return print_usage(), 0;
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         if (strcmp(argv[1], commands[c].name) != 0)

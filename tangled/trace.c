@@ -4,12 +4,8 @@
 #include <stdio.h>
 #include <tgmath.h>         /* exp of a real, as the core computes it */
 
-static void print_vector(const char *label, const real *x, int n,
-                         int exact);
-static void print_attention(const Trace *tr, Ablation off, int t,
-                            int exact);
-static void print_mixes(const Trace *tr, Ablation off, int t);
-static const char *missing(Ablation off, Ablation part);
+static void print_attention(const Trace *tr, int t, int last, int exact);
+static void print_mixes(const Trace *tr, int t, int last);
 
 static void print_vector(const char *label, const real *x, int n, int exact)
 {
@@ -29,9 +25,19 @@ static const char *missing(Ablation off, Ablation part)
     return NULL;
 }
 
+static void print_heading(Ablation off, Ablation part, const char *with,
+                          const char *without)
+{
+    if (missing(off, part) != NULL)
+        printf(without, missing(off, part));
+    else
+        fputs(with, stdout);
+}
+
 void print_trace(const Trace *tr, Ablation off, int t, const char *text,
                  int exact)
 {
+    int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
     printf("trace of \"%s\" at position t = %d (token '%c')\n", text, t,
            text[t]);
     for (int i = 0; i < N_PARTS; i++)
@@ -44,45 +50,33 @@ void print_trace(const Trace *tr, Ablation off, int t, const char *text,
     else
         printf(" + position vector %d\n", t);
     print_vector("x[t]", tr->x[t], WIDTH, exact);
-    if (missing(off, layernorm_switch(off, LN1_GAIN)))
-        printf("2. h[t] = x[t] (%s)\n",
-               missing(off, layernorm_switch(off, LN1_GAIN)));
-    else
-        printf("2. after LayerNorm\n");
+    print_heading(off, layernorm_switch(off, LN1_GAIN),
+                  "2. after LayerNorm\n", "2. h[t] = x[t] (%s)\n");
     print_vector("h[t]", tr->ln1[t], WIDTH, exact);
     printf("3. query of row t, one line per head (d_head = %d)\n",
            WIDTH / tr->n_heads);
     print_vector("q[t]", tr->q[t], WIDTH, exact);
-    if (missing(off, NO_MASK))
-        printf("4. keys of every row (%s) and the scores of row t\n",
-               missing(off, NO_MASK));
-    else
-        printf("4. keys of the rows u <= t and the scores of row t\n");
-    print_attention(tr, off, t, exact);
-    if (missing(off, NO_RESIDUAL))
-        printf("6. the heads' mixes of v, concatenated, times Wo, (%s)\n",
-               missing(off, NO_RESIDUAL));
-    else
-        printf("6. the heads' mixes of v, concatenated, times Wo, "
-               "plus x[t]\n");
+    print_heading(off, NO_MASK,
+                  "4. keys of the rows u <= t and the scores of row t\n",
+                  "4. keys of every row (%s) and the scores of row t\n");
+    print_attention(tr, t, last, exact);
+    print_heading(off, NO_RESIDUAL,
+                  "6. the heads' mixes of v, concatenated, times Wo, "
+                  "plus x[t]\n",
+                  "6. the heads' mixes of v, concatenated, times Wo, "
+                  "(%s)\n");
     if (exact)
-        print_mixes(tr, off, t);
+        print_mixes(tr, t, last);
     print_vector("mix[t]", tr->heads[t], WIDTH, exact);
     print_vector("x2[t]", tr->x2[t], WIDTH, exact);
     printf("7. after the FFN");
-    if (missing(off, NO_GELU))
-        printf(" (%s)", missing(off, NO_GELU));
-    if (missing(off, NO_RESIDUAL))
-        printf(", %s\n", missing(off, NO_RESIDUAL));
-    else
-        printf(" and its residual\n");
+    print_heading(off, NO_GELU, "", " (%s)");
+    print_heading(off, NO_RESIDUAL, " and its residual\n", ", %s\n");
     print_vector("x3[t]", tr->x3[t], WIDTH, exact);
-    if (missing(off, layernorm_switch(off, LNF_GAIN)))
-        printf("8. scores for the next token (after W_out only: %s)\n",
-               missing(off, layernorm_switch(off, LNF_GAIN)));
-    else
-        printf("8. scores for the next token (after the final LayerNorm and "
-               "W_out)\n");
+    print_heading(off, layernorm_switch(off, LNF_GAIN),
+                  "8. scores for the next token (after the final LayerNorm and "
+                  "W_out)\n",
+                  "8. scores for the next token (after W_out only: %s)\n");
     printf("  ");
     for (int token = 0; token < VOCAB; token++)
         printf(exact ? " '%c' %.9g" : " '%c' %+.2f", char_of_token(token),
@@ -91,12 +85,10 @@ void print_trace(const Trace *tr, Ablation off, int t, const char *text,
            char_of_token(argmax(tr->logits[t], VOCAB)));
 }
 
-static void print_attention(const Trace *tr, Ablation off, int t,
-                            int exact)
+static void print_attention(const Trace *tr, int t, int last, int exact)
 {
     char label[64];
     int d_head = WIDTH / tr->n_heads;
-    int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
     for (int head = 0; head < tr->n_heads; head++) {
         const real *q = tr->q[t] + head * d_head;
         for (int u = 0; u <= last; u++) {
@@ -152,10 +144,9 @@ static void print_attention(const Trace *tr, Ablation off, int t,
     }
 }
 
-static void print_mixes(const Trace *tr, Ablation off, int t)
+static void print_mixes(const Trace *tr, int t, int last)
 {
     char label[64];
-    int last = off & NO_MASK ? tr->T - 1 : t;      /* the last row read */
     for (int head = 0; head < tr->n_heads; head++) {
         int d_mix = WIDTH / tr->n_heads;
         real o[WIDTH] = {0};
