@@ -291,8 +291,7 @@ static real *patch_site(Gpt *g, const Patch *patch, int b, int head)
     return NULL;
 }
 
-static int mean_over_problems(Gpt *g, const Patch *patch,
-                              const int *tokens, int T, PatchNumbers *out)
+static int forward_every_problem(Gpt *g, const int *tokens, int T)
 {
     int batch[N_PROBLEMS * MAX_T], at[2], found = 0;
     for (int t = 0; t < T; t++)
@@ -309,6 +308,14 @@ static int mean_over_problems(Gpt *g, const Patch *patch,
         batch[p * T + at[1]] = p % 10;
     }
     gpt_forward(g, batch, N_PROBLEMS, T);
+    return 0;
+}
+
+static int mean_over_problems(Gpt *g, const Patch *patch,
+                              const int *tokens, int T, PatchNumbers *out)
+{
+    if (forward_every_problem(g, tokens, T) != 0)
+        return -1;
     for (int head = 0; head < g->n_heads; head++)
         for (int i = 0; i < patch_width(g, patch); i++) {
             double sum = 0;
@@ -450,15 +457,10 @@ static void direct_effect(const Gpt *g, const real *value, int head,
 
 int head_circuits(Gpt *g, HeadCircuits circuits[MAX_HEADS])
 {
-    int batch[N_PROBLEMS * 4], T = 4, d_head = WIDTH / g->n_heads;
-    if (g->max_batch < N_PROBLEMS)
+    int tokens[MAX_T], T = 4, d_head = WIDTH / g->n_heads;
+    problem_tokens(0, tokens);
+    if (forward_every_problem(g, tokens, T) != 0)
         return -1;
-    for (int p = 0; p < N_PROBLEMS; p++) {
-        int tokens[MAX_T];
-        problem_tokens(p, tokens);
-        memcpy(batch + p * T, tokens, (size_t)T * sizeof *tokens);
-    }
-    gpt_forward(g, batch, N_PROBLEMS, T);
     const Activations *a = &g->act;
     double rstd = 0;
     for (int p = 0; p < N_PROBLEMS; p++)

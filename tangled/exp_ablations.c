@@ -271,7 +271,7 @@ static int figure_trials(const char *fig, const Trials *trials, int v)
          .y_max = 100, .legend = SVG_LEGEND_NONE},
     };
     for (int narrow = 0; narrow < 2; narrow++)
-        svg_line_charts(&svg[narrow], panels, 2, NULL,
+        svg_line_charts(&svg[narrow], panels, 2,
                         narrow ? NARROW_WIDTH : 760, 380);
     return save_figure(fig, named("%s.svg", variant(v).name).text, svg);
 }
@@ -292,8 +292,7 @@ static int figure_spread(const char *fig, const Trials *trials)
     SvgDotChart chart = {.x_label = "step of the first 100/100",
                          .n_rows = variants(), .n_dots = N_SEEDS,
                          .rows = rows, .values = first,
-                         .none = "never 100/100", .colours = colours,
-                         .ringed = 0};
+                         .none = "never 100/100", .colours = colours};
     for (int narrow = 0; narrow < 2; narrow++)
         svg_dot_chart(&svg[narrow], &chart,
                       narrow ? NARROW_WIDTH : 760, 70 + 60 * variants());
@@ -458,7 +457,7 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
         colours[k] = shades[k];
     }
     SvgBarChart chart = {NULL, "position read", "weight", 4, N_SCALES,
-                         positions, groups, values, NULL, 0, 1, colours};
+                         positions, groups, values, 0, 1, colours};
     for (int narrow = 0; narrow < 2; narrow++)
         svg_bar_chart(&svg[narrow], &chart,
                       narrow ? NARROW_WIDTH : 760, 340);

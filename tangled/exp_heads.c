@@ -286,11 +286,14 @@ static void steps_of_heads(HeadRuns *e)
 {
     for (int c = 0; c < N_HEAD_CHOICES; c++) {
         HeadSteps *h = &e->steps[c];
-        for (int s = 0; s < N_SEEDS; s++)
+        double sum = 0;
+        for (int s = 0; s < N_SEEDS; s++) {
             h->seed[s] = steps_to_perfect(&e->heads[c][s].run);
+            sum += h->seed[s];
+        }
         h->fewest = lowest_of_ints(h->seed, N_SEEDS);
         h->most = highest_of_ints(h->seed, N_SEEDS);
-        h->mean = mean_steps(e->heads[c], N_SEEDS);
+        h->mean = sum / N_SEEDS;
         h->median = median_of_ints(h->seed, N_SEEDS);
     }
     for (int c = 0; c < N_HEAD_CHOICES; c++)
@@ -484,7 +487,7 @@ static int figure_heads_spread(const char *fig, const HeadRuns *e)
     SvgDotChart chart = {.x_label = "step of the first 100/100",
                          .n_rows = N_HEAD_CHOICES, .n_dots = N_SEEDS,
                          .rows = names, .values = first, .none = "never",
-                         .colours = colours, .ringed = 0};
+                         .colours = colours};
     for (int narrow = 0; narrow < 2; narrow++)
         svg_dot_chart(&svg[narrow], &chart, narrow ? NARROW_WIDTH : 760,
                       70 + 60 * N_HEAD_CHOICES);

@@ -132,36 +132,13 @@ static int read_in_every_layout(const LayoutRuns *e, int head)
     return read[0];
 }
 
-static int same_problem(int p) { return p; }
-
-/* problems of layout which right with patch at their =; another
-   prompt's numbers are those of problem other(p) written in layout from */
-static int answered_in_layout(Gpt *g, Patch patch, int which, int from,
-                              int (*other)(int p))
-{
-    int right = 0, T = (int)strlen(layouts[which]);
-    PatchNumbers with;
-    patch.row = T - 1;
-    for (int p = 0; p < N_PROBLEMS; p++) {
-        int tokens[MAX_T], theirs[MAX_T];
-        char want[8], got[8];
-        layout_tokens(p, which, tokens);
-        layout_tokens(other(p), from, theirs);
-        if (p == 0 || patch.source == PATCH_OTHER)
-            patch_numbers(g, &patch, tokens, T, theirs, &with);
-        gpt_continue_patched(g, &patch, &with, tokens, T, got);
-        problem_answer(p, want);
-        right += strcmp(want, got) == 0;
-    }
-    return right;
-}
-
 static int answered_with_weights(Gpt *g, int which, int from)
 {
     Patch patch = {PATCH_WEIGHTS, from < 0 ? PATCH_MEAN : PATCH_OTHER,
                    (1u << g->n_heads) - 1, 0, 0};
-    return answered_in_layout(g, patch, which, from < 0 ? which : from,
-                              same_problem);
+    int counted;
+    return answered_under(g, patch, which, from < 0 ? which : from, NULL,
+                          &counted);
 }
 
 static void exchange_the_readings(LayoutRuns *e, int s, Gpt *g)
@@ -175,9 +152,10 @@ static void exchange_the_readings(LayoutRuns *e, int s, Gpt *g)
 
 static int answered_in_every_layout(Gpt *g, Patch patch)
 {
-    int right = 0;
+    int right = 0, counted;
     for (int which = 0; which < N_LAYOUTS; which++)
-        right += answered_in_layout(g, patch, which, which, partner_of);
+        right += answered_under(g, patch, which, which, partner_of,
+                                &counted);
     return right;
 }
 
@@ -864,7 +842,7 @@ static int figure_layouts(const char *fig, const LayoutRuns *e)
     Text svg[2] = {{0}, {0}};
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     for (int narrow = 0; narrow < 2; narrow++)
-        svg_heatmaps(&svg[narrow], maps, N_HEADS, 2, NULL, scale,
+        svg_heatmaps(&svg[narrow], maps, N_HEADS, 2, scale,
                      narrow ? NARROW_WIDTH : 760, 520);
     return save_figure(fig, "layouts_equals_row.svg", svg);
 }

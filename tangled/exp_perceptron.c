@@ -83,7 +83,7 @@ static int figure_mlp_training(const char *fig, const Run *run)
          .legend = SVG_LEGEND_NONE},
     };
     for (int narrow = 0; narrow < 2; narrow++)
-        svg_line_charts(&svg[narrow], panels, 2, NULL,
+        svg_line_charts(&svg[narrow], panels, 2,
                         narrow ? NARROW_WIDTH : 760, 360);
     return save_figure(fig, "mlp_training.svg", svg);
 }
@@ -102,8 +102,8 @@ static int figure_mlp_learned_at(const char *fig,
     };
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 0, "step learned"};
     for (int narrow = 0; narrow < 2; narrow++)
-        svg_heatmap(&svg[narrow], &map, scale,
-                    narrow ? NARROW_WIDTH : 600, 520);
+        svg_heatmaps(&svg[narrow], &map, 1, 1, scale,
+                     narrow ? NARROW_WIDTH : 600, 520);
     return save_figure(fig, "mlp_learned_at.svg", svg);
 }
 

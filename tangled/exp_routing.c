@@ -238,20 +238,21 @@ static void interventions_on(Gpt *g, Interventions *iv)
     unsigned every = (1u << g->n_heads) - 1;
     int n = 0;
     Patch none = {PATCH_OUTPUT, PATCH_ZERO, 0, 3, 0};
-    iv->clean = answered_under(g, none, NULL, &n);
+    iv->clean = answered_under(g, none, 0, 0, NULL, &n);
     for (int h = 0; h < g->n_heads; h++) {
         Patch one = {PATCH_OUTPUT, PATCH_MEAN, 1u << h, 3, 0};
-        iv->mean[h] = answered_under(g, one, NULL, &n);
+        iv->mean[h] = answered_under(g, one, 0, 0, NULL, &n);
         one.source = PATCH_ZERO;
-        iv->zero[h] = answered_under(g, one, NULL, &n);
+        iv->zero[h] = answered_under(g, one, 0, 0, NULL, &n);
         one.source = PATCH_OTHER;
-        iv->partner[h] = answered_under(g, one, partner_of, &n);
+        iv->partner[h] = answered_under(g, one, 0, 0, partner_of, &n);
         Patch rest = {PATCH_OUTPUT, PATCH_MEAN, every & ~(1u << h), 3, 0};
-        iv->alone[h] = answered_under(g, rest, NULL, &n);
+        iv->alone[h] = answered_under(g, rest, 0, 0, NULL, &n);
     }
     iv->frozen = answered_at_mean(g, PATCH_WEIGHTS);
     Patch weights = {PATCH_WEIGHTS, PATCH_OTHER, every, 3, 0};
-    iv->commuted = answered_under(g, weights, commuted_of, &iv->n_commuted);
+    iv->commuted = answered_under(g, weights, 0, 0, commuted_of,
+                                  &iv->n_commuted);
     iv->by_value = moved_by(g, PATCH_VALUE);
     iv->by_key = moved_by(g, PATCH_KEY);
     static const PatchSite path[3] = {PATCH_OUTPUT, PATCH_DIRECT,
@@ -306,7 +307,7 @@ static int figure_of_the_interventions(const char *fig,
     }
     SvgDotChart chart = {.x_label = "problems right", .n_rows = ROWS,
                          .n_dots = N_SEEDS, .rows = rows, .values = values,
-                         .none = "none", .colours = colours, .ringed = 0,
+                         .none = "none", .colours = colours,
                          .x_min = 0, .x_max = N_PROBLEMS};
     Text svg[2] = {{0}, {0}};
     for (int narrow = 0; narrow < 2; narrow++)
@@ -382,8 +383,8 @@ static int figure_of_the_scores(const char *fig, const HeadCircuits *c,
          digit_labels, digit_labels, "%.1f", 0}};
     Text svg[2] = {{0}, {0}};
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 0, "score"};
-    svg_heatmaps(&svg[0], &map, 1, 1, NULL, scale, 760, 480);
-    svg_heatmaps(&svg[1], apart, 2, 1, NULL, scale, NARROW_WIDTH, 480);
+    svg_heatmaps(&svg[0], &map, 1, 1, scale, 760, 480);
+    svg_heatmaps(&svg[1], apart, 2, 1, scale, NARROW_WIDTH, 480);
     return save_figure(fig, "circuits_qk.svg", svg);
 }
 
@@ -406,7 +407,7 @@ static int figure_of_the_effects(const char *fig, const HeadCircuits *c,
     Text svg[2] = {{0}, {0}};
     SvgColorScale scale = {SVG_DIVERGING, 0, 0, "logit"};  /* fitted */
     for (int narrow = 0; narrow < 2; narrow++)
-        svg_heatmaps(&svg[narrow], maps, n_heads, 2, NULL, scale,
+        svg_heatmaps(&svg[narrow], maps, n_heads, 2, scale,
                      narrow ? NARROW_WIDTH : 760, 760);
     return save_figure(fig, "circuits_ov.svg", svg);
 }

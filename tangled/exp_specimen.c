@@ -202,7 +202,7 @@ static int figure_training(const char *fig, const Run *gpt, const Run *mlp)
                     gpt->result.first_perfect, marker}},
     };
     for (int narrow = 0; narrow < 2; narrow++)
-        svg_line_charts(&svg[narrow], panels, 2, NULL,
+        svg_line_charts(&svg[narrow], panels, 2,
                         narrow ? NARROW_WIDTH : 760, 380);
     return save_figure(fig, "gpt_training.svg", svg);
 }
@@ -228,8 +228,8 @@ static int figure_token_embedding(const char *fig, const Gpt *g)
                           .rows = WIDTH, .cols = VOCAB, .values = turned,
                           .row_labels = columns, .col_labels = tokens};
     SvgColorScale scale = {SVG_DIVERGING, 0, 0, "value"};
-    svg_heatmap(&svg[0], &map, scale, 760, 310);
-    svg_heatmap(&svg[1], &upright, scale, NARROW_WIDTH, 760);
+    svg_heatmaps(&svg[0], &map, 1, 1, scale, 760, 310);
+    svg_heatmaps(&svg[1], &upright, 1, 1, scale, NARROW_WIDTH, 760);
     return save_figure(fig, "token_embedding.svg", svg);
 }
 
@@ -319,7 +319,7 @@ static int figure_trace_weights(const char *fig, const Trace *tr)
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     for (int narrow = 0; narrow < 2; narrow++)
-        svg_heatmaps(&svg[narrow], maps, tr->n_heads, 2, NULL, scale,
+        svg_heatmaps(&svg[narrow], maps, tr->n_heads, 2, scale,
                      narrow ? NARROW_WIDTH : 640, 600);
     return save_figure(fig, "trace_weights.svg", svg);
 }

@@ -182,9 +182,11 @@ int exercises_solved_at_start_up(void)
 
 Gpt *load_transformer(const char *path)
 {
-    int rows = checkpoint_rows_in_file(path, POS_EMB);
-    int heads = checkpoint_heads_in_file(path);
-    long parts = checkpoint_parts_in_file(path);
+    unsigned char head[64];
+    size_t n = checkpoint_head_of_file(path, head, sizeof head);
+    int rows = checkpoint_table_rows(head, n, POS_EMB);
+    int heads = checkpoint_heads(head, n);
+    long parts = checkpoint_parts(head, n);
     if (heads < 1 || WIDTH % heads != 0)
         heads = N_HEADS;
     Gpt *g = rows == layouts_longest() && rows != SEQ_LEN
@@ -320,18 +322,6 @@ void trace_table_head(Text *md, const Trace *tr, int t,
         text_printf(md, "--:|");
 }
 
-Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
-                       Ablation off)
-{
-    Gpt *g = new_transformer_heads(cfg->seed, n_heads);
-    if (g == NULL)
-        return NULL;
-    g->ablate = off;
-    run->cfg = *cfg;
-    run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
-    return g;
-}
-
 void seed_by_seed(const int *these, const int *those, int n, int count[3])
 {
     count[0] = count[1] = count[2] = 0;     /* sooner, as soon, later */
@@ -383,12 +373,6 @@ int highest_of_ints(const int *values, int n)
     return highest;
 }
 
-void measure_trained(Trained *t, Gpt *g)
-{
-    t->loss = (double)loss_on_all_problems(&g->model);
-    t->correct = score(&g->model, NULL);
-}
-
 void runs_table_head(Text *md)
 {
     text_printf(md, "| model | seed | first 100/100 at step "
@@ -414,14 +398,6 @@ int steps_to_perfect(const Run *run)
     return first > 0 ? first : run->cfg.steps;
 }
 
-double mean_steps(const Trained *runs, int n)
-{
-    double sum = 0;
-    for (int s = 0; s < n; s++)
-        sum += steps_to_perfect(&runs[s].run);
-    return sum / n;
-}
-
 int lowest_after_perfect(const Run *run)
 {
     int lowest = N_PROBLEMS;
@@ -438,7 +414,7 @@ int answered_at_mean(Gpt *g, PatchSite site)
     unsigned every = (1u << g->n_heads) - 1;
     Patch mean = {site, PATCH_MEAN, every, 3, 0};
     int counted = 0;
-    return answered_under(g, mean, NULL, &counted);
+    return answered_under(g, mean, 0, 0, NULL, &counted);
 }
 
 int partner_of(int p)
@@ -446,24 +422,23 @@ int partner_of(int p)
     return (p / 10 + 5) % 10 * 10 + (p % 10 + 5) % 10;
 }
 
-int answered_under(Gpt *g, Patch patch, int (*other)(int p), int *counted)
+int answered_under(Gpt *g, Patch patch, int which, int from,
+                   int (*other)(int p), int *counted)
 {
-    int right = 0, tokens[MAX_T], from[MAX_T];
+    int right = 0, T = (int)strlen(layouts[which]);
     PatchNumbers with;
-    problem_tokens(0, tokens);
-    if (patch.source != PATCH_OTHER)
-        patch_numbers(g, &patch, tokens, 4, NULL, &with);
+    patch.row = T - 1;                  /* the = */
     *counted = 0;
     for (int p = 0; p < N_PROBLEMS; p++) {
+        int tokens[MAX_T], theirs[MAX_T], q = other ? other(p) : p;
         char got[8], want[8];
-        if (patch.source == PATCH_OTHER && other(p) == p)
+        if (patch.source == PATCH_OTHER && q == p && from == which)
             continue;
-        problem_tokens(p, tokens);
-        if (patch.source == PATCH_OTHER) {
-            problem_tokens(other(p), from);
-            patch_numbers(g, &patch, tokens, 4, from, &with);
-        }
-        gpt_continue_patched(g, &patch, &with, tokens, 4, got);
+        layout_tokens(p, which, tokens);
+        layout_tokens(q, from, theirs);
+        if (*counted == 0 || patch.source == PATCH_OTHER)
+            patch_numbers(g, &patch, tokens, T, theirs, &with);
+        gpt_continue_patched(g, &patch, &with, tokens, T, got);
         problem_answer(p, want);
         right += strcmp(got, want) == 0;
         (*counted)++;

@@ -52,17 +52,13 @@ void delete_transformer(Gpt *g);
 int  forms_agree_at_start_up(void);
 int  exercises_solved_at_start_up(void);
 Gpt *load_transformer(const char *path);
-Gpt *train_transformer(Run *run, const TrainConfig *cfg, int n_heads,
-                       Ablation off);
 int  run_mlp(Run *run, size_t *n_params, int seed_index);
 int  save_training_log(const char *checkpoint, const Run *run);
 int  load_training_log(const char *checkpoint, Run *run);
-void measure_trained(Trained *t, Gpt *g);
 void runs_table_head(Text *md);
 void runs_table_row(Text *md, const char *model, const Run *run,
                     int score, double loss);
 int  steps_to_perfect(const Run *run);
-double mean_steps(const Trained *runs, int n);
 int  lowest_after_perfect(const Run *run);
 void curves_of(const Run *run, float *step, float *loss, float *correct);
 void numbers_of_training(Text *out, const Run *run, const char *prefix);
@@ -105,13 +101,12 @@ enum { NO_SUCH_TOPIC = -2 };
 int run_topics(const char *model, const char *sweep, const char *dir,
                const char *part, int book);
 
-int  answered_under(Gpt *g, Patch patch, int (*other)(int p),
-                    int *counted);
+int  answered_under(Gpt *g, Patch patch, int which, int from,
+                    int (*other)(int p), int *counted);
 int  answered_at_mean(Gpt *g, PatchSite site);
 int  partner_of(int p);
 
 Topic layouts_experiments;
-Gpt *train_on_layouts(Run *run, const TrainConfig *cfg);
 
 Topic heldout_experiments;
 

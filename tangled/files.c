@@ -148,32 +148,14 @@ int load_checkpoint(const char *path, Gpt *g)
     return 0;
 }
 
-static size_t read_head(const char *path, unsigned char *head, size_t size)
+size_t checkpoint_head_of_file(const char *path, unsigned char *head,
+                               size_t size)
 {
     FILE *f = fopen(path, "rb");
     size_t n = f == NULL ? 0 : fread(head, 1, size, f);
     if (f != NULL)
         fclose(f);
     return n;
-}
-
-int checkpoint_rows_in_file(const char *path, int table)
-{
-    unsigned char head[64];
-    return checkpoint_table_rows(head, read_head(path, head, sizeof head),
-                                 table);
-}
-
-int checkpoint_heads_in_file(const char *path)
-{
-    unsigned char head[24];
-    return checkpoint_heads(head, read_head(path, head, sizeof head));
-}
-
-long checkpoint_parts_in_file(const char *path)
-{
-    unsigned char head[24];
-    return checkpoint_parts(head, read_head(path, head, sizeof head));
 }
 
 /* A Markdown table: a number's sign printed as the minus sign. */

@@ -17,9 +17,8 @@ unsigned char *read_file(const char *path, size_t *length, size_t limit);
 int save_checkpoint(const char *path, const Gpt *g);
 int load_checkpoint(const char *path, Gpt *g);
 
-int checkpoint_rows_in_file(const char *path, int table);
-int checkpoint_heads_in_file(const char *path);
-long checkpoint_parts_in_file(const char *path);
+size_t checkpoint_head_of_file(const char *path, unsigned char *head,
+                               size_t size);
 
 
 #endif

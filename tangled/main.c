@@ -495,15 +495,13 @@ static void print_patch(const Arguments *a, const Patch *patch, int T,
            "%.3f\n", run->difference[0], run->difference[1]);
     printf("weights of row %d, as the model computes them and patched:\n",
            T - 1);
-    for (int head = 0; head < n_heads; head++) {
-        printf("  head %d ", head);
-        for (int u = 0; u < T; u++)
-            printf(" %.3f", (double)run->weights[0][head][u]);
-        printf("\n         ");
-        for (int u = 0; u < T; u++)
-            printf(" %.3f", (double)run->weights[1][head][u]);
-        printf("\n");
-    }
+    for (int head = 0; head < n_heads; head++)
+        for (int patched = 0; patched < 2; patched++) {
+            printf(patched ? "         " : "  head %d ", head);
+            for (int u = 0; u < T; u++)
+                printf(" %.3f", (double)run->weights[patched][head][u]);
+            printf("\n");
+        }
 }
 
 static int command_patch(const Arguments *a)
@@ -565,15 +563,14 @@ static double seconds_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static double time_training(const TrainConfig *cfg, int score_only,
-                            int *first_perfect)
+static double time_training(const TrainConfig *cfg, int *first_perfect)
 {
     static TrainRecord log[MAX_RECORDS];
     Gpt *g = new_transformer(cfg->seed);
     if (g == NULL)
         return -1;
     double start = seconds_now();
-    if (score_only)
+    if (first_perfect == NULL)
         score(&g->model, NULL);
     else
         *first_perfect = train(&g->model, cfg, log, MAX_RECORDS)
@@ -593,9 +590,9 @@ static int command_bench(const Arguments *a)
     timed.eval_every = a->steps + 1;  /* evaluate only at the last step */
     until.stop_at_perfect = 1;
     for (int r = 0; r < repeat; r++) {
-        double eval = time_training(&timed, 1, NULL);
-        double t = time_training(&timed, 0, &ignored);
-        double u = time_training(&until, 0, &perfect);
+        double eval = time_training(&timed, NULL);
+        double t = time_training(&timed, &ignored);
+        double u = time_training(&until, &perfect);
         if (t < 0 || u < 0 || eval < 0)
             return fail("out of memory");
         per_step[r] = (t - eval) / timed.steps;

@@ -3,8 +3,6 @@
 #include "svg.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +20,7 @@ enum {
     COLOR_BAR_WIDTH = 14,
     LABEL_GAP = 8,   /* the least space between two labels side by side */
     AXIS_TITLE = TEXT_SIZE + 8, /* an axis title beside or under a plot */
+    TICK_LABELS = TICK_LEN + TEXT_SIZE, /* x ticks and their labels */
     PANEL_LEAST = 340, /* a line chart's panel beside another, at least */
     HEAT_LEAST = 240   /* a heatmap's panel beside another, at least */
 };
@@ -103,11 +102,13 @@ static Num fixed(double v, int decimals)
 /* A coordinate: hundredths of a pixel are finer than any printer. */
 static Num px(double v) { return fixed(v, 2); }
 
-/* A caller's format may print "-0.00"; a zero has no sign worth showing. */
-static void drop_negative_zero(char *s)
+/* v in the caller's format, which may print "-0.00"; a zero has no sign
+   worth showing. */
+static void caller_format(char buf[32], const char *format, double v)
 {
-    if (s[0] == '-' && !strpbrk(s, "123456789"))
-        memmove(s, s + 1, strlen(s));
+    snprintf(buf, 32, format, v);
+    if (buf[0] == '-' && !strpbrk(buf, "123456789"))
+        memmove(buf, buf + 1, strlen(buf));
 }
 
 /* Round a raw step up to 1, 2 or 5 times a power of ten. */
@@ -323,13 +324,9 @@ static Rgb color_at(SvgColorMap map, double u)
     return interpolate(viridis, 10, u);
 }
 
-typedef struct {
-    char s[8];
-} Hex;
-
-static Hex hex(Rgb c)
+static Num hex(Rgb c)
 {
-    Hex h;
+    Num h;
     snprintf(h.s, sizeof h.s, "#%02x%02x%02x", (unsigned)lround(c.r) & 255u,
              (unsigned)lround(c.g) & 255u, (unsigned)lround(c.b) & 255u);
     return h;
@@ -541,43 +538,34 @@ static SvgTicks range_ticks(double fixed_lo, double fixed_hi, Span data,
     return svg_nice_ticks(lo, hi, (int)lround(target), !fixed_range);
 }
 
-/* Do the tick labels along an axis `length` pixels long keep apart? */
-static int labels_apart(const SvgTicks *ticks, int log, double length)
+/* Do the tick labels along an axis `length` pixels long keep apart?
+   up: the labels stand one above another, up a logarithmic axis. */
+static int labels_apart(const SvgTicks *ticks, double length, int up)
 {
-    Axis a = {ticks->lo, ticks->hi, log, 0, length};
+    Axis a = {ticks->lo, ticks->hi, up, 0, length};
     for (int i = 1; i < ticks->count; i++) {
         double gap = axis_map(&a, ticks->value[i]) -
                      axis_map(&a, ticks->value[i - 1]);
-        double need = (text_width(ticks->label[i - 1], TEXT_SIZE) +
-                       text_width(ticks->label[i], TEXT_SIZE)) / 2;
+        double need = up ? TEXT_SIZE
+                         : (text_width(ticks->label[i - 1], TEXT_SIZE) +
+                            text_width(ticks->label[i], TEXT_SIZE)) / 2;
         if (gap < need + LABEL_GAP)
             return 0;
     }
     return 1;
 }
 
-/* Ticks for a horizontal axis: about one every 75 pixels, fewer if
-   their labels would touch. */
+/* Ticks for a horizontal, linear axis: about one every 75 pixels, fewer
+   if their labels would touch. */
 static SvgTicks across_ticks(double fixed_lo, double fixed_hi, Span data,
-                             int log, double length)
+                             double length)
 {
     SvgTicks ticks;
     for (double target = length / 75;; target--) {
-        ticks = range_ticks(fixed_lo, fixed_hi, data, log, target);
-        if (target <= 2 || labels_apart(&ticks, log, length))
+        ticks = range_ticks(fixed_lo, fixed_hi, data, 0, target);
+        if (target <= 2 || labels_apart(&ticks, length, 0))
             return ticks;
     }
-}
-
-/* Do the labels up a logarithmic axis `length` high keep apart? */
-static int labels_apart_up(const SvgTicks *ticks, double length)
-{
-    Axis a = {ticks->lo, ticks->hi, 1, 0, length};
-    for (int i = 1; i < ticks->count; i++)
-        if (axis_map(&a, ticks->value[i]) -
-            axis_map(&a, ticks->value[i - 1]) < TEXT_SIZE + LABEL_GAP)
-            return 0;
-    return 1;
 }
 
 /* The ticks at powers of ten alone, if there are two or more. */
@@ -600,7 +588,6 @@ typedef struct {
     SvgRect plot;
     Axis x, y;
     SvgTicks x_ticks, y_ticks;
-    double below;             /* height of the tick labels under the plot */
     SvgRect taken[MAX_TAKEN]; /* labels already placed inside the plot */
     int n_taken;
 } Frame;
@@ -650,7 +637,7 @@ static void draw_titles(Text *t, const Frame *f, double box_top,
     put_text(t, middle_x, box_top + TITLE_ABOVE + TEXT_SIZE,
              (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
              title);
-    put_text(t, middle_x, plot_bottom(f) + f->below + 4 + TEXT_SIZE,
+    put_text(t, middle_x, plot_bottom(f) + TICK_LABELS + 4 + TEXT_SIZE,
              (Font){.size = TEXT_SIZE, .anchor = "middle"}, x_label);
     put_y_title(t, f->plot.x - left_margin(&f->y_ticks, NULL) - 4,
                 f->plot.y + f->plot.h / 2, y_label);
@@ -708,14 +695,13 @@ static Frame line_frame(SvgRect box, const SvgLinePanel *p)
     Span x, y;
     panel_extent(p, &x, &y);
     double top = p->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
-    f.below = TICK_LEN + TEXT_SIZE;
-    double bottom = f.below + 4 + (p->x_label ? AXIS_TITLE : 0);
+    double bottom = TICK_LABELS + 4 + (p->x_label ? AXIS_TITLE : 0);
     double height = box.h - top - bottom;
     f.y_ticks = range_ticks(p->y_min, p->y_max, y, p->log_y, height / 50);
-    if (p->log_y && !labels_apart_up(&f.y_ticks, height))
+    if (p->log_y && !labels_apart(&f.y_ticks, height, 1))
         f.y_ticks = powers_of_ten(f.y_ticks);
     double left = left_margin(&f.y_ticks, p->y_label);
-    f.x_ticks = across_ticks(p->x_min, p->x_max, x, 0, box.w - left - 20);
+    f.x_ticks = across_ticks(p->x_min, p->x_max, x, box.w - left - 20);
     const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
     double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
@@ -832,15 +818,6 @@ static int best_spot(Frame *f, const SvgLinePanel *p, const SvgRect *spots,
     return best;
 }
 
-/* The label of a guide goes in the emptiest of four spots beside it. */
-static void put_guide_label(Text *t, Frame *f, const SvgLinePanel *p,
-                            const SvgRect spots[4], const char *label)
-{
-    SvgRect r = spots[best_spot(f, p, spots, 4)];
-    put_lines(t, r.x + 2, r.y + 0.95 * TEXT_SIZE,
-              (Font){.size = TEXT_SIZE, .halo = 1}, label);
-}
-
 /* The widest line of a label, and the height of all its lines. */
 static double lines_width(const char *s)
 {
@@ -860,40 +837,33 @@ static double label_height(const char *s)
     return (line_count(s) - 1) * LINE_PITCH + 1.3 * TEXT_SIZE;
 }
 
-static void draw_h_line(Text *t, Frame *f, const SvgLinePanel *p)
+/* The guide h_line, or v_line if vertical, and its label. */
+static void draw_guide(Text *t, Frame *f, const SvgLinePanel *p,
+                       int vertical)
 {
-    if (!p->h_line.on || !plottable(p->h_line.at, p->log_y))
+    const SvgGuide *g = vertical ? &p->v_line : &p->h_line;
+    if (!g->on || !plottable(g->at, vertical ? 0 : p->log_y))
         return;
-    double y = axis_map(&f->y, p->h_line.at);
-    put_line(t, f->plot.x, y, plot_right(f), y, GUIDE);
-    if (!p->h_line.label)
+    double at = axis_map(vertical ? &f->x : &f->y, g->at);
+    if (vertical)
+        put_line(t, at, f->plot.y, at, plot_bottom(f), GUIDE);
+    else
+        put_line(t, f->plot.x, at, plot_right(f), at, GUIDE);
+    if (!g->label)
         return;
-    double w = lines_width(p->h_line.label) + 4;
-    double h = label_height(p->h_line.label);
-    double right = plot_right(f) - w - 4, left = f->plot.x + 4;
-    SvgRect spots[4] = {{right, y - h - 2, w, h},
-                        {left, y - h - 2, w, h},
-                        {right, y + 2, w, h},
-                        {left, y + 2, w, h}};
-    put_guide_label(t, f, p, spots, p->h_line.label);
-}
-
-static void draw_v_line(Text *t, Frame *f, const SvgLinePanel *p)
-{
-    if (!p->v_line.on || !plottable(p->v_line.at, 0))
-        return;
-    double x = axis_map(&f->x, p->v_line.at);
-    put_line(t, x, f->plot.y, x, plot_bottom(f), GUIDE);
-    if (!p->v_line.label)
-        return;
-    double w = lines_width(p->v_line.label) + 4;
-    double h = label_height(p->v_line.label);
-    double top = f->plot.y + 4, low = plot_bottom(f) - h - 4;
-    SvgRect spots[4] = {{x + 4, top, w, h},
-                        {x - w - 4, top, w, h},
-                        {x + 4, low, w, h},
-                        {x - w - 4, low, w, h}};
-    put_guide_label(t, f, p, spots, p->v_line.label);
+    double w = lines_width(g->label) + 4;
+    double h = label_height(g->label);
+    double x_first = vertical ? at + 4 : plot_right(f) - w - 4;
+    double x_second = vertical ? at - w - 4 : f->plot.x + 4;
+    double y_first = vertical ? f->plot.y + 4 : at - h - 2;
+    double y_second = vertical ? plot_bottom(f) - h - 4 : at + 2;
+    SvgRect spots[4] = {{x_first, y_first, w, h},
+                        {x_second, y_first, w, h},
+                        {x_first, y_second, w, h},
+                        {x_second, y_second, w, h}};
+    SvgRect r = spots[best_spot(f, p, spots, 4)];
+    put_lines(t, r.x + 2, r.y + 0.95 * TEXT_SIZE,
+              (Font){.size = TEXT_SIZE, .halo = 1}, g->label);
 }
 
 static double legend_item_width(const SvgSeries *s)
@@ -958,23 +928,17 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
              (Font){.size = TEXT_SIZE}, s->label);
 }
 
-static void legend_items(Text *t, double x, double y,
-                         const SvgSeries *series, int n, double across,
-                         int box)
+void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
+                double across)
 {
+    if (!series || n <= 0)
+        return;
     int per = legend_per_row(series, n, across);
     for (int i = 0; i < n; i++)
         legend_item(t, x + LEGEND_PAD +
                            legend_column_x(series, n, per, i % per),
                     y + LEGEND_PAD + (i / per) * LEGEND_ROW, &series[i],
-                    series_color(&series[i], i), box);
-}
-
-void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
-                double across)
-{
-    if (series && n > 0)
-        legend_items(t, x, y, series, n, across, 0);
+                    series_color(&series[i], i), 0);
 }
 
 void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
@@ -987,40 +951,12 @@ void svg_line_panel(Text *t, SvgRect box, const SvgLinePanel *p)
              AXIS);
     draw_titles(t, &f, box.y, p->title, p->x_label, p->y_label);
     draw_all_series(t, &f, p);
-    draw_h_line(t, &f, p);
-    draw_v_line(t, &f, p);
-}
-
-/* The plot's top edge in its box, where an outside legend lines up. */
-static double plot_top(const SvgLinePanel *p)
-{
-    return p->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
-}
-
-void svg_line_chart(Text *t, const SvgLinePanel *p, double width,
-                    double height)
-{
-    SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN};
-    int below = p->legend == SVG_LEGEND_BELOW;
-    int under = p->legend == SVG_LEGEND_UNDER;
-    double across = below ? width : 0;
-    SvgRect legend = svg_legend_size(p->series, p->n_series, across);
-    svg_begin(t, width, height);
-    if (p->legend == SVG_LEGEND_RIGHT && legend.w > 0) {
-        box.w -= legend.w + 8;
-        svg_legend(t, box.x + box.w + 8, box.y + plot_top(p), p->series,
-                   p->n_series, 0);
-    } else if ((below || under) && legend.w > 0) {
-        box.h -= legend.h;
-        svg_legend(t, (width - legend.w) / 2, box.y + box.h, p->series,
-                   p->n_series, across);
-    }
-    svg_line_panel(t, box, p);
-    svg_end(t);
+    draw_guide(t, &f, p, 0);
+    draw_guide(t, &f, p, 1);
 }
 
 void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
-                     const char *title, double width, double height)
+                     double width, double height)
 {
     int n = panels && n_panels > 0 ? n_panels : 0;
     int shared = n > 0 && panels[0].legend != SVG_LEGEND_NONE;
@@ -1028,16 +964,13 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
         shared ? svg_legend_size(panels[0].series, panels[0].n_series,
                                  width)
                : (SvgRect){0, 0, 0, 0};
-    double top = MARGIN + (title ? TEXT_SIZE + 10 : 0);
+    double top = MARGIN;
     int per_row =
         (int)fmax(1, fmin(n, (width - 2 * MARGIN) / PANEL_LEAST));
     int rows = n ? (n + per_row - 1) / per_row : 1;
     double panel_w = n ? (width - 2 * MARGIN) / per_row : 0;
     double panel_h = height - top - MARGIN - legend.h;
     svg_begin(t, width, height + (rows - 1) * panel_h);
-    put_text(t, width / 2, MARGIN + TEXT_SIZE,
-             (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
-             title);
     for (int i = 0; i < n; i++)
         svg_line_panel(t,
                        (SvgRect){MARGIN + i % per_row * panel_w,
@@ -1108,12 +1041,6 @@ static int label_step(double pitch, double need)
     return step;
 }
 
-static void format_cell(const SvgHeatmap *m, double v, char buf[32])
-{
-    snprintf(buf, 32, m->cell_format, v);
-    drop_negative_zero(buf);
-}
-
 /* The numbers' size: the text's, if all of them fit their cells, else
    0, none. */
 static double number_size(const SvgHeatmap *m, double cell)
@@ -1124,7 +1051,7 @@ static double number_size(const SvgHeatmap *m, double cell)
         return 0;
     for (int i = 0; i < m->rows * m->cols; i++)
         if (isfinite(m->values[i])) {
-            format_cell(m, m->values[i], buf);
+            caller_format(buf, m->cell_format, m->values[i]);
             widest = fmax(widest, text_width(buf, TEXT_SIZE));
         }
     return widest + 4 <= cell ? TEXT_SIZE : 0;
@@ -1187,28 +1114,6 @@ static void draw_cells(Text *t, const SvgHeatmap *m, const HeatLayout *L,
     text_printf(t, "</g>\n");
 }
 
-/* Each number in black or white, whichever its cell makes readable. */
-static void draw_numbers(Text *t, const SvgHeatmap *m, const HeatLayout *L,
-                         SvgColorScale s)
-{
-    double size = number_size(m, L->cell);
-    char buf[32];
-    for (int r = 0; size > 0 && r < m->rows; r++)
-        for (int c = 0; c < m->cols; c++) {
-            double v = m->values[r * m->cols + c];
-            if (!isfinite(v))
-                continue;
-            format_cell(m, v, buf);
-            Rgb fill = color_at(s.map, scale_unit(s, v));
-            put_text(
-                t, L->grid.x + (c + 0.5) * L->cell,
-                L->grid.y + (r + 0.5) * L->cell + 0.35 * size,
-                (Font){.size = size, .anchor = "middle",
-                       .fill = ink_on(fill)},
-                buf);
-        }
-}
-
 enum { SIGN_MARK_BELOW = 45 }; /* percent along the map: marked below */
 
 /* Is v on the marked, negative side of a diverging scale? */
@@ -1229,19 +1134,29 @@ static void put_minus_mark(Text *t, double x, double y, double half,
                 ink_on(background));
 }
 
-/* A minus sign on each clearly negative cell. */
-static void draw_sign_marks(Text *t, const SvgHeatmap *m,
+/* Each cell's number, or without numbers, a minus on a negative cell. */
+static void draw_cell_marks(Text *t, const SvgHeatmap *m,
                             const HeatLayout *L, SvgColorScale s)
 {
+    double size = number_size(m, L->cell);
+    char buf[32];
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
             double v = m->values[r * m->cols + c];
-            if (!isfinite(v) || !sign_marked(s, v))
+            double x = L->grid.x + (c + 0.5) * L->cell;
+            double y = L->grid.y + (r + 0.5) * L->cell;
+            if (!isfinite(v))
                 continue;
-            put_minus_mark(t, L->grid.x + (c + 0.5) * L->cell,
-                           L->grid.y + (r + 0.5) * L->cell,
-                           fmax(1.5, 0.18 * L->cell),
-                           color_at(s.map, scale_unit(s, v)));
+            Rgb fill = color_at(s.map, scale_unit(s, v));
+            if (size > 0) {
+                caller_format(buf, m->cell_format, v);
+                put_text(t, x, y + 0.35 * size,
+                         (Font){.size = size, .anchor = "middle",
+                                .fill = ink_on(fill)},
+                         buf);
+            } else if (sign_marked(s, v)) {
+                put_minus_mark(t, x, y, fmax(1.5, 0.18 * L->cell), fill);
+            }
         }
 }
 
@@ -1278,9 +1193,7 @@ void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *m,
         return;
     HeatLayout L = heat_layout(box, m);
     draw_cells(t, m, &L, fitted);
-    if (fitted.map == SVG_DIVERGING && number_size(m, L.cell) == 0)
-        draw_sign_marks(t, m, &L, fitted);
-    draw_numbers(t, m, &L, fitted);
+    draw_cell_marks(t, m, &L, fitted);
     draw_heat_labels(t, m, &L);
     if (m->frame_last_row)
         put_rect(t, (SvgRect){L.grid.x, L.grid.y + (m->rows - 1) * L.cell,
@@ -1415,15 +1328,14 @@ static void heat_color_bar(Text *t, SvgRect box, const SvgHeatmap *maps,
 }
 
 void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
-                  const char *title, SvgColorScale scale, double width,
-                  double height)
+                  SvgColorScale scale, double width, double height)
 {
     SvgColorScale fitted = svg_fit_scale(scale, maps, n);
     n = maps && n > 0 ? n : 0;
     columns = columns < 1 ? 1 : columns > n && n > 0 ? n : columns;
     int rows = n > 0 ? (n + columns - 1) / columns : 1;
     double bar_w = svg_color_bar_width(fitted) + 16;
-    double top = MARGIN + (title ? TEXT_SIZE + 12 : 0);
+    double top = MARGIN;
     SvgRect box = {0, top, (width - 2 * MARGIN - bar_w) / columns,
                    (height - top - MARGIN) / rows};
     while (columns > 1 && box.w < HEAT_LEAST)
@@ -1438,9 +1350,6 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
     SvgRect low = shared_panel(box, maps, n, columns, n - 1, &m);
     box.x = (width - (right.x + right.w) - bar_w) / 2;
     svg_begin(t, width, low.y + low.h + MARGIN);
-    put_text(t, width / 2, MARGIN + TEXT_SIZE,
-             (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
-             title);
     for (int i = 0; i < n; i++)
         svg_heatmap_panel(t, shared_panel(box, maps, n, columns, i, &m),
                           &m, fitted);
@@ -1449,19 +1358,13 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
     svg_end(t);
 }
 
-void svg_heatmap(Text *t, const SvgHeatmap *map, SvgColorScale scale,
-                 double width, double height)
-{
-    svg_heatmaps(t, map, 1, 1, NULL, scale, width, height);
-}
-
 
 static float bar_value(const SvgBarChart *c, int group, int category)
 {
     return c->values[group * c->n_categories + category];
 }
 
-/* Bars grow from zero, so zero is in view; value labels need headroom. */
+/* Bars grow from zero, so zero is in view. */
 static Span bar_extent(const SvgBarChart *c)
 {
     Span s = {0, 0};
@@ -1469,49 +1372,22 @@ static Span bar_extent(const SvgBarChart *c)
         for (int i = 0; i < c->n_categories; i++)
             if (isfinite(bar_value(c, g, i)))
                 span_add(&s, bar_value(c, g, i));
-    double room = c->value_format ? 0.1 * (s.hi - s.lo) : 0;
-    s.hi += s.hi > 0 ? room : 0;
-    s.lo -= s.lo < 0 ? room : 0;
     return s;
 }
 
-/* Category labels too wide for their slot are tilted by 40 degrees. */
-static int tilted(const SvgBarChart *c, double slot)
-{
-    return widest_label(c->categories, c->n_categories, TEXT_SIZE) >
-           0.9 * slot;
-}
-
-static Frame bar_frame(SvgRect box, const SvgBarChart *c, int *tilt)
+static Frame bar_frame(SvgRect box, const SvgBarChart *c)
 {
     Frame f = {0};
     f.y_ticks = range_ticks(c->y_min, c->y_max, bar_extent(c), 0,
                             box.h / 50);
     double left = left_margin(&f.y_ticks, c->y_label);
-    double widest = widest_label(c->categories, c->n_categories, TEXT_SIZE);
-    *tilt = tilted(c, (box.w - left) / c->n_categories);
-    f.below = TICK_LEN + (*tilt ? 0.65 * widest + TEXT_SIZE : TEXT_SIZE);
-    if (*tilt) /* the first label hangs left of its bar */
-        left = fmax(left, 0.77 * widest
-                          - 0.5 * (box.w - left) / c->n_categories);
     double top = c->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
-    double bottom = f.below + 4 + (c->x_label ? AXIS_TITLE : 0);
+    double bottom = TICK_LABELS + 4 + (c->x_label ? AXIS_TITLE : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - 4,
                        box.h - top - bottom};
     f.x = (Axis){0, c->n_categories, 0, f.plot.x, plot_right(&f)};
     f.y = (Axis){f.y_ticks.lo, f.y_ticks.hi, 0, plot_bottom(&f), f.plot.y};
     return f;
-}
-
-static void draw_value_label(Text *t, const SvgBarChart *c, double x,
-                             double y, double v)
-{
-    char buf[32];
-    snprintf(buf, sizeof buf, c->value_format, v);
-    drop_negative_zero(buf);
-    double size = TEXT_SIZE;
-    put_text(t, x, v >= 0 ? y - 4 : y + size + 2,
-             (Font){.size = size, .anchor = "middle"}, buf);
 }
 
 static void draw_bars(Text *t, const Frame *f, const SvgBarChart *c)
@@ -1530,50 +1406,38 @@ static void draw_bars(Text *t, const Frame *f, const SvgBarChart *c)
             put_rect(t, (SvgRect){x, fmin(y, zero), bar, fabs(zero - y)},
                      c->colours ? c->colours[g] : svg_palette(g),
                      "stroke=\"white\" stroke-width=\"1\"");
-            if (c->value_format)
-                draw_value_label(t, c, x + bar / 2, y, v);
         }
     put_line(t, f->plot.x, zero, plot_right(f), zero, AXIS);
 }
 
-static void draw_categories(Text *t, const Frame *f, const SvgBarChart *c,
-                            int tilt)
+static void draw_categories(Text *t, const Frame *f, const SvgBarChart *c)
 {
     char buf[16];
     double slot = f->plot.w / c->n_categories;
-    double y = plot_bottom(f) + TICK_LEN;
-    for (int i = 0; i < c->n_categories; i++) {
-        double x = f->plot.x + (i + 0.5) * slot;
-        Font font = {.size = TEXT_SIZE,
-                     .anchor = tilt ? "end" : "middle",
-                     .rotate = tilt ? -40 : 0};
-        put_text(t, tilt ? x + 4 : x, y + (tilt ? 0.7 : 1) * TEXT_SIZE,
-                 font, label_at(c->categories, i, buf));
-    }
+    double y = plot_bottom(f) + TICK_LEN + TEXT_SIZE;
+    for (int i = 0; i < c->n_categories; i++)
+        put_text(t, f->plot.x + (i + 0.5) * slot, y,
+                 (Font){.size = TEXT_SIZE, .anchor = "middle"},
+                 label_at(c->categories, i, buf));
 }
 
 /* Several groups need a legend; each group is one colour. */
 static void draw_bar_legend(Text *t, const SvgBarChart *c, double x,
                             double y)
 {
-    SvgSeries *items = calloc((size_t)c->n_groups, sizeof *items);
-    if (!items) {
-        t->failed = 1;
-        return;
-    }
     for (int g = 0; g < c->n_groups; g++) {
-        items[g].label = c->groups[g];
-        items[g].color = c->colours ? c->colours[g] : NULL;
+        SvgSeries item = {.label = c->groups[g],
+                          .color = c->colours ? c->colours[g] : NULL};
+        legend_item(t, x + LEGEND_PAD, y + LEGEND_PAD + g * LEGEND_ROW,
+                    &item, series_color(&item, g), 1);
     }
-    legend_items(t, x, y, items, c->n_groups, 0, 1);
-    free(items);
 }
 
 static double bar_legend_width(const SvgBarChart *c)
 {
     double w = 0;
     for (int g = 0; c->groups && c->n_groups > 1 && g < c->n_groups; g++)
-        w = fmax(w, SWATCH + 6 + text_width(c->groups[g], TEXT_SIZE));
+        w = fmax(w, legend_item_width(&(SvgSeries){.label = c->groups[g]}));
     return w > 0 ? w + 2 * LEGEND_PAD + 8 : 0;
 }
 
@@ -1588,12 +1452,11 @@ void svg_bar_chart(Text *t, const SvgBarChart *c, double width,
         SvgRect box = {MARGIN, MARGIN,
                        width - 2 * MARGIN - (below ? 0 : legend_w),
                        height - 2 * MARGIN};
-        int tilt;
-        Frame f = bar_frame(box, c, &tilt);
+        Frame f = bar_frame(box, c);
         draw_y_ticks(t, &f);
         put_line(t, f.plot.x, f.plot.y, f.plot.x, plot_bottom(&f), AXIS);
         draw_bars(t, &f, c);
-        draw_categories(t, &f, c, tilt);
+        draw_categories(t, &f, c);
         draw_titles(t, &f, box.y, c->title, c->x_label, c->y_label);
         if (legend_w > 0 && below)
             draw_bar_legend(t, c, (width - legend_w) / 2, box.y + box.h);
@@ -1620,13 +1483,7 @@ static void put_dot(Text *t, double x, double y, const char *fill,
                 ringed ? INK : "white", ringed ? "2" : "1");
 }
 
-static double dot_names_lift(const SvgDotChart *c, double width)
-{
-    double names = widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
-    return names > (width - 2 * MARGIN) / 2 ? TEXT_SIZE + 6 : 0;
-}
-
-static Frame dot_frame(SvgRect box, const SvgDotChart *c, double lift)
+static Frame dot_frame(SvgRect box, const SvgDotChart *c, double left)
 {
     Frame f = {0};
     Span x = {INFINITY, -INFINITY};
@@ -1638,14 +1495,11 @@ static Frame dot_frame(SvgRect box, const SvgDotChart *c, double lift)
         x = (Span){0, 1};
     double pad = 0.03 * (x.hi - x.lo);  /* no dot on the frame's edge */
     x = (Span){x.lo - pad, x.hi + pad};
-    double left = /* with the names above, room for half a tick label */
-        lift > 0 ? 24 : widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
-    f.x_ticks = across_ticks(c->x_min, c->x_max, x, 0, box.w - left - 20);
+    f.x_ticks = across_ticks(c->x_min, c->x_max, x, box.w - left - 20);
     const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
     double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
     double top = c->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
-    f.below = TICK_LEN + TEXT_SIZE;
-    double bottom = f.below + 4 + (c->x_label ? AXIS_TITLE : 0);
+    double bottom = TICK_LABELS + 4 + (c->x_label ? AXIS_TITLE : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
                        box.h - top - bottom};
     f.x = (Axis){f.x_ticks.lo, f.x_ticks.hi, 0, f.plot.x, plot_right(&f)};
@@ -1668,7 +1522,7 @@ static void draw_dot_row(Text *t, const Frame *f, const SvgDotChart *c,
         }
         put_dot(t, axis_map(&f->x, v),
                 middle + (before - 0.5 * (same - 1)) * DOT_STEP, colour,
-                i == c->ringed);
+                i == 0);
         any = 1;
     }
     if (!any)
@@ -1695,7 +1549,9 @@ static double dot_median(const SvgDotChart *c, int row, float *sorted)
 void svg_dot_chart(Text *t, const SvgDotChart *c, double width,
                    double height)
 {
-    double lift = c->n_rows > 0 ? dot_names_lift(c, width) : 0;
+    double names = widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
+    double lift = c->n_rows > 0 && names > (width - 2 * MARGIN) / 2
+                  ? TEXT_SIZE + 6 : 0;
     height += c->n_rows * lift;
     svg_begin(t, width, height);
     float *sorted = malloc((size_t)(c->n_dots > 0 ? c->n_dots : 1)
@@ -1705,7 +1561,8 @@ void svg_dot_chart(Text *t, const SvgDotChart *c, double width,
     if (sorted && c->values && c->n_rows > 0 && c->n_dots > 0) {
         SvgRect box = {MARGIN, MARGIN, width - 2 * MARGIN,
                        height - 2 * MARGIN};
-        Frame f = dot_frame(box, c, lift);
+        Frame f = dot_frame(box, c, /* names above: half a tick label */
+                            lift > 0 ? 24 : names);
         double band = f.plot.h / c->n_rows;
         draw_x_ticks(t, &f);
         for (int r = 0; r < c->n_rows; r++) {

@@ -3,8 +3,6 @@
 #ifndef SVG_H
 #define SVG_H
 
-#include <stddef.h>
-
 #include "text.h"
 
 /* Every figure is drawn twice: at most FIGURE_WIDTH pixels wide, for
@@ -52,9 +50,7 @@ typedef struct {
 } SvgGuide;
 
 typedef enum {
-    SVG_LEGEND_RIGHT, /* outside the plot (the default) */
-    SVG_LEGEND_BELOW, /* outside the plot */
-    SVG_LEGEND_UNDER, /* below, one line a series */
+    SVG_LEGEND_BELOW, /* below the panels (the default) */
     SVG_LEGEND_NONE
 } SvgLegendPlace;
 
@@ -69,14 +65,12 @@ typedef struct {
     SvgLegendPlace legend;
 } SvgLinePanel;
 
-void svg_line_chart(Text *t, const SvgLinePanel *panel, double width,
-                    double height);
 /* Panels side by side, one legend below for the series of panels[0]
-   (none if panels[0].legend is SVG_LEGEND_NONE); title may be NULL.
-   Where a panel would be narrower than 340 pixels, the panels wrap
-   into rows, each `height` less the title and legend high. */
+   (none if panels[0].legend is SVG_LEGEND_NONE).  Where a panel would
+   be narrower than 340 pixels, the panels wrap into rows, each
+   `height` less the legend high. */
 void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
-                     const char *title, double width, double height);
+                     double width, double height);
 
 typedef enum { SVG_SEQUENTIAL, SVG_DIVERGING } SvgColorMap;
 typedef struct {
@@ -96,12 +90,9 @@ typedef struct {
     int frame_last_row;      /* 1: a frame around the last row */
 } SvgHeatmap;
 
-void svg_heatmap(Text *t, const SvgHeatmap *map, SvgColorScale scale,
-                 double width, double height);
 /* n heatmaps in a grid of `columns`, sharing one colour scale. */
 void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
-                  const char *title, SvgColorScale scale, double width,
-                  double height);
+                  SvgColorScale scale, double width, double height);
 
 typedef struct {
     const char *title, *x_label, *y_label;
@@ -109,7 +100,6 @@ typedef struct {
     const char *const *categories; /* n_categories names */
     const char *const *groups;     /* n_groups names, or NULL */
     const float *values;           /* n_groups x n_categories */
-    const char *value_format;      /* e.g. "%.1f"; NULL: no labels */
     double y_min, y_max;           /* fixed if y_min < y_max */
     const char *const *colours;    /* n_groups colours; NULL: the palette */
 } SvgBarChart;
@@ -124,7 +114,6 @@ typedef struct {
     const float *values;           /* n_rows x n_dots; NaN: no value */
     const char *none;              /* said in a row without a value */
     const char *const *colours;    /* n_rows colours; NULL: the palette */
-    int ringed;                    /* the dot of each row with a ring */
     double x_min, x_max;           /* fixed if x_min < x_max */
 } SvgDotChart;
 

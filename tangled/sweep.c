@@ -52,15 +52,11 @@ static TrainConfig settings_of(const Sweep *sw, int s)
 
 static Gpt *train_here(Run *run, Relative r, const TrainConfig *cfg)
 {
-    return r.layouts ? train_on_layouts(run, cfg)
-                     : train_transformer(run, cfg, r.n_heads, r.off);
-}
-
-Gpt *train_on_layouts(Run *run, const TrainConfig *cfg)
-{
-    Gpt *g = new_layout_transformer(cfg->seed);
+    Gpt *g = r.layouts ? new_layout_transformer(cfg->seed)
+                       : new_transformer_heads(cfg->seed, r.n_heads);
     if (g == NULL)
         return NULL;
+    g->ablate = r.off;
     run->cfg = *cfg;
     run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
     return g;
@@ -77,23 +73,20 @@ static Gpt *load_relative(Run *run, const char *path, Relative r,
                           const TrainConfig *cfg)
 {
     Gpt *g = load_transformer(path);
-    if (g == NULL || load_training_log(path, run) != 0) {
-        delete_transformer(g);
-        fail("the sweep has no usable %s: run attention sweep again",
-             path);
-        return NULL;
-    }
-    run->result.fault_step = 0;
-    run->result.fault_table = -1;
-    if (g->n_heads != r.n_heads || g->ablate != r.off
-        || (g->n_positions != SEQ_LEN) != r.layouts
-        || !same_settings(&run->cfg, cfg)) {
-        delete_transformer(g);
+    if (g == NULL || load_training_log(path, run) != 0)
+        fail("the sweep has no usable %s: run attention sweep again", path);
+    else if (g->n_heads != r.n_heads || g->ablate != r.off
+             || (g->n_positions != SEQ_LEN) != r.layouts
+             || !same_settings(&run->cfg, cfg))
         fail("%s was trained for another model than this one: run "
              "attention sweep again", path);
-        return NULL;
+    else {
+        run->result.fault_step = 0;
+        run->result.fault_table = -1;
+        return g;
     }
-    return g;
+    delete_transformer(g);
+    return NULL;
 }
 
 Gpt *swept(Run *run, const Sweep *sw, Relative r, int s)
@@ -114,8 +107,10 @@ Gpt *swept(Run *run, const Sweep *sw, Relative r, int s)
 Gpt *swept_measured(Trained *t, const Sweep *sw, Relative r, int s)
 {
     Gpt *g = swept(&t->run, sw, r, s);
-    if (g != NULL)
-        measure_trained(t, g);
+    if (g != NULL) {
+        t->loss = (double)loss_on_all_problems(&g->model);
+        t->correct = score(&g->model, NULL);
+    }
     return g;
 }
 

@@ -7,21 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Make room for `more` bytes and a NUL; on failure mark the text failed. */
+/* Make room for `more` bytes and a NUL; 0 if there is no room. */
 static int text_reserve(Text *t, size_t more)
 {
-    if (t->failed)
-        return 0;
     if (t->len + more < t->cap)
         return 1;
     size_t cap = t->cap ? t->cap : 4096;
     while (cap <= t->len + more && cap <= SIZE_MAX / 2)
         cap *= 2;
     char *data = cap > t->len + more ? realloc(t->data, cap) : NULL;
-    if (!data) {
-        t->failed = 1;
+    if (!data)
         return 0;
-    }
     t->data = data;
     t->cap = cap;
     return 1;

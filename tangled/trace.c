@@ -100,16 +100,14 @@ static void print_attention(const Trace *tr, int t, int last, int exact)
                 dot += (double)q[i] * (double)k[i];
             snprintf(label, sizeof label, "head %d k[%d]", head, u);
             print_vector(label, k, d_head, exact);
-            if (exact)
-                {
-                    real sum = 0, sums[WIDTH];
-                    for (int i = 0; i < d_head; i++)
-                        sums[i] = sum += q[i] * k[i];
-                    print_vector("q.k by terms", sums, d_head, 1);
-                    printf("  %-14s /sqrt(%d) = %.9g   weight = %.9g\n", "", d_head,
-                           (double)score, (double)weight);
-                }
-            else
+            if (exact) {
+                real sum = 0, sums[WIDTH];
+                for (int i = 0; i < d_head; i++)
+                    sums[i] = sum += q[i] * k[i];
+                print_vector("q.k by terms", sums, d_head, 1);
+                printf("  %-14s /sqrt(%d) = %.9g   weight = %.9g\n", "", d_head,
+                       (double)score, (double)weight);
+            } else
                 printf("  %-14s q.k = %+.3f   /sqrt(%d) = %+.3f   "
                        "weight = %.3f\n",
                        "", dot, d_head, (double)score, (double)weight);
@@ -123,24 +121,23 @@ static void print_attention(const Trace *tr, int t, int last, int exact)
                    char_of_token(tr->tokens[u]),
                    (double)tr->weights[head][t][u]);
         printf("\n");
-        if (exact)
-            {
-                real max = -INFINITY, sum = 0, maxes[MAX_T], exps[MAX_T];
-                real sums[MAX_T];
-                const real *score = tr->scores[head][t];
-                for (int u = 0; u <= last; u++)
-                    maxes[u] = max = score[u] > max ? score[u] : max;
-                for (int u = 0; u <= last; u++) {
-                    exps[u] = exp(score[u] - max);
-                    sums[u] = sum += exps[u];
-                }
-                snprintf(label, sizeof label, "head %d max", head);
-                print_vector(label, maxes, last + 1, 1);
-                snprintf(label, sizeof label, "head %d exp", head);
-                print_vector(label, exps, last + 1, 1);
-                snprintf(label, sizeof label, "head %d sum", head);
-                print_vector(label, sums, last + 1, 1);
+        if (exact) {
+            real max = -INFINITY, sum = 0, maxes[MAX_T], exps[MAX_T];
+            real sums[MAX_T];
+            const real *score = tr->scores[head][t];
+            for (int u = 0; u <= last; u++)
+                maxes[u] = max = score[u] > max ? score[u] : max;
+            for (int u = 0; u <= last; u++) {
+                exps[u] = exp(score[u] - max);
+                sums[u] = sum += exps[u];
             }
+            snprintf(label, sizeof label, "head %d max", head);
+            print_vector(label, maxes, last + 1, 1);
+            snprintf(label, sizeof label, "head %d exp", head);
+            print_vector(label, exps, last + 1, 1);
+            snprintf(label, sizeof label, "head %d sum", head);
+            print_vector(label, sums, last + 1, 1);
+        }
     }
 }
 

@@ -55,9 +55,9 @@ void view_swap(Text *svg, Gpt *g, int a, int b, ViewLayout layout)
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     if (layout == VIEW_APART)
         for (int head = 0; head < g->n_heads; head++)
-            svg_heatmaps(svg, &maps[head], 1, 1, NULL, scale, 290, 190);
+            svg_heatmaps(svg, &maps[head], 1, 1, scale, 290, 190);
     else
-        svg_heatmaps(svg, maps, g->n_heads, 2, NULL, scale,
+        svg_heatmaps(svg, maps, g->n_heads, 2, scale,
                      layout == VIEW_NARROW ? NARROW_WIDTH : 620,
                      40 + 160 * ((g->n_heads + 1) / 2));
 }
@@ -104,12 +104,15 @@ void view_scree(Text *svg, const double *share, int count,
          .y_label = "share", .series = totals, .n_series = 2, .x_min = 0,
          .x_max = HIDDEN, .y_min = 0, .y_max = 1, .h_line = {1, 0.9, "90 %"},
          .v_line = {1, count, marker}, .legend = SVG_LEGEND_NONE}};
-    if (layout == VIEW_APART) {
-        panels[0].legend = SVG_LEGEND_UNDER;
-        svg_line_chart(svg, &panels[0], 380, 380);
-        svg_line_chart(svg, &panels[1], 380, 340);
+    if (layout == VIEW_APART) {     /* the legend under the first, one a line */
+        SvgRect key = svg_legend_size(shares, 2, 0);
+        svg_begin(svg, 380, 380);
+        svg_legend(svg, (380 - key.w) / 2, 370 - key.h, shares, 2, 0);
+        svg_line_panel(svg, (SvgRect){10, 10, 360, 360 - key.h}, &panels[0]);
+        svg_end(svg);
+        svg_line_charts(svg, &panels[1], 1, 380, 340);
     } else {
-        svg_line_charts(svg, panels, 2, NULL,
+        svg_line_charts(svg, panels, 2,
                         layout == VIEW_NARROW ? NARROW_WIDTH : 760, 340);
     }
 }

@@ -168,7 +168,7 @@ static void training_chart(Text *svg, int steps)
          .v_line = {web.first_perfect > 0, web.first_perfect, marker}},
     };
     for (int p = 0; p < 2; p++)
-        svg_line_charts(svg, &panels[p], 1, NULL, WEB_PANEL, 300);
+        svg_line_charts(svg, &panels[p], 1, WEB_PANEL, 300);
 }
 
 static const char *training_stopped(char *out, size_t size,
@@ -313,7 +313,7 @@ static void experiment_chart(Text *svg)
          .legend = SVG_LEGEND_NONE},
     };
     for (int p = 0; p < 2; p++)
-        svg_line_charts(svg, &panels[p], 1, NULL, WEB_PANEL, 380);
+        svg_line_charts(svg, &panels[p], 1, WEB_PANEL, 380);
 }
 
 static void name_trial(WebTrial *run, int n_heads, int part, int book)
@@ -491,8 +491,8 @@ WEB_EXPORT(weights) int web_weights(int length)
         }
     drawing_follows();
     for (int head = 0; head < tr.n_heads; head++)
-        svg_heatmaps(&web.output, &maps[head], 1, 1, NULL, scale,
-                     WEB_PANEL, 300);
+        svg_heatmaps(&web.output, &maps[head], 1, 1, scale, WEB_PANEL,
+                     300);
     return 0;
 }
 
@@ -590,7 +590,7 @@ int web_patch(int length, int site, int source, int heads, int pos)
     }
     drawing_follows();
     for (int head = 0; head < web.g.n_heads; head++)
-        svg_heatmaps(&web.output, &maps[head], 1, 1, NULL,
+        svg_heatmaps(&web.output, &maps[head], 1, 1,
                      (SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"},
                      WEB_PANEL, 190);
     return 0;
