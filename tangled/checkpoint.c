@@ -95,8 +95,22 @@ void checkpoint_encode(unsigned char *out, const Gpt *g)
     do { snprintf(why, why_size, __VA_ARGS__); return fault; } while (0)
 static CheckpointFault check_the_numbers(const Params *p,
                                          const unsigned char *in,
-                                         size_t length, size_t at,
-                                         char *why, size_t why_size);
+                                         size_t length,
+                                         const unsigned char *numbers,
+                                         char *why, size_t why_size)
+{
+    uint64_t stored = get_u32(in + length - 8)
+                      | (uint64_t)get_u32(in + length - 4) << 32;
+    if (stored != fnv1a(in, length - 8))
+        REFUSE(CHECKPOINT_DAMAGED, "checksum mismatch: the file is "
+               "damaged");
+    for (int t = 0, i = 0; t < p->n_tables; t++)
+        for (int j = 0; j < p->specs[t].rows * p->specs[t].cols; j++, i++)
+            if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
+                REFUSE(CHECKPOINT_DAMAGED, "table %s holds a NaN or "
+                       "infinity at index %d", p->specs[t].name, j);
+    return CHECKPOINT_OK;
+}
 
 CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
                                   size_t length, char *why, size_t why_size)
@@ -151,32 +165,13 @@ CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
         REFUSE(CHECKPOINT_SIZE, "%s: %zu bytes, expected %zu",
                length < expected ? "truncated" : "extra bytes at the end",
                length, expected);
-    CheckpointFault fault = check_the_numbers(p, in, length, at, why,
+    const unsigned char *data = in + at + 4 + 8 * (size_t)p->n_tables;
+    CheckpointFault fault = check_the_numbers(p, in, length, data, why,
                                               why_size);
     if (fault != CHECKPOINT_OK)
         return fault;
-    const unsigned char *data = in + at + 4 + 8 * (size_t)p->n_tables;
     for (size_t i = 0; i < p->n_params; i++)
         p->params[i] = get_f32(data + 4 * i);
-    return CHECKPOINT_OK;
-}
-
-static CheckpointFault check_the_numbers(const Params *p,
-                                         const unsigned char *in,
-                                         size_t length, size_t at,
-                                         char *why, size_t why_size)
-{
-    uint64_t stored = get_u32(in + length - 8)
-                      | (uint64_t)get_u32(in + length - 4) << 32;
-    if (stored != fnv1a(in, length - 8))
-        REFUSE(CHECKPOINT_DAMAGED, "checksum mismatch: the file is "
-               "damaged");
-    const unsigned char *numbers = in + at + 4 + 8 * (size_t)p->n_tables;
-    for (int t = 0, i = 0; t < p->n_tables; t++)
-        for (int j = 0; j < p->specs[t].rows * p->specs[t].cols; j++, i++)
-            if (!isfinite(get_f32(numbers + 4 * (size_t)i)))
-                REFUSE(CHECKPOINT_DAMAGED, "table %s holds a NaN or "
-                       "infinity at index %d", p->specs[t].name, j);
     return CHECKPOINT_OK;
 }
 #undef REFUSE

@@ -9,32 +9,12 @@
 static void mlp_backward(Mlp *mlp, int n, real scale);
 
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS]);
-static size_t layout(Activations *a, real *memory, int B, int T,
-                     int n_heads);
-
-static real *positions(const Gpt *g, real *const *tables);
-static void block_layernorm(const Gpt *g, real *out, real *mean, real *rstd,
-                            const real *in, int gain, int N);
-static void block_layernorm_backward(const Gpt *g, real *d_in,
-                                     const real *d_out, const real *in,
-                                     int gain, const real *mean,
-                                     const real *rstd, int N);
-static void block_residual(const Gpt *g, real *out, const real *stream,
-                           const real *increment, int N);
-static void block_residual_backward(const Gpt *g, real *d_stream,
-                                    real *d_increment, const real *d_out,
-                                    int N);
-
-static void bend_forward(const Ablation *off, real *out, const real *in,
-                         int n);
-static void bend_backward(const Ablation *off, real *d_in, const real *in,
-                          const real *out, const real *d_out, int n);
+static int grade_in_one_pass(Gpt *g, int which,
+                             unsigned char solved[N_PROBLEMS]);
 
 static const uint64_t BATCH_STREAM = 0x5bd1e995u;
 
 enum { MATMUL_MAX = 64 * 64 };
-
-int first_nonfinite_table(const Params *p);
 
 static const uint64_t LAYOUT_STREAM = 0x6c61796f75747321u;  /* "layouts!" */
 
@@ -909,9 +889,7 @@ int gpt_create_with_positions(Gpt *g, uint64_t seed, int n_heads,
 {
     memset(g, 0, sizeof *g);
     if (n_heads < 1 || n_heads > MAX_HEADS || WIDTH % n_heads
-        || max_batch < 1)
-        return -1;
-    if (n_positions < 1 || n_positions > MAX_T)
+        || max_batch < 1 || n_positions < 1 || n_positions > MAX_T)
         return -1;
     memcpy(g->tables, gpt_tables, sizeof g->tables);
     g->tables[POS_EMB].rows = g->n_positions = n_positions;
@@ -1108,25 +1086,9 @@ int gpt_answer(Model *m, int p, char out[8])
 static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
 {
     Gpt *g = (Gpt *)m;
-    int all[N_PROBLEMS], T = SEQ_LEN - 1, correct = 0;
     if (g->ablate & NO_MASK || g->max_batch < N_PROBLEMS)
         return -1;                          /* write every answer instead */
-    for (int p = 0; p < N_PROBLEMS; p++)
-        all[p] = p;
-    fill_batch(g, all, N_PROBLEMS, T);
-    gpt_forward(g, g->tokens, N_PROBLEMS, T);
-    for (int p = 0; p < N_PROBLEMS; p++) {
-        int right = 1;
-        for (int t = 3; t < T; t++) {       /* from the '=' on */
-            int row = p * T + t, target = g->targets[row];
-            if (target >= 0
-                && argmax(g->act.logits + row * VOCAB, VOCAB) != target)
-                right = 0;
-        }
-        solved[p] = (unsigned char)right;
-        correct += right;
-    }
-    return correct;
+    return grade_in_one_pass(g, 0, solved);     /* the layout "a*b=" */
 }
 
 /* out (n x p) = a (n x m) times b (m x p) */
@@ -1162,13 +1124,6 @@ static void put_columns(real *a, const real *part, int n, int m,
     for (int i = 0; i < n; i++)
         for (int j = 0; j < count; j++)
             a[i * m + first + j] = part[i * count + j];
-}
-
-static void keep_square(real out[MAX_T][MAX_T], const real *a, int T)
-{
-    for (int t = 0; t < T; t++)
-        for (int u = 0; u < T; u++)
-            out[t][u] = a[t * T + u];
 }
 
 static void mask_future(real *scores, int T)
@@ -1207,9 +1162,9 @@ static void classic_head(Trace *tr, int head, int d_head, int causal)
     divide_all(S, T * T, sqrt((real)d_head));    /* 5. / sqrt(d_head)   */
     if (causal)
         mask_future(S, T);                       /* 6. causal mask      */
-    keep_square(tr->scores[head], S, T);
+    put_columns(&tr->scores[head][0][0], S, T, MAX_T, 0, T);
     softmax_rows(S, T, T);                       /* 7. softmax each row */
-    keep_square(tr->weights[head], S, T);
+    put_columns(&tr->weights[head][0][0], S, T, MAX_T, 0, T);
     matmul(O, S, V, T, T, d_head);               /* 8. weights times V  */
     put_columns(&tr->heads[0][0], O, T, WIDTH, first, d_head);
 }
@@ -1487,10 +1442,9 @@ static real layout_batch_loss(Model *m, const int *problems, int n,
     return loss;
 }
 
-int layout_grade(LayoutGpt *l, int which,
-                 unsigned char solved[N_PROBLEMS])
+static int grade_in_one_pass(Gpt *g, int which,
+                             unsigned char solved[N_PROBLEMS])
 {
-    Gpt *g = &l->gpt;
     int all[N_PROBLEMS], same[N_PROBLEMS], correct = 0;
     int equals = (int)strlen(layouts[which]) - 1, T = equals + 3;
     for (int p = 0; p < N_PROBLEMS; p++) {
@@ -1511,6 +1465,12 @@ int layout_grade(LayoutGpt *l, int which,
         correct += right;
     }
     return correct;
+}
+
+int layout_grade(LayoutGpt *l, int which,
+                 unsigned char solved[N_PROBLEMS])
+{
+    return grade_in_one_pass(&l->gpt, which, solved);
 }
 
 static int layout_grade_all(Model *m, unsigned char solved[N_PROBLEMS])
@@ -1536,11 +1496,6 @@ int layout_answer(Gpt *g, int p, int which, char out[8])
     return gpt_continue(g, tokens, (int)strlen(layouts[which]), out);
 }
 
-static int layout_answer_book(Model *m, int p, char out[8])
-{
-    return layout_answer((Gpt *)m, p, 0, out);
-}
-
 int layout_gpt_create(LayoutGpt *l, uint64_t seed)
 {
     if (gpt_create_with_positions(&l->gpt, seed, N_HEADS, MAX_BATCH,
@@ -1548,7 +1503,6 @@ int layout_gpt_create(LayoutGpt *l, uint64_t seed)
         return -1;
     l->gpt.model.batch_loss = layout_batch_loss;
     l->gpt.model.grade = layout_grade_all;
-    l->gpt.model.answer = layout_answer_book;
     layout_draw_init(&l->layouts, seed);
     return 0;
 }
@@ -1676,11 +1630,8 @@ static void check_gelu_and_adam(ExerciseCheck *c)
     real m[2] = {0.1, 0}, v[2] = {0.01, 0};
     Params p = {.n_params = 2, .params = params, .grads = grads,
                 .m = m, .v = v};
-    TrainConfig cfg = train_defaults();
-    cfg.lr = 0.1;
-    cfg.beta1 = 0.9;
-    cfg.beta2 = 0.999;
-    cfg.eps = 1e-8;
+    TrainConfig cfg = {.lr = 0.1, .beta1 = 0.9, .beta2 = 0.999,
+                       .eps = 1e-8};
     static const double params_after[2] = {0.967444014112787,
                                            -0.9255863181693544};
     static const double m_after[2] = {0.14, -0.2};

@@ -137,26 +137,13 @@ static int figure_without_gelu(const char *fig, const FfnRuns *e)
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = losses, .n_series = 2 * N_SEEDS, .log_y = 1,
-         .h_line = {1, floor, "floor"}, .legend = SVG_LEGEND_NONE},
+         .h_line = {1, floor, "floor"}, .key = key, .n_key = 2},
         {.title = "Score", .x_label = "step", .y_label = "problems right",
          .series = scores, .n_series = 2 * N_SEEDS, .y_min = 0,
          .y_max = 100, .legend = SVG_LEGEND_NONE}};
-    for (int narrow = 0; narrow < 2; narrow++) {
-        double width = narrow ? NARROW_WIDTH : 760;
-        int across = narrow ? 1 : 2, rows = 2 / across;
-        SvgRect size = svg_legend_size(key, 2, width);
-        double panel_h = 340 - 20 - size.h;
-        svg_begin(&svg[narrow], width, 20 + rows * panel_h + size.h);
-        for (int k = 0; k < 2; k++)
-            svg_line_panel(&svg[narrow],
-                           (SvgRect){10 + k % across * (width - 20) / across,
-                                     10 + k / across * panel_h,
-                                     (width - 20) / across, panel_h},
-                           &panels[k]);
-        svg_legend(&svg[narrow], (width - size.w) / 2, 10 + rows * panel_h, key, 2,
-                   width);
-        svg_end(&svg[narrow]);
-    }
+    for (int narrow = 0; narrow < 2; narrow++)
+        svg_line_charts(&svg[narrow], panels, 2,
+                        narrow ? NARROW_WIDTH : 760, 340);
     return save_figure(fig, "no_gelu_training.svg", svg);
 }
 

@@ -176,13 +176,8 @@ static void ablate_in_every_layout(LayoutRuns *e, int s, Gpt *g)
     }
 }
 
-static int exchange_below_frozen(const LayoutRuns *e, int s)
-{
-    return e->exchanged[s][0] < e->frozen[s][0]
-           && e->exchanged[s][1] < e->frozen[s][1];
-}
-
-static void numbers_of_the_exchange(Text *out, const LayoutRuns *e)
+static void numbers_of_the_exchange(Text *out, Claims *claims,
+                                    const LayoutRuns *e)
 {
     int below = 0;
     double exchanged[2 * N_SEEDS], frozen[2 * N_SEEDS];
@@ -191,7 +186,8 @@ static void numbers_of_the_exchange(Text *out, const LayoutRuns *e)
             exchanged[2 * s + k] = e->exchanged[s][k];
             frozen[2 * s + k] = e->frozen[s][k];
         }
-        below += exchange_below_frozen(e, s);
+        below += e->exchanged[s][0] < e->frozen[s][0]
+                 && e->exchanged[s][1] < e->frozen[s][1];
     }
     for (int k = 0; k < 2; k++) {
         number(out, named("exchange_layout_%d", k).text, "%s",
@@ -204,13 +200,6 @@ static void numbers_of_the_exchange(Text *out, const LayoutRuns *e)
     numbers_of_spread(out, "exchange", "%.0f", exchanged, 2 * N_SEEDS);
     numbers_of_spread(out, "exchange_frozen", "%.0f", frozen, 2 * N_SEEDS);
     number(out, "exchange_below", "%d", below);
-}
-
-static void claims_about_the_exchange(Claims *claims, const LayoutRuns *e)
-{
-    int below = 0;
-    for (int s = 0; s < N_SEEDS; s++)
-        below += exchange_below_frozen(e, s);
     claim_every(claims, below, N_SEEDS, CHAPTER_TRAINING,
           "on every seed, a problem given the weights it gets in the "
           "paired layout answers worse than with its own layout's mean "
@@ -223,17 +212,19 @@ static int kinds_in_order(const LayoutRuns *e, int s, int head)
            && e->ablated[s][1][head] <= e->ablated[s][0][head];
 }
 
-static void numbers_of_the_ablations(Text *out, const LayoutRuns *e)
+static void numbers_of_the_ablations(Text *out, Claims *claims,
+                                     const LayoutRuns *e)
 {
     static const char *const name[3] = {"mean", "zero", "partner"};
     double least[3][N_SEEDS], path[2][N_SEEDS];
-    int ordered = 0;
+    int ordered = 0, direct_more = 0;
     for (int s = 0; s < N_SEEDS; s++) {
         for (int k = 0; k < 3; k++)
             least[k][s] = lowest_of_ints(e->ablated[s][k], N_HEADS);
         for (int head = 0; head < N_HEADS; head++)
             ordered += kinds_in_order(e, s, head);
         path[0][s] = e->by_path[s][0], path[1][s] = e->by_path[s][1];
+        direct_more += e->by_path[s][0] > e->by_path[s][1];
     }
     for (int k = 0; k < 3; k++)
         numbers_of_spread(out, named("layouts_ablated_%s", name[k]).text,
@@ -243,16 +234,7 @@ static void numbers_of_the_ablations(Text *out, const LayoutRuns *e)
     numbers_of_spread(out, "layouts_path_direct", "%.0f", path[0], N_SEEDS);
     numbers_of_spread(out, "layouts_path_via_ffn", "%.0f", path[1],
                       N_SEEDS);
-}
-
-static void claims_about_the_ablations(Claims *claims, const LayoutRuns *e)
-{
-    int direct_more = 0, costly = 0;
-    for (int s = 0; s < N_SEEDS; s++) {
-        direct_more += e->by_path[s][0] > e->by_path[s][1];
-        costly += lowest_of_ints(e->ablated[s][0], N_HEADS)
-                  < N_LAYOUTS * N_PROBLEMS;
-    }
+    int costly = count_below(least[0], N_SEEDS, N_LAYOUTS * N_PROBLEMS);
     claim_every(claims, direct_more, N_SEEDS, CHAPTER_ROUTING,
           "on every seed of the layouts model, the heads' mean on the "
           "direct path keeps more strings right than on the path through "
@@ -537,7 +519,8 @@ static void numbers_of_the_figure(Text *out, const LayoutRuns *e)
     number(out, "layouts_weak_rival_token", "%c", written[f.weak_rival]);
 }
 
-static int numbers_of_layouts(Text *out, const LayoutRuns *e)
+static int numbers_of_layouts(Text *out, Claims *claims,
+                              const LayoutRuns *e)
 {
     int longest = layouts_longest(), question = 0, least[N_SEEDS];
     for (int which = 0; which < N_LAYOUTS; which++)
@@ -580,8 +563,8 @@ static int numbers_of_layouts(Text *out, const LayoutRuns *e)
     numbers_of_weights(out, e);
     numbers_of_the_split_seed(out, e);
     numbers_of_the_figure(out, e);
-    numbers_of_the_exchange(out, e);
-    numbers_of_the_ablations(out, e);
+    numbers_of_the_exchange(out, claims, e);
+    numbers_of_the_ablations(out, claims, e);
     return 0;
 }
 
@@ -859,9 +842,7 @@ int layouts_experiments(const char *model, const char *sweep,
         status = run_layouts(e, sweep);
     if (status == 0) {
         claims_about_layouts(claims, e);
-        claims_about_the_exchange(claims, e);
-        claims_about_the_ablations(claims, e);
-        status = numbers_of_layouts(numbers, e);
+        status = numbers_of_layouts(numbers, claims, e);
     }
     if (status == 0)
         status = table_of_layouts(dir);

@@ -68,7 +68,8 @@ static void check_the_paths(Claims *claims, const PatchTally *t)
           "problems right than on the path through the FFN",
           "on %d of %d seeds", t->direct_keeps_more, N_SEEDS);
     claim_every(claims,
-                count_at_least(t->count[2], N_SEEDS, 4.0 * N_PROBLEMS / 5),
+                N_SEEDS - count_below(t->count[2], N_SEEDS,
+                                      4.0 * N_PROBLEMS / 5),
                 N_SEEDS, CHAPTER_ROUTING,
           "on every seed, the heads' mean on the direct path leaves at "
           "least four problems in five right", "the fewest: %.0f",
@@ -121,7 +122,8 @@ static void numbers_of_paths(Text *numbers, Claims *claims,
 static void check_the_interventions(Claims *claims, const PatchTally *t,
                                     const Interventions *iv)
 {
-    claim_every(claims, count_at_least(t->count[0], N_SEEDS, N_PROBLEMS),
+    claim_every(claims,
+                N_SEEDS - count_below(t->count[0], N_SEEDS, N_PROBLEMS),
                 N_SEEDS, CHAPTER_ROUTING,
           "on every seed, the model answers all the problems unpatched",
           "the fewest: %.0f", lowest_of(t->count[0], N_SEEDS));

@@ -9,57 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int table_of_tables(const char *dir, const Params *p);
-static void numbers_of_the_specimen(Text *out, Gpt *g);
 static double closest_tokens(const Gpt *g, int *a, int *b);
-static void claims_hold(Claims *claims, Gpt *g);
-static int sweep_both_models(Text *numbers, Claims *claims,
-                             const Sweep *sw);
-static int figure_training(const char *fig, const Run *gpt, const Run *mlp);
-static int figure_token_embedding(const char *fig, const Gpt *g);
-static int figure_wiring(const char *fig, Text *numbers);
-static int the_trace(const char *dir, const char *fig, Text *numbers,
-                     Gpt *g);
 static void numbers_of_the_trace(Text *out, const Trace *tr, int t);
 static int table_of_the_trace(const char *dir, const Trace *tr, int t);
 static int figure_trace_weights(const char *fig, const Trace *tr);
-
-int specimen_experiments(const char *model, const char *sweep,
-                         const char *dir, const char *fig, Text *numbers,
-                         Claims *claims)
-{
-    Run *run = malloc(sizeof *run), *mlp = malloc(sizeof *mlp);
-    Gpt *g = load_transformer(model);
-    size_t n_params;
-    int status = run == NULL || mlp == NULL ? fail("out of memory")
-                 : g == NULL ? -1 : 0;
-    if (status == 0)
-        status = load_training_log(model, run);
-    if (status == 0)
-        status = run_mlp(mlp, &n_params, 0);  /* to compare */
-    if (status == 0)
-        claims_hold(claims, g);
-    if (status == 0)
-        status = sweep_both_models(numbers, claims,
-                                   &(Sweep){sweep, run, g});
-    if (status == 0) {
-        numbers_of_training(numbers, run, "gpt");
-        numbers_of_the_specimen(numbers, g);
-        status = table_of_tables(dir, &g->model.p);
-    }
-    if (status == 0)
-        status = figure_training(fig, run, mlp);
-    if (status == 0)
-        status = figure_token_embedding(fig, g);
-    if (status == 0)
-        status = figure_wiring(fig, numbers);
-    if (status == 0)
-        status = the_trace(dir, fig, numbers, g);
-    delete_transformer(g);
-    free(mlp);
-    free(run);
-    return status;
-}
 
 static int columns_ordered_by_value(const Gpt *g)
 {
@@ -333,5 +286,42 @@ static int figure_wiring(const char *fig, Text *numbers)
                     "two");
     number(numbers, "wiring_position", "%d", asking);
     return save_figure(fig, "wiring.svg", svg);
+}
+
+int specimen_experiments(const char *model, const char *sweep,
+                         const char *dir, const char *fig, Text *numbers,
+                         Claims *claims)
+{
+    Run *run = malloc(sizeof *run), *mlp = malloc(sizeof *mlp);
+    Gpt *g = load_transformer(model);
+    size_t n_params;
+    int status = run == NULL || mlp == NULL ? fail("out of memory")
+                 : g == NULL ? -1 : 0;
+    if (status == 0)
+        status = load_training_log(model, run);
+    if (status == 0)
+        status = run_mlp(mlp, &n_params, 0);  /* to compare */
+    if (status == 0)
+        claims_hold(claims, g);
+    if (status == 0)
+        status = sweep_both_models(numbers, claims,
+                                   &(Sweep){sweep, run, g});
+    if (status == 0) {
+        numbers_of_training(numbers, run, "gpt");
+        numbers_of_the_specimen(numbers, g);
+        status = table_of_tables(dir, &g->model.p);
+    }
+    if (status == 0)
+        status = figure_training(fig, run, mlp);
+    if (status == 0)
+        status = figure_token_embedding(fig, g);
+    if (status == 0)
+        status = figure_wiring(fig, numbers);
+    if (status == 0)
+        status = the_trace(dir, fig, numbers, g);
+    delete_transformer(g);
+    free(mlp);
+    free(run);
+    return status;
 }
 

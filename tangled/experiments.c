@@ -269,14 +269,6 @@ double highest_of(const double *values, int n)
     return kth_smallest(values, n, n - 1);
 }
 
-int count_at_least(const double *values, int n, double bound)
-{
-    int count = 0;
-    for (int i = 0; i < n; i++)
-        count += values[i] >= bound;
-    return count;
-}
-
 int count_below(const double *values, int n, double bound)
 {
     int count = 0;

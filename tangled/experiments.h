@@ -88,7 +88,6 @@ SeedList seed_list(const int values[N_SEEDS]);
 double median_of(const double *values, int n);
 double lowest_of(const double *values, int n);
 double highest_of(const double *values, int n);
-int count_at_least(const double *values, int n, double bound);
 int count_below(const double *values, int n, double bound);
 void numbers_of_spread(Text *numbers, const char *prefix,
                        const char *format, const double *values, int n);

@@ -252,20 +252,11 @@ static const char *quoted(const char *text)
 static int parse_tokens(const char *text, int max, int *tokens,
                         int *length)
 {
-    size_t where = 0;
-    TokensFault defect =
-        tokens_parse(text, strlen(text), max, tokens, length, &where);
-    char name[32];
-    if (defect == TOKENS_OK)
-        return 0;
-    if (defect == TOKENS_NOT_A_TOKEN) {
-        size_t position = char_named(name, text, strlen(text), where);
-        return usage_error("%s: %s at position %zu is not a token (the "
-                           "tokens are 0-9 * = ;)", quoted(text), name,
-                           position);
-    }
-    return usage_error("%s %s: this model reads 1 to %d tokens",
-                       quoted(text), tokens_fault_text(defect), max);
+    char why[512];
+    if (tokens_read(text, strlen(text), max, tokens, length, quoted(text),
+                    why, sizeof why) != TOKENS_OK)
+        return usage_error("%s", why);
+    return 0;
 }
 
 static int command_train(const Arguments *a)

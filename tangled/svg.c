@@ -960,10 +960,14 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
 {
     int n = panels && n_panels > 0 ? n_panels : 0;
     int shared = n > 0 && panels[0].legend != SVG_LEGEND_NONE;
+    const SvgSeries *key = shared ? panels[0].key : NULL;
+    int n_key = shared ? panels[0].n_key : 0;
+    if (shared && key == NULL) {
+        key = panels[0].series;
+        n_key = panels[0].n_series;
+    }
     SvgRect legend =
-        shared ? svg_legend_size(panels[0].series, panels[0].n_series,
-                                 width)
-               : (SvgRect){0, 0, 0, 0};
+        shared ? svg_legend_size(key, n_key, width) : (SvgRect){0, 0, 0, 0};
     double top = MARGIN;
     int per_row =
         (int)fmax(1, fmin(n, (width - 2 * MARGIN) / PANEL_LEAST));
@@ -978,8 +982,8 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
                                  panel_w, panel_h},
                        &panels[i]);
     if (legend.w > 0)
-        svg_legend(t, (width - legend.w) / 2, top + rows * panel_h,
-                   panels[0].series, panels[0].n_series, width);
+        svg_legend(t, (width - legend.w) / 2, top + rows * panel_h, key,
+                   n_key, width);
     svg_end(t);
 }
 

@@ -63,10 +63,13 @@ typedef struct {
     int log_y;
     SvgGuide h_line, v_line;
     SvgLegendPlace legend;
+    const SvgSeries *key; /* the legend's series; NULL: the panel's */
+    int n_key;
 } SvgLinePanel;
 
-/* Panels side by side, one legend below for the series of panels[0]
-   (none if panels[0].legend is SVG_LEGEND_NONE).  Where a panel would
+/* Panels side by side, one legend below for the key of panels[0], or
+   its series (none if panels[0].legend is SVG_LEGEND_NONE).  Where a
+   panel would
    be narrower than 340 pixels, the panels wrap into rows, each
    `height` less the legend high. */
 void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,

@@ -25,18 +25,8 @@ TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
     return TOKENS_OK;
 }
 
-const char *tokens_fault_text(TokensFault fault)
-{
-    switch (fault) {
-    case TOKENS_OK:          return "is a sequence of tokens";
-    case TOKENS_EMPTY:       return "is empty";
-    case TOKENS_NOT_A_TOKEN: return "holds a character that is not a token";
-    case TOKENS_TOO_LONG:    return "is longer than the model's positions";
-    }
-    return "has an unknown defect";
-}
-
-size_t char_named(char name[32], const char *text, size_t n, size_t at)
+static size_t char_named(char name[32], const char *text, size_t n,
+                         size_t at)
 {
     const unsigned char *b = (const unsigned char *)text;
     size_t position = 0;
@@ -49,11 +39,11 @@ size_t char_named(char name[32], const char *text, size_t n, size_t at)
         more = -1;                      /* cut short */
     if (more > 0)
         code &= 0x3Fu >> more;
-    for (int k = 1; k <= more; k++) {
+    for (int k = 1; k <= more; k++)
         if ((b[at + k] & 0xC0) != 0x80)
-            return snprintf(name, 32, "the byte \\x%02X", b[at]), position;
-        code = code << 6 | (b[at + k] & 0x3Fu);
-    }
+            more = -1;                  /* a byte that continues nothing */
+        else
+            code = code << 6 | (b[at + k] & 0x3Fu);
     if ((more == 2 && code < 0x800) || (more == 3 && code < 0x10000)
         || (code >= 0xD800 && code < 0xE000) || code > 0x10FFFF)
         more = -1;                      /* overlong, or no character */
@@ -64,6 +54,25 @@ size_t char_named(char name[32], const char *text, size_t n, size_t at)
     else
         snprintf(name, 32, "the character U+%04lX", code);
     return position;
+}
+
+TokensFault tokens_read(const char *text, size_t n, int max, int *tokens,
+                        int *length, const char *quote, char *why,
+                        size_t size)
+{
+    size_t where = 0;
+    char name[32];
+    TokensFault defect = tokens_parse(text, n, max, tokens, length, &where);
+    if (defect == TOKENS_NOT_A_TOKEN) {
+        size_t position = char_named(name, text, n, where);
+        snprintf(why, size, "%s: %s at position %zu is not a token (the "
+                 "tokens are 0-9 * = ;)", quote, name, position);
+    } else if (defect != TOKENS_OK) {
+        snprintf(why, size, "%s %s: this model reads 1 to %d tokens", quote,
+                 defect == TOKENS_EMPTY ? "is empty"
+                 : "is longer than the model's positions", max);
+    }
+    return defect;
 }
 
 int question_of_tokens(const int *tokens, int length)

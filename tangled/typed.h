@@ -10,8 +10,9 @@ typedef enum {
 } TokensFault;
 TokensFault tokens_parse(const char *text, size_t n, int max, int *tokens,
                          int *length, size_t *where);
-const char *tokens_fault_text(TokensFault fault);
-size_t char_named(char name[32], const char *text, size_t n, size_t at);
+TokensFault tokens_read(const char *text, size_t n, int max, int *tokens,
+                        int *length, const char *quote, char *why,
+                        size_t size);
 int  question_of_tokens(const int *tokens, int length);
 int  whole_number(const char *text, unsigned long long *value);
 

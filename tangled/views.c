@@ -34,7 +34,7 @@ void view_swap(Text *svg, Gpt *g, int a, int b, ViewLayout layout)
 {
     static float values[MAX_HEADS][2 * 4];
     static char orders[2][8], titles[MAX_HEADS][8];
-    static const char *rows[2], *positions[4] = {"0", "1", "2", "3"};
+    static const char *rows[2];
     real w[2][MAX_HEADS][4];
     SvgHeatmap maps[MAX_HEADS];
     for (int order = 0; order < 2; order++) {
@@ -49,8 +49,8 @@ void view_swap(Text *svg, Gpt *g, int a, int b, ViewLayout layout)
             for (int u = 0; u < 4; u++)
                 values[head][order * 4 + u] = (float)w[order][head][u];
         maps[head] = (SvgHeatmap){titles[head], "position $u$ (read)", NULL,
-                                  2, 4, values[head], rows, positions, "%.2f",
-                                  0};
+                                  2, 4, values[head], rows, digit_labels,
+                                  "%.2f", 0};
     }
     SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
     if (layout == VIEW_APART)

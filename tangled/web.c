@@ -32,7 +32,7 @@ static struct {
     unsigned char input[WEB_INPUT];     /* the page writes here */
     Text output;                        /* and reads here */
     TrainRecord log[WEB_RECORDS];       /* the run being trained */
-    int n_records, first_perfect;
+    int steps, n_records, first_perfect;
     int T, pos, block;                  /* the stepper's sequence */
 } web;
 
@@ -146,7 +146,7 @@ WEB_EXPORT(save) int web_save(void)
 
 enum { WEB_PANEL = 320 };      /* the width of a panel, in SVG pixels */
 
-static void training_chart(Text *svg, int steps)
+static void training_chart(Text *svg)
 {
     static float step[WEB_RECORDS], loss[WEB_RECORDS], correct[WEB_RECORDS];
     char marker[64];
@@ -160,10 +160,10 @@ static void training_chart(Text *svg, int steps)
     SvgLinePanel panels[2] = {
         {.title = "Loss", .x_label = "step", .y_label = "cross-entropy",
          .series = &losses, .n_series = 1, .log_y = 1, .x_min = 0,
-         .x_max = steps, .y_min = 0.3, .y_max = 3,
+         .x_max = web.steps, .y_min = 0.3, .y_max = 3,
          .legend = SVG_LEGEND_NONE},
         {.title = "Score", .x_label = "step", .y_label = "problems right",
-         .series = &scores, .n_series = 1, .x_min = 0, .x_max = steps,
+         .series = &scores, .n_series = 1, .x_min = 0, .x_max = web.steps,
          .y_min = 0, .y_max = 100, .legend = SVG_LEGEND_NONE,
          .v_line = {web.first_perfect > 0, web.first_perfect, marker}},
     };
@@ -184,30 +184,27 @@ static const char *training_stopped(char *out, size_t size,
     return out;
 }
 
-typedef struct { int steps; } WebRun;
-
 static void observe(const TrainRecord *r, void *context)
 {
-    const WebRun *run = context;
+    (void)context;                  /* the run under way is web's */
     if (web.n_records < WEB_RECORDS)
         web.log[web.n_records++] = *r;
     if (r->correct == N_PROBLEMS && web.first_perfect < 0)
         web.first_perfect = r->step;
     clear_output();
     drawing_follows();
-    training_chart(&web.output, run->steps);
+    training_chart(&web.output);
     page_progress(r->step, (double)r->loss, r->correct);
 }
 
 WEB_EXPORT(train) int web_train(uint64_t seed, int steps)
 {
-    WebRun run = {steps};
     TrainConfig cfg = train_defaults();
     cfg.seed = seed;
     cfg.steps = steps;
     cfg.observe = observe;
-    cfg.context = &run;
     char why[128];
+    web.steps = steps;
     web.n_records = 0;
     web.first_perfect = -1;
     if (fresh_model(seed) != 0)
@@ -253,36 +250,6 @@ static struct {
     int now;                        /* the run under way */
 } trials;
 
-static void experiment_chart(Text *svg);
-
-static void observe_trial(const TrainRecord *r, void *context)
-{
-    WebTrial *run = context;
-    run->n_records++;
-    clear_output();
-    field("run", "%d", trials.now);
-    drawing_follows();
-    experiment_chart(&web.output);
-    page_progress(r->step, (double)r->loss, r->correct);
-}
-
-static int train_trial(WebTrial *run, uint64_t seed)
-{
-    Gpt g;
-    if (gpt_create(&g, seed, run->n_heads, MAX_BATCH) != 0)
-        return -1;
-    g.ablate = run->off;
-    run->cfg = train_defaults();
-    run->cfg.seed = seed;
-    run->cfg.observe = observe_trial;
-    run->cfg.context = run;
-    run->result = train(&g.model, &run->cfg, run->log, WEB_RECORDS);
-    run->loss = run->result.fault_step != 0
-                    ? NAN : (double)loss_on_all_problems(&g.model);
-    gpt_destroy(&g);
-    return 0;
-}
-
 static void experiment_chart(Text *svg)
 {
     static float step[2][WEB_RECORDS], loss[2][WEB_RECORDS],
@@ -314,6 +281,33 @@ static void experiment_chart(Text *svg)
     };
     for (int p = 0; p < 2; p++)
         svg_line_charts(svg, &panels[p], 1, WEB_PANEL, 380);
+}
+
+static void observe_trial(const TrainRecord *r, void *context)
+{
+    WebTrial *run = context;
+    run->n_records++;
+    clear_output();
+    field("run", "%d", trials.now);
+    drawing_follows();
+    experiment_chart(&web.output);
+    page_progress(r->step, (double)r->loss, r->correct);
+}
+
+static int train_trial(WebTrial *run, uint64_t seed)
+{
+    Gpt g;
+    if (gpt_create(&g, seed, run->n_heads, MAX_BATCH) != 0)
+        return -1;
+    g.ablate = run->off;
+    run->cfg.seed = seed;
+    run->cfg.observe = observe_trial;
+    run->cfg.context = run;
+    run->result = train(&g.model, &run->cfg, run->log, WEB_RECORDS);
+    run->loss = run->result.fault_step != 0
+                    ? NAN : (double)loss_on_all_problems(&g.model);
+    gpt_destroy(&g);
+    return 0;
 }
 
 static void name_trial(WebTrial *run, int n_heads, int part, int book)
@@ -416,26 +410,22 @@ static const char *quoted(char out[QUOTED], const char *text, int length)
     return out;
 }
 
+static const char *typed_text(int *length)
+{
+    clear_output();
+    if (*length < 0 || *length > WEB_INPUT)
+        *length = 0;
+    return (const char *)web.input;
+}
+
 static int read_sequence(int length, int tokens[SEQ_LEN], int *T)
 {
-    size_t where = 0;
-    const char *text = (const char *)web.input;
-    clear_output();
-    if (length < 0 || length > WEB_INPUT)
-        length = 0;
-    TokensFault defect = tokens_parse(text, (size_t)length, SEQ_LEN, tokens,
-                                      T, &where);
-    char name[32], quote[QUOTED];
-    if (defect == TOKENS_NOT_A_TOKEN) {
-        size_t position = char_named(name, text, (size_t)length, where);
-        return web_fail(2, "%s: %s at position %zu is not a token (the "
-                        "tokens are 0-9 * = ;)",
-                        quoted(quote, text, length), name, position);
-    }
-    if (defect != TOKENS_OK)
-        return web_fail(2, "%s %s: this model reads 1 to %d tokens",
-                        quoted(quote, text, length),
-                        tokens_fault_text(defect), SEQ_LEN);
+    const char *text = typed_text(&length);
+    char quote[QUOTED], why[512];
+    if (tokens_read(text, (size_t)length, SEQ_LEN, tokens, T,
+                    quoted(quote, text, length), why, sizeof why)
+        != TOKENS_OK)
+        return web_fail(2, "%s", why);
     return 0;
 }
 
@@ -453,46 +443,63 @@ WEB_EXPORT(step) int web_step(int length, int pos)
     return 0;
 }
 
-WEB_EXPORT(weights) int web_weights(int length)
+static void weight_fields(const Trace *tr, int from, int to)
 {
-    static Trace tr;
-    static float values[MAX_HEADS][SEQ_LEN * SEQ_LEN];
-    static char titles[MAX_HEADS][16], labels[SEQ_LEN][2];
-    static const char *names[SEQ_LEN];
-    SvgHeatmap maps[MAX_HEADS];
-    int tokens[SEQ_LEN], T = 0;
-    if (read_sequence(length, tokens, &T) != 0)
-        return 2;
-    gpt_trace(&web.g, tokens, T, &tr);
-    for (int t = 0; t < T; t++) {
-        labels[t][0] = char_of_token(tokens[t]);
-        names[t] = labels[t];
-    }
-    for (int head = 0; head < tr.n_heads; head++) {
-        for (int t = 0; t < T; t++)
-            for (int u = 0; u < T; u++)
-                values[head][t * T + u] =
-                    u > t ? NAN : (float)tr.weights[head][t][u];
-        snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "$u$ (read)",
-                                  "$t$ (reading)", T, T,
-                                  values[head], names, names, "%.2f", 1};
-    }
-    SvgColorScale scale = {SVG_SEQUENTIAL, 0, 1, "weight"};
-    field("next", "%c", char_of_token(argmax(tr.logits[T - 1], VOCAB)));
-    for (int head = 0; head < tr.n_heads; head++)
-        for (int t = 0; t < T; t++) {
+    for (int head = 0; head < tr->n_heads; head++)
+        for (int t = from; t <= to; t++) {
             char row[8 * SEQ_LEN];
             for (int u = 0, n = 0; u <= t; u++)
                 n += snprintf(row + n, sizeof row - (size_t)n, "%s%.2f",
                               u > 0 ? " " : "",
-                              (double)tr.weights[head][t][u]);
+                              (double)tr->weights[head][t][u]);
             field("weights[]", "%s", row);
         }
+}
+
+/* The values of head 0 in map, those of each next head after them; the
+   tokens label the columns, and the rows if map does not label them. */
+static void head_drawings(SvgHeatmap map, int n_heads, const int *tokens,
+                          double height)
+{
+    static char labels[MAX_T][2];
+    static const char *names[MAX_T];
+    const float *values = map.values;
+    char title[16];
+    for (int t = 0; t < map.cols; t++) {
+        labels[t][0] = char_of_token(tokens[t]);
+        names[t] = labels[t];
+    }
+    map.col_labels = names;
+    map.row_labels = map.row_labels ? map.row_labels : names;
     drawing_follows();
+    for (int head = 0; head < n_heads; head++) {
+        snprintf(title, sizeof title, "head %d", head);
+        map.title = title;
+        map.values = values + head * map.rows * map.cols;
+        svg_heatmaps(&web.output, &map, 1, 1,
+                     (SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"},
+                     WEB_PANEL, height);
+    }
+}
+
+WEB_EXPORT(weights) int web_weights(int length)
+{
+    static Trace tr;
+    static float values[MAX_HEADS * SEQ_LEN * SEQ_LEN];
+    int tokens[SEQ_LEN], T = 0;
+    if (read_sequence(length, tokens, &T) != 0)
+        return 2;
+    gpt_trace(&web.g, tokens, T, &tr);
     for (int head = 0; head < tr.n_heads; head++)
-        svg_heatmaps(&web.output, &maps[head], 1, 1, scale, WEB_PANEL,
-                     300);
+        for (int t = 0; t < T; t++)
+            for (int u = 0; u < T; u++)
+                values[(head * T + t) * T + u] =
+                    u > t ? NAN : (float)tr.weights[head][t][u];
+    field("next", "%c", char_of_token(argmax(tr.logits[T - 1], VOCAB)));
+    weight_fields(&tr, 0, T - 1);
+    head_drawings((SvgHeatmap){NULL, "$u$ (read)", "$t$ (reading)", T, T,
+                               values, NULL, NULL, "%.2f", 1},
+                  tr.n_heads, tokens, 300);
     return 0;
 }
 
@@ -500,11 +507,8 @@ static int read_question(int length, int *problem)
 {
     int tokens[SEQ_LEN], T = 0;
     size_t where = 0;
-    const char *text = (const char *)web.input;
+    const char *text = typed_text(&length);
     char quote[QUOTED];
-    clear_output();
-    if (length < 0 || length > WEB_INPUT)
-        length = 0;
     if (tokens_parse(text, (size_t)length, SEQ_LEN, tokens, &T, &where)
             != TOKENS_OK
         || (*problem = question_of_tokens(tokens, T)) < 0)
@@ -517,16 +521,13 @@ static int read_question(int length, int *problem)
 static int read_patch(int length, Patch *patch, int tokens[MAX_T],
                       int other[MAX_T], int *problem)
 {
-    const char *text = (const char *)web.input;
-    int T = 0, T_other = 0;
-    if (length < 0 || length > WEB_INPUT)
-        length = 0;
+    const char *text = typed_text(&length);
+    int T = EQUALS_AT + 1, T_other = 0;
     const char *space = memchr(text, ' ', (size_t)length);
     int first = space ? (int)(space - text) : length;
     if (read_question(first, problem) != 0)
         return 2;
     problem_tokens(*problem, tokens);
-    T = EQUALS_AT + 1;
     if (patch->source == PATCH_OTHER) {
         size_t where = 0;
         int from = space ? (int)(text + length - space - 1) : 0;
@@ -551,17 +552,13 @@ static int read_patch(int length, Patch *patch, int tokens[MAX_T],
 WEB_EXPORT(patch)
 int web_patch(int length, int site, int source, int heads, int pos)
 {
-    static float values[MAX_HEADS][2 * MAX_T];
-    static char titles[MAX_HEADS][16], labels[MAX_T][2];
-    static const char *names[MAX_T];
+    static float values[MAX_HEADS * 2 * MAX_T];
     static const char *const runs[2] = {"computed", "patched"};
-    SvgHeatmap maps[MAX_HEADS];
     Patch patch = {(PatchSite)site, (PatchSource)source, (unsigned)heads,
                    0, pos};
     int tokens[MAX_T], other[MAX_T], problem = 0;
     PatchRun run;
     char right[8];
-    clear_output();
     if (site < 0 || source < 0 || heads < 0)
         return web_fail(2, "no such patch");
     if (read_patch(length, &patch, tokens, other, &problem) != 0)
@@ -576,23 +573,12 @@ int web_patch(int length, int site, int source, int heads, int pos)
     field("patched", "%s", run.answer[1]);
     field("diff_clean", "%.3f", run.difference[0]);
     field("diff_patched", "%.3f", run.difference[1]);
-    for (int t = 0; t < T; t++) {
-        labels[t][0] = char_of_token(tokens[t]);
-        names[t] = labels[t];
-    }
-    for (int head = 0; head < web.g.n_heads; head++) {
+    for (int head = 0; head < web.g.n_heads; head++)
         for (int k = 0; k < 2; k++)
             for (int u = 0; u < T; u++)
-                values[head][k * T + u] = (float)run.weights[k][head][u];
-        snprintf(titles[head], sizeof titles[head], "head %d", head);
-        maps[head] = (SvgHeatmap){titles[head], "$u$ (read)", NULL, 2, T,
-                                  values[head], runs, names, "%.2f", 0};
-    }
-    drawing_follows();
-    for (int head = 0; head < web.g.n_heads; head++)
-        svg_heatmaps(&web.output, &maps[head], 1, 1,
-                     (SvgColorScale){SVG_SEQUENTIAL, 0, 1, "weight"},
-                     WEB_PANEL, 190);
+                values[(head * 2 + k) * T + u] = (float)run.weights[k][head][u];
+    head_drawings((SvgHeatmap){NULL, "$u$ (read)", NULL, 2, T, values, runs,
+                               NULL, "%.2f", 0}, web.g.n_heads, tokens, 190);
     return 0;
 }
 
@@ -632,7 +618,7 @@ WEB_EXPORT(own_output) int web_own_output(int length)
     if (read_question(length, &problem) != 0)
         return 2;
     int top = trace_own_output(&web.g, problem, &tr), row = EQUALS_AT + 1;
-    char tokens[SEQ_LEN + 1] = "", weights[64];
+    char tokens[SEQ_LEN + 1] = "";
     for (int u = 0; u <= row; u++)
         tokens[u] = char_of_token(tr.tokens[u]);
     field("tokens", "%s", tokens);
@@ -640,14 +626,7 @@ WEB_EXPORT(own_output) int web_own_output(int length)
     field("row", "%d", row);
     field("top", "%d", top);
     field("most", "%d", reads_own_output_most(&tr, top));
-    for (int head = 0; head < tr.n_heads; head++) {
-        int n = 0;
-        for (int u = 0; u <= row; u++)
-            n += snprintf(weights + n, sizeof weights - (size_t)n, "%s%.2f",
-                          u > 0 ? " " : "",
-                          (double)tr.weights[head][row][u]);
-        field("weights[]", "%s", weights);
-    }
+    weight_fields(&tr, row, row);
     return 0;
 }
 
