@@ -413,22 +413,18 @@ int patch_run(Gpt *g, const Patch *patch, const int *tokens, int T,
     if (patch_numbers(g, patch, tokens, T, other, &with) != 0)
         return -1;
     for (int run = 0; run < 2; run++) {
+        Patch as_run = *patch;
         int growing[MAX_T];
-        if (run == 0)
-            gpt_forward(g, tokens, 1, T);
-        else
-            gpt_forward_patched(g, patch, &with, tokens, T);
+        as_run.heads = run == 0 ? 0 : patch->heads;  /* run 0: no head */
+        gpt_forward_patched(g, &as_run, &with, tokens, T);
         out->difference[run] = logit_difference(g, patch->row, right);
         for (int head = 0; head < g->n_heads; head++)
             memcpy(out->weights[run][head],
                    g->act.weights + (head * T + patch->row) * T,
                    (size_t)T * sizeof(real));
         memcpy(growing, tokens, (size_t)T * sizeof *tokens);
-        if (run == 0)
-            gpt_continue(g, growing, T, out->answer[run]);
-        else
-            gpt_continue_patched(g, patch, &with, growing, T,
-                                 out->answer[run]);
+        gpt_continue_patched(g, &as_run, &with, growing, T,
+                             out->answer[run]);
     }
     return 0;
 }

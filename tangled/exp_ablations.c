@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double share_copied(Gpt *g);
-static int count_swapped_alike(Gpt *g, double *widest, int *same_answers);
-static double saturation(Gpt *g, double *widest_score);
-
 enum { MAX_VARIANTS = 1 + N_PARTS };
 typedef struct { const char *name, *label; Ablation off; } Variant;
 static int variants(void)          /* the book's model, ABLATED's parts */
@@ -49,36 +45,6 @@ typedef struct {
     double swap_gap;                /* their largest output gap */
     double widest_score, saturated; /* its scores' reach */
 } Trials;
-
-static void measure(Trials *trials, int s, Gpt *g)
-{
-    trials->loss[s] = (double)loss_on_all_problems(&g->model);
-    trials->copied[s] = share_copied(g);
-    if (s == 0) {
-        trials->swaps_alike = count_swapped_alike(g, &trials->swap_gap,
-                                                  &trials->swap_answers);
-        trials->saturated = saturation(g, &trials->widest_score);
-    }
-}
-
-static int run_trials(Trials trials[MAX_VARIANTS], const char *model,
-                      const char *sweep, Gpt *book)
-{
-    if (load_training_log(model, &trials[0].run[0]) != 0)
-        return -1;
-    measure(&trials[0], 0, book);
-    Sweep sw = {sweep, &trials[0].run[0], book};
-    for (int v = 0; v < variants(); v++)
-        for (int s = v == 0; s < N_SEEDS; s++) {
-            Relative r = {.n_heads = N_HEADS, .off = variant(v).off};
-            Gpt *g = swept(&trials[v].run[s], &sw, r, s);
-            if (g == NULL)
-                return -1;
-            measure(&trials[v], s, g);
-            done_with(g, &sw);
-        }
-    return 0;
-}
 
 static double share_copied(Gpt *g)
 {
@@ -497,6 +463,36 @@ static void numbers_of_saturation(Text *out, const Trials *trials,
            trials->widest_score);
     number(out, named("%s_saturated", name).text, "%.0f",
            trials->saturated);
+}
+
+static void measure(Trials *trials, int s, Gpt *g)
+{
+    trials->loss[s] = (double)loss_on_all_problems(&g->model);
+    trials->copied[s] = share_copied(g);
+    if (s == 0) {
+        trials->swaps_alike = count_swapped_alike(g, &trials->swap_gap,
+                                                  &trials->swap_answers);
+        trials->saturated = saturation(g, &trials->widest_score);
+    }
+}
+
+static int run_trials(Trials trials[MAX_VARIANTS], const char *model,
+                      const char *sweep, Gpt *book)
+{
+    if (load_training_log(model, &trials[0].run[0]) != 0)
+        return -1;
+    measure(&trials[0], 0, book);
+    Sweep sw = {sweep, &trials[0].run[0], book};
+    for (int v = 0; v < variants(); v++)
+        for (int s = v == 0; s < N_SEEDS; s++) {
+            Relative r = {.n_heads = N_HEADS, .off = variant(v).off};
+            Gpt *g = swept(&trials[v].run[s], &sw, r, s);
+            if (g == NULL)
+                return -1;
+            measure(&trials[v], s, g);
+            done_with(g, &sw);
+        }
+    return 0;
 }
 
 static int numbers_and_figures_of_the_ablations(const char *dir,

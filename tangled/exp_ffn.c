@@ -85,12 +85,13 @@ static int lowest_of_the_seeds(const Trained runs[N_SEEDS])
     return lowest;
 }
 
-static int train_without_gelu(Text *numbers, FfnRuns *e)
+static int train_without_gelu(Text *numbers, Claims *claims, FfnRuns *e)
 {
     const Trained *with = e->with_gelu;
     Relative r = {.n_heads = N_HEADS, .off = NO_GELU};
     double loss = 0, loss_with = 0, steps[2][N_SEEDS];
-    int ends = 0;
+    int slower = 0, ends = 0, reached = 0;
+    int counted[2][N_SEEDS], final[N_SEEDS];  /* [0]: without GELU */
     for (int s = 0; s < N_SEEDS; s++) {
         Gpt *g = swept_measured(&e->no_gelu[s], &e->sweep, r, s);
         if (g == NULL)
@@ -98,19 +99,42 @@ static int train_without_gelu(Text *numbers, FfnRuns *e)
         done_with(g, &e->sweep);
         loss += e->no_gelu[s].loss / N_SEEDS;
         loss_with += with[s].loss / N_SEEDS;
-        steps[0][s] = steps_to_perfect(&e->no_gelu[s].run);
-        steps[1][s] = steps_to_perfect(&with[s].run);
-        ends += e->no_gelu[s].correct == N_PROBLEMS;
+        counted[0][s] = steps_to_perfect(&e->no_gelu[s].run);
+        counted[1][s] = steps_to_perfect(&with[s].run);
+        for (int k = 0; k < 2; k++)
+            steps[k][s] = counted[k][s];
+        final[s] = e->no_gelu[s].correct;
+        slower += counted[0][s] > counted[1][s];
+        ends += final[s] == N_PROBLEMS;
+        reached += e->no_gelu[s].run.result.first_perfect > 0;
     }
+    int lowest_without = lowest_of_the_seeds(e->no_gelu),
+        lowest_with = lowest_of_the_seeds(with);
     number(numbers, "nogelu_mean_loss", "%.3f", loss);
     number(numbers, "gelu_mean_loss", "%.3f", loss_with);
     numbers_of_spread(numbers, "nogelu_steps", "%g", steps[0], N_SEEDS);
     numbers_of_spread(numbers, "gelu_steps", "%g", steps[1], N_SEEDS);
     number(numbers, "nogelu_ends_perfect", "%d", ends);
     number(numbers, "ffn_n_seeds", "%d", N_SEEDS);
-    number(numbers, "nogelu_relapse", "%d",
-           lowest_of_the_seeds(e->no_gelu));
-    number(numbers, "gelu_relapse", "%d", lowest_of_the_seeds(with));
+    number(numbers, "nogelu_relapse", "%d", lowest_without);
+    number(numbers, "gelu_relapse", "%d", lowest_with);
+    claim_every(claims, slower, N_SEEDS, CHAPTER_FFN,
+          "the model without GELU needs more steps to its first 100/100 "
+          "than with GELU, from every seed",
+          "steps to 100/100 without GELU: %s; with: %s",
+          seed_list(counted[0]).text, seed_list(counted[1]).text);
+    claim_count(claims, ends, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
+                CHAPTER_FFN,
+          "the model without GELU ends at 100/100 on most seeds",
+          "final scores without GELU: %s", seed_list(final).text);
+    claim_every(claims, reached, N_SEEDS, CHAPTER_FFN,
+          "the model without GELU answers all 100 problems at some check, "
+          "on every seed", "on %d of %d seeds", reached, N_SEEDS);
+    claim(claims, lowest_without < lowest_with, CHAPTER_FFN,
+          "the model without GELU falls back further after its first "
+          "perfect score than the model with GELU",
+          "lowest after the first 100/100: %d without, %d with",
+          lowest_without, lowest_with);
     return 0;
 }
 
@@ -380,35 +404,6 @@ static void check_the_models_of_all_seeds(Claims *claims,
 static void claims_about_the_ffn(Claims *claims, const FfnRuns *e)
 {
     const NeuronFound *found = e->seed[0].found;    /* the book's model */
-    int slower = 0, ends = 0, reached = 0;
-    int with[N_SEEDS], without[N_SEEDS], final[N_SEEDS];
-    for (int s = 0; s < N_SEEDS; s++) {
-        with[s] = steps_to_perfect(&e->with_gelu[s].run);
-        without[s] = steps_to_perfect(&e->no_gelu[s].run);
-        final[s] = e->no_gelu[s].correct;
-        slower += without[s] > with[s];
-        ends += final[s] == N_PROBLEMS;
-        reached += e->no_gelu[s].run.result.first_perfect > 0;
-    }
-    claim_every(claims, slower, N_SEEDS, CHAPTER_FFN,
-          "the model without GELU needs more steps to its first 100/100 "
-          "than with GELU, from every seed",
-          "steps to 100/100 without GELU: %s; with: %s",
-          seed_list(without).text, seed_list(with).text);
-    claim_count(claims, ends, N_SEEDS, N_SEEDS / 2 + 1, N_SEEDS,
-                CHAPTER_FFN,
-          "the model without GELU ends at 100/100 on most seeds",
-          "final scores without GELU: %s", seed_list(final).text);
-    claim_every(claims, reached, N_SEEDS, CHAPTER_FFN,
-          "the model without GELU answers all 100 problems at some check, "
-          "on every seed", "on %d of %d seeds", reached, N_SEEDS);
-    int lowest_without = lowest_of_the_seeds(e->no_gelu),
-        lowest_with = lowest_of_the_seeds(e->with_gelu);
-    claim(claims, lowest_without < lowest_with, CHAPTER_FFN,
-          "the model without GELU falls back further after its first "
-          "perfect score than the model with GELU",
-          "lowest after the first 100/100: %d without, %d with",
-          lowest_without, lowest_with);
     int worst = 1;
     for (int c = 1; c < N_DRAWN; c++)
         worst &= fabs(found[c].d) > fabs(found[0].d);
@@ -470,7 +465,7 @@ int ffn_experiments(const char *model, const char *sweep, const char *dir,
         status = train_and_take_apart(e, s);
     if (status == 0) {
         no_gelu_collapse(numbers, claims, g);
-        status = train_without_gelu(numbers, e);
+        status = train_without_gelu(numbers, claims, e);
     }
     if (status == 0)
         status = figure_without_gelu(fig, e);

@@ -282,6 +282,25 @@ static void claims_about_heads(Claims *claims, const HeadRuns *e,
     claims_about_frozen_weights(claims, e);
 }
 
+static void seeds_where_later(char *out, size_t size, const int *these,
+                              const int *those, int n, uint64_t first_seed)
+{
+    int later = 0, done = 0;
+    for (int s = 0; s < n; s++)
+        later += these[s] > those[s];
+    size_t used = (size_t)snprintf(out, size, "%s", later == 0 ? "no seed"
+                                   : later == 1 ? "seed " : "seeds ");
+    for (int s = 0; s < n && used < size; s++) {
+        if (these[s] <= those[s])
+            continue;
+        done++;
+        int w = snprintf(out + used, size - used, "%s%llu",
+                         done == 1 ? "" : done == later ? " and " : ", ",
+                         (unsigned long long)first_seed + (unsigned)s);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 static void steps_of_heads(HeadRuns *e)
 {
     for (int c = 0; c < N_HEAD_CHOICES; c++) {

@@ -397,10 +397,11 @@ static int split_seed(const LayoutRuns *e)
     return split;
 }
 
-static void numbers_of_the_split_seed(Text *out, const LayoutRuns *e)
+static void the_split_seed(Text *out, Claims *claims, const LayoutRuns *e)
 {
     int split = split_seed(e), lo = N_LAYOUTS * N_PROBLEMS, hi = 0;
     int most = highest_of_ints(e->on_operand[split], N_HEADS);
+    int a_little = 1, extremes = 0;
     for (int s = 0; s < N_SEEDS; s++)
         if (s != split) {
             lo = e->some_head[s] < lo ? e->some_head[s] : lo;
@@ -420,16 +421,34 @@ static void numbers_of_the_split_seed(Text *out, const LayoutRuns *e)
     for (int i = 0; i < 2; i++) {
         double head_lo = 1, head_hi = 0;
         for (int head = 0; head < N_HEADS; head++) {
-            double on = mean_weight(e, shown[i], head, ON_A)
-                      + mean_weight(e, shown[i], head, ON_B);
-            head_lo = fmin(head_lo, on);
-            head_hi = fmax(head_hi, on);
+            double a = mean_weight(e, shown[i], head, ON_A);
+            double b = mean_weight(e, shown[i], head, ON_B);
+            head_lo = fmin(head_lo, a + b);
+            head_hi = fmax(head_hi, a + b);
+            if (i == 1)
+                a_little &= a > 0.1 && a < 0.4 && b > 0.1 && b < 0.4;
         }
+        if (i == 0)
+            extremes = head_hi > 0.9 && head_lo < 0.2;
         number(out, named("layouts_%s_head_lo", names[i]).text, "%.2f",
                head_lo);
         number(out, named("layouts_%s_head_hi", names[i]).text, "%.2f",
                head_hi);
     }
+    claim(claims, extremes, CHAPTER_TRAINING,
+          "of seed 1's heads, one gives the operands over 0.9 of its "
+          "weight, one under 0.2", extremes ? "both" : "not both");
+    claim(claims, a_little, CHAPTER_TRAINING,
+          "every head of the split seed gives each operand between 0.1 and "
+          "0.4 of its weight", "seed %llu: %s",
+          (unsigned long long)e->run[split].cfg.seed,
+          a_little ? "every head" : "not every head");
+    claim(claims, e->sum_on_operand[split] > most, CHAPTER_TRAINING,
+          "on the split seed the heads' sum peaks on an operand in more "
+          "strings than any one head",
+          "seed %llu: the sum in %d, a head in at most %d",
+          (unsigned long long)e->run[split].cfg.seed,
+          e->sum_on_operand[split], most);
 }
 
 static FigureReading read_the_figure(const LayoutRuns *e)
@@ -497,10 +516,26 @@ static void write_7_times_8(char written[MAX_T + 1], int which)
     written[t] = '\0';
 }
 
-static void numbers_of_the_figure(Text *out, const LayoutRuns *e)
+static void the_figure(Text *out, Claims *claims, const LayoutRuns *e)
 {
     FigureReading f = read_the_figure(e);
     char written[MAX_T + 1] = "";
+    int before = 0;
+    for (int which = 0; which < N_LAYOUTS; which++)
+        before += position_of(which, 'b')
+                  == (int)strlen(layouts[which]) - 2;
+    claim(claims, before == N_LAYOUTS, CHAPTER_TRAINING,
+          "in every layout b stands just before the =",
+          "in %d of %d layouts", before, N_LAYOUTS);
+    claim(claims, f.head >= 0, CHAPTER_TRAINING,
+          "in the figure, a head peaks on the same operand of 7*8 in every "
+          "layout", f.head >= 0 ? "head %d" : "none does", f.head);
+    claim(claims, f.others == 2 && f.weak_on - f.weak_rival_weight < 0.01,
+          CHAPTER_TRAINING,
+          "two other heads peak on the other operand in every layout, one "
+          "of them by less than 0.01 in some layout",
+          "%d heads; the narrowest lead %.3f against %.3f", f.others,
+          f.weak_on, f.weak_rival_weight);
     if (f.head < 0 || f.weak < 0)
         return;     /* the claims say so */
     write_7_times_8(written, f.weak_layout);
@@ -517,6 +552,81 @@ static void numbers_of_the_figure(Text *out, const LayoutRuns *e)
     number(out, "layouts_weak_on", "%.3f", f.weak_on);
     number(out, "layouts_weak_rival", "%.3f", f.weak_rival_weight);
     number(out, "layouts_weak_rival_token", "%c", written[f.weak_rival]);
+}
+
+static void check_parsed_perceptron(Claims *claims, const LayoutRuns *e)
+{
+    int with_parser = 0;
+    for (int r = 0; r < N_SEEDS; r++)
+        with_parser += e->parsed_right[r] == N_LAYOUTS * N_PROBLEMS;
+    claim_every(claims, with_parser, N_SEEDS, CHAPTER_TURN,
+          "with the parser in front, the perceptron of every seed answers "
+          "all 600 strings", "strings answered: %s",
+          seed_list(e->parsed_right).text);
+}
+
+static void check_layouts_answered(Claims *claims, const LayoutRuns *e)
+{
+    int answered = 0;
+    for (int r = 0; r < N_SEEDS; r++)
+        for (int which = 0; which < N_LAYOUTS; which++)
+            answered += e->right[r][which];
+    claim_every(claims, answered, N_SEEDS * N_LAYOUTS * N_PROBLEMS,
+          CHAPTER_TRAINING,
+          "every run answers every problem in every layout",
+          "%d of %d strings over the seeds", answered,
+          N_SEEDS * N_LAYOUTS * N_PROBLEMS);
+}
+
+static void check_operand_weights(Claims *claims, const LayoutRuns *e)
+{
+    int more = 0, moved = 0, summed = 0;
+    int operands[N_SEEDS], fillers[N_SEEDS];
+    for (int r = 0; r < N_SEEDS; r++) {
+        int everywhere = 1;
+        for (int which = 0; which < N_LAYOUTS; which++) {
+            double on = 0, off = 0;
+            for (int head = 0; head < N_HEADS; head++) {
+                on += e->weight[r][head][which][ON_A]
+                    + e->weight[r][head][which][ON_B];
+                off += e->weight[r][head][which][ON_FILLERS];
+            }
+            everywhere &= on > off;
+        }
+        more += everywhere;
+        moved += e->moved[r] > 0.5;
+        summed += 5 * e->sum_on_operand[r] > 4 * N_LAYOUTS * N_PROBLEMS;
+        operands[r] = (int)lround(percent_on(e, r, ON_A));
+        fillers[r] = (int)lround(percent_on(e, r, ON_FILLERS));
+    }
+    claim_every(claims, more, N_SEEDS, CHAPTER_TRAINING,
+          "on every seed and in every layout, the four heads of the = put "
+          "more weight on the two operands than on all the fillers",
+          "on the operands, %%: %s; on the fillers, %%: %s",
+          seed_list(operands).text, seed_list(fillers).text);
+    claim_every(claims, moved, N_SEEDS, CHAPTER_TRAINING,
+          "on every seed, more than half of the weight on the pair's two "
+          "positions lies on a", "on %d seeds; the least share %.2f", moved,
+          lowest_of(e->moved, N_SEEDS));
+    claim_every(claims, summed, N_SEEDS, CHAPTER_TRAINING,
+          "on every seed, the heads' summed = row peaks on an operand in "
+          "more than four of five strings", "strings: %s",
+          seed_list(e->sum_on_operand).text);
+}
+
+static void check_the_steps_taken(Claims *claims, const LayoutRuns *e)
+{
+    int longer = 0, first_perfect[N_SEEDS], control[N_SEEDS];
+    for (int r = 0; r < N_SEEDS; r++) {
+        first_perfect[r] = e->run[r].result.first_perfect;
+        control[r] = e->control[r].result.first_perfect;
+        longer += first_perfect[r] > control[r] && control[r] > 0;
+    }
+    claim_every(claims, longer, N_SEEDS, CHAPTER_TRAINING,
+          "on every seed, six layouts need more steps than the book's "
+          "layout alone", "first 100/100 on six layouts: %s; on the book's "
+          "layout alone: %s", seed_list(first_perfect).text,
+          seed_list(control).text);
 }
 
 static int numbers_of_layouts(Text *out, Claims *claims,
@@ -561,11 +671,45 @@ static int numbers_of_layouts(Text *out, Claims *claims,
            lowest_of_ints(least, N_SEEDS));
     numbers_of_steps(out, e);
     numbers_of_weights(out, e);
-    numbers_of_the_split_seed(out, e);
-    numbers_of_the_figure(out, e);
+    the_split_seed(out, claims, e);
+    the_figure(out, claims, e);
+    check_the_steps_taken(claims, e);
     numbers_of_the_exchange(out, claims, e);
     numbers_of_the_ablations(out, claims, e);
     return 0;
+}
+
+static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
+{
+    claim(claims, e->parsed == N_LAYOUTS * N_PROBLEMS, CHAPTER_TURN,
+          "the hand-written parser reads every string of the six layouts",
+          "%d of %d", e->parsed, N_LAYOUTS * N_PROBLEMS);
+    int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
+    int misread = operands_of_tokens(zero, 5, &a, &b) == 0
+                  && !(a == 7 && b == 8);
+    claim(claims, misread, CHAPTER_TURN, "the parser misreads 07*8=",
+          misread ? "it reads a = %d, b = %d" : "it reads it right", a, b);
+    claim(claims, position_of(0, 'b') == 2 && position_of(1, 'a') == 2,
+          CHAPTER_TURN,
+          "position 2 holds b in the first layout and a in the second",
+          "position 2 holds %s, then %s",
+          position_of(0, 'b') == 2 ? "b" : "not b",
+          position_of(1, 'a') == 2 ? "a" : "not a");
+    int always = -1;
+    for (int t = 0; t < MAX_T; t++) {
+        int every = 1;
+        for (int which = 0; which < N_LAYOUTS; which++)
+            every &= position_of(which, 'a') == t
+                     || position_of(which, 'b') == t;
+        if (every && always < 0)
+            always = t;
+    }
+    claim(claims, always < 0, CHAPTER_TURN,
+          "no position holds an operand in every layout",
+          always < 0 ? "none does" : "position %d does", always);
+    check_parsed_perceptron(claims, e);
+    check_layouts_answered(claims, e);
+    check_operand_weights(claims, e);
 }
 
 static int table_of_runs(const char *dir, const LayoutRuns *e)
@@ -630,165 +774,6 @@ static int table_of_layouts(const char *dir)
                     (int)strlen(layouts[which]) - 1);
     }
     return save_table(dir, "layouts.md", &md);
-}
-
-static void check_parsed_perceptron(Claims *claims, const LayoutRuns *e)
-{
-    int with_parser = 0;
-    for (int r = 0; r < N_SEEDS; r++)
-        with_parser += e->parsed_right[r] == N_LAYOUTS * N_PROBLEMS;
-    claim_every(claims, with_parser, N_SEEDS, CHAPTER_TURN,
-          "with the parser in front, the perceptron of every seed answers "
-          "all 600 strings", "strings answered: %s",
-          seed_list(e->parsed_right).text);
-}
-
-static void check_layouts_answered(Claims *claims, const LayoutRuns *e)
-{
-    int answered = 0;
-    for (int r = 0; r < N_SEEDS; r++)
-        for (int which = 0; which < N_LAYOUTS; which++)
-            answered += e->right[r][which];
-    claim_every(claims, answered, N_SEEDS * N_LAYOUTS * N_PROBLEMS,
-          CHAPTER_TRAINING,
-          "every run answers every problem in every layout",
-          "%d of %d strings over the seeds", answered,
-          N_SEEDS * N_LAYOUTS * N_PROBLEMS);
-}
-
-static void check_operand_weights(Claims *claims, const LayoutRuns *e)
-{
-    int more = 0, moved = 0, summed = 0;
-    int operands[N_SEEDS], fillers[N_SEEDS];
-    for (int r = 0; r < N_SEEDS; r++) {
-        int everywhere = 1;
-        for (int which = 0; which < N_LAYOUTS; which++) {
-            double on = 0, off = 0;
-            for (int head = 0; head < N_HEADS; head++) {
-                on += e->weight[r][head][which][ON_A]
-                    + e->weight[r][head][which][ON_B];
-                off += e->weight[r][head][which][ON_FILLERS];
-            }
-            everywhere &= on > off;
-        }
-        more += everywhere;
-        moved += e->moved[r] > 0.5;
-        summed += 5 * e->sum_on_operand[r] > 4 * N_LAYOUTS * N_PROBLEMS;
-        operands[r] = (int)lround(percent_on(e, r, ON_A));
-        fillers[r] = (int)lround(percent_on(e, r, ON_FILLERS));
-    }
-    claim_every(claims, more, N_SEEDS, CHAPTER_TRAINING,
-          "on every seed and in every layout, the four heads of the = put "
-          "more weight on the two operands than on all the fillers",
-          "on the operands, %%: %s; on the fillers, %%: %s",
-          seed_list(operands).text, seed_list(fillers).text);
-    claim_every(claims, moved, N_SEEDS, CHAPTER_TRAINING,
-          "on every seed, more than half of the weight on the pair's two "
-          "positions lies on a", "on %d seeds; the least share %.2f", moved,
-          lowest_of(e->moved, N_SEEDS));
-    claim_every(claims, summed, N_SEEDS, CHAPTER_TRAINING,
-          "on every seed, the heads' summed = row peaks on an operand in "
-          "more than four of five strings", "strings: %s",
-          seed_list(e->sum_on_operand).text);
-}
-
-static void check_the_split_seed(Claims *claims, const LayoutRuns *e)
-{
-    int split = split_seed(e), a_little = 1, extremes = 0;
-    int most = highest_of_ints(e->on_operand[split], N_HEADS);
-    for (int head = 0; head < N_HEADS; head++) {
-        double a = mean_weight(e, split, head, ON_A);
-        double b = mean_weight(e, split, head, ON_B);
-        a_little &= a > 0.1 && a < 0.4 && b > 0.1 && b < 0.4;
-        a = mean_weight(e, 0, head, ON_A) + mean_weight(e, 0, head, ON_B);
-        extremes |= (a > 0.9) << 0 | (a < 0.2) << 1;
-    }
-    claim(claims, extremes == 3, CHAPTER_TRAINING,
-          "of seed 1's heads, one gives the operands over 0.9 of its "
-          "weight, one under 0.2", extremes == 3 ? "both" : "not both");
-    claim(claims, a_little, CHAPTER_TRAINING,
-          "every head of the split seed gives each operand between 0.1 and "
-          "0.4 of its weight", "seed %llu: %s",
-          (unsigned long long)e->run[split].cfg.seed,
-          a_little ? "every head" : "not every head");
-    claim(claims, e->sum_on_operand[split] > most, CHAPTER_TRAINING,
-          "on the split seed the heads' sum peaks on an operand in more "
-          "strings than any one head",
-          "seed %llu: the sum in %d, a head in at most %d",
-          (unsigned long long)e->run[split].cfg.seed,
-          e->sum_on_operand[split], most);
-}
-
-static void check_the_figure(Claims *claims, const LayoutRuns *e)
-{
-    FigureReading f = read_the_figure(e);
-    int before = 0;
-    for (int which = 0; which < N_LAYOUTS; which++)
-        before += position_of(which, 'b')
-                  == (int)strlen(layouts[which]) - 2;
-    claim(claims, before == N_LAYOUTS, CHAPTER_TRAINING,
-          "in every layout b stands just before the =",
-          "in %d of %d layouts", before, N_LAYOUTS);
-    claim(claims, f.head >= 0, CHAPTER_TRAINING,
-          "in the figure, a head peaks on the same operand of 7*8 in every "
-          "layout", f.head >= 0 ? "head %d" : "none does", f.head);
-    claim(claims, f.others == 2 && f.weak_on - f.weak_rival_weight < 0.01,
-          CHAPTER_TRAINING,
-          "two other heads peak on the other operand in every layout, one "
-          "of them by less than 0.01 in some layout",
-          "%d heads; the narrowest lead %.3f against %.3f", f.others,
-          f.weak_on, f.weak_rival_weight);
-}
-
-static void check_the_steps_taken(Claims *claims, const LayoutRuns *e)
-{
-    int longer = 0, first_perfect[N_SEEDS], control[N_SEEDS];
-    for (int r = 0; r < N_SEEDS; r++) {
-        first_perfect[r] = e->run[r].result.first_perfect;
-        control[r] = e->control[r].result.first_perfect;
-        longer += first_perfect[r] > control[r] && control[r] > 0;
-    }
-    claim_every(claims, longer, N_SEEDS, CHAPTER_TRAINING,
-          "on every seed, six layouts need more steps than the book's "
-          "layout alone", "first 100/100 on six layouts: %s; on the book's "
-          "layout alone: %s", seed_list(first_perfect).text,
-          seed_list(control).text);
-}
-
-static void claims_about_layouts(Claims *claims, const LayoutRuns *e)
-{
-    claim(claims, e->parsed == N_LAYOUTS * N_PROBLEMS, CHAPTER_TURN,
-          "the hand-written parser reads every string of the six layouts",
-          "%d of %d", e->parsed, N_LAYOUTS * N_PROBLEMS);
-    int zero[] = {0, 7, TOK_TIMES, 8, TOK_EQUALS}, a = -1, b = -1;
-    int misread = operands_of_tokens(zero, 5, &a, &b) == 0
-                  && !(a == 7 && b == 8);
-    claim(claims, misread, CHAPTER_TURN, "the parser misreads 07*8=",
-          misread ? "it reads a = %d, b = %d" : "it reads it right", a, b);
-    claim(claims, position_of(0, 'b') == 2 && position_of(1, 'a') == 2,
-          CHAPTER_TURN,
-          "position 2 holds b in the first layout and a in the second",
-          "position 2 holds %s, then %s",
-          position_of(0, 'b') == 2 ? "b" : "not b",
-          position_of(1, 'a') == 2 ? "a" : "not a");
-    int always = -1;
-    for (int t = 0; t < MAX_T; t++) {
-        int every = 1;
-        for (int which = 0; which < N_LAYOUTS; which++)
-            every &= position_of(which, 'a') == t
-                     || position_of(which, 'b') == t;
-        if (every && always < 0)
-            always = t;
-    }
-    claim(claims, always < 0, CHAPTER_TURN,
-          "no position holds an operand in every layout",
-          always < 0 ? "none does" : "position %d does", always);
-    check_parsed_perceptron(claims, e);
-    check_layouts_answered(claims, e);
-    check_operand_weights(claims, e);
-    check_the_split_seed(claims, e);
-    check_the_figure(claims, e);
-    check_the_steps_taken(claims, e);
 }
 
 static int figure_layouts(const char *fig, const LayoutRuns *e)

@@ -321,25 +321,6 @@ void seed_by_seed(const int *these, const int *those, int n, int count[3])
         count[these[s] < those[s] ? 0 : these[s] == those[s] ? 1 : 2]++;
 }
 
-void seeds_where_later(char *out, size_t size, const int *these,
-                       const int *those, int n, uint64_t first_seed)
-{
-    int later = 0, done = 0;
-    for (int s = 0; s < n; s++)
-        later += these[s] > those[s];
-    size_t used = (size_t)snprintf(out, size, "%s", later == 0 ? "no seed"
-                                   : later == 1 ? "seed " : "seeds ");
-    for (int s = 0; s < n && used < size; s++) {
-        if (these[s] <= those[s])
-            continue;
-        done++;
-        int w = snprintf(out + used, size - used, "%s%llu",
-                         done == 1 ? "" : done == later ? " and " : ", ",
-                         (unsigned long long)first_seed + (unsigned)s);
-        used += w > 0 ? (size_t)w : 0;
-    }
-}
-
 double median_of_ints(const int *values, int n)
 {
     double as_doubles[N_SEEDS] = {0};   /* a sweep has N_SEEDS at most */

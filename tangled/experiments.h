@@ -112,8 +112,6 @@ Topic heldout_experiments;
 enum { NEVER = 1 << 30 };   /* the first 100/100 of a run without one */
 void   seed_by_seed(const int *these, const int *those, int n,
                     int count[3]);
-void   seeds_where_later(char *out, size_t size, const int *these,
-                         const int *those, int n, uint64_t first_seed);
 double median_of_ints(const int *values, int n);
 int    lowest_of_ints(const int *values, int n);
 int    highest_of_ints(const int *values, int n);

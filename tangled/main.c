@@ -30,7 +30,7 @@ typedef struct {
     Gpt *g;
 } Watcher;
 static void watch_training(const TrainRecord *r, void *context);
-static int training_fault(const Run *run, const Params *p);
+static int training_fault(const Run *run);
 
 static int usage_error(const char *format, ...) PRINTF_LIKE(1, 2);
 
@@ -292,7 +292,7 @@ static int command_train(const Arguments *a)
         run->result = train(&g->model, &run->cfg, run->log, MAX_RECORDS);
         if (watcher.progress)
             fputc('\n', stderr);
-        status = training_fault(run, &g->model.p);
+        status = training_fault(run);
         if (status == 0)
             status = save_checkpoint(output, g);
         if (status == 0)
@@ -305,16 +305,12 @@ static int command_train(const Arguments *a)
     return status;
 }
 
-static int training_fault(const Run *run, const Params *p)
+static int training_fault(const Run *run)
 {
-    int step = run->result.fault_step, table = run->result.fault_table;
-    if (step == 0)
+    char why[128];
+    if (run->result.fault_step == 0)
         return 0;
-    if (table < 0)
-        return fail("training stopped at step %d: the loss is not a "
-                    "finite number; nothing was saved", step);
-    return fail("training stopped at step %d: table %s holds a NaN or "
-                "infinity; nothing was saved", step, p->specs[table].name);
+    return fail("%s", training_stopped(why, sizeof why, &run->result));
 }
 
 static void watch_training(const TrainRecord *r, void *context)

@@ -18,6 +18,18 @@ void training_curves(const TrainRecord *records, int n_records,
 const char *const digit_labels[N_DIGITS] =
     {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 
+const char *training_stopped(char *out, size_t size, const TrainResult *r)
+{
+    if (r->fault_table < 0)
+        snprintf(out, size, "training stopped at step %d: the loss is not "
+                 "a finite number; nothing was saved", r->fault_step);
+    else
+        snprintf(out, size, "training stopped at step %d: table %s holds "
+                 "a NaN or infinity; nothing was saved", r->fault_step,
+                 gpt_tables[r->fault_table].name);
+    return out;
+}
+
 void training_log_text(Text *log, const TrainConfig *c,
                        const TrainRecord *records, int n_records)
 {

@@ -11,6 +11,7 @@ void training_log_text(Text *log, const TrainConfig *c,
                        const TrainRecord *records, int n_records);
 void training_curves(const TrainRecord *records, int n_records,
                      float *step, float *loss, float *correct);
+const char *training_stopped(char *out, size_t size, const TrainResult *r);
 /* A view of several panels is one figure at the book's width or a
    phone's, or, in the live book, a drawing for each panel, which the
    page lays out. */

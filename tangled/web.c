@@ -171,19 +171,6 @@ static void training_chart(Text *svg)
         svg_line_charts(svg, &panels[p], 1, WEB_PANEL, 300);
 }
 
-static const char *training_stopped(char *out, size_t size,
-                                    const TrainResult *r)
-{
-    if (r->fault_table < 0)
-        snprintf(out, size, "training stopped at step %d: the loss is not "
-                 "a finite number; nothing was saved", r->fault_step);
-    else
-        snprintf(out, size, "training stopped at step %d: table %s holds "
-                 "a NaN or infinity; nothing was saved", r->fault_step,
-                 gpt_tables[r->fault_table].name);
-    return out;
-}
-
 static void observe(const TrainRecord *r, void *context)
 {
     (void)context;                  /* the run under way is web's */
