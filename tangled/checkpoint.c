@@ -133,18 +133,17 @@ CheckpointFault checkpoint_decode(Gpt *g, const unsigned char *in,
         REFUSE(CHECKPOINT_OTHER_MODEL, "a model with %lu heads, expected %d",
                (unsigned long)get_u32(in + 12), g->n_heads);
     uint32_t parts = version == 1 ? 0 : get_u32(in + 16);
-    uint32_t wanted = g->ablate;
     if (parts >> N_PARTS != 0)
         REFUSE(CHECKPOINT_OTHER_MODEL, "parts switched off that this program "
                "does not know (bits %#lx)", (unsigned long)parts);
-    if (parts != wanted) {
+    if (parts != g->ablate) {
         /* every name, joined by the 5 characters " and " */
         char off[N_PARTS * (PART_NAME_MAX + 5)];
         char expect[N_PARTS * (PART_NAME_MAX + 5)];
         REFUSE(CHECKPOINT_OTHER_MODEL,
                "a model without %s, expected one without %s",
                names_of_parts(off, sizeof off, parts),
-               names_of_parts(expect, sizeof expect, wanted));
+               names_of_parts(expect, sizeof expect, g->ablate));
     }
     if (get_u32(in + at) != (uint32_t)p->n_tables)
         REFUSE(CHECKPOINT_OTHER_MODEL, "%lu tables, expected %d",

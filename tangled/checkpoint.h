@@ -25,5 +25,4 @@ int  checkpoint_table_rows(const unsigned char *in, size_t length,
 int  checkpoint_heads(const unsigned char *in, size_t length);
 long checkpoint_parts(const unsigned char *in, size_t length);
 
-
 #endif

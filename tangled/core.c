@@ -713,7 +713,6 @@ const Part part_table[N_PARTS] = {
     {"gelu", "no_gelu", "no GELU", "GELU"},
 };
 
-
 static real *positions(const Gpt *g, real *const *tables)
 {
     return g->ablate & NO_POSITION ? NULL : tables[POS_EMB];
@@ -898,9 +897,9 @@ int gpt_create_with_positions(Gpt *g, uint64_t seed, int n_heads,
     g->model.grade = gpt_grade;
     g->n_heads = n_heads;
     g->max_batch = max_batch;
-    g->act_size = layout(&g->act, NULL, max_batch, n_positions, n_heads);
-    g->act_memory = calloc(g->act_size, sizeof(real));
-    g->grad_memory = calloc(g->act_size, sizeof(real));
+    size_t size = layout(&g->act, NULL, max_batch, n_positions, n_heads);
+    g->act_memory = calloc(size, sizeof(real));
+    g->grad_memory = calloc(size, sizeof(real));
     g->tokens = calloc((size_t)max_batch * n_positions, sizeof(int));
     g->targets = calloc((size_t)max_batch * n_positions, sizeof(int));
     if (!g->act_memory || !g->grad_memory || !g->tokens || !g->targets) {
@@ -1081,19 +1080,14 @@ int gpt_answer(Model *m, int p, char out[8])
     return gpt_continue((Gpt *)m, tokens, 4, out);
 }
 
-static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
+static int grade_batch(Gpt *g, int T, int equals,
+                       unsigned char solved[N_PROBLEMS])
 {
-    Gpt *g = (Gpt *)m;
-    int all[N_PROBLEMS], T = SEQ_LEN - 1, correct = 0;
-    if (g->ablate & NO_MASK || g->max_batch < N_PROBLEMS)
-        return -1;                          /* write every answer instead */
-    for (int p = 0; p < N_PROBLEMS; p++)
-        all[p] = p;
-    fill_batch(g, all, N_PROBLEMS, T);
+    int correct = 0;
     gpt_forward(g, g->tokens, N_PROBLEMS, T);
     for (int p = 0; p < N_PROBLEMS; p++) {
         int right = 1;
-        for (int t = 3; t < T; t++) {       /* from the '=' on */
+        for (int t = equals; t < T; t++) {
             int row = p * T + t, target = g->targets[row];
             if (target >= 0
                 && argmax(g->act.logits + row * VOCAB, VOCAB) != target)
@@ -1103,6 +1097,18 @@ static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
         correct += right;
     }
     return correct;
+}
+
+static int gpt_grade(Model *m, unsigned char solved[N_PROBLEMS])
+{
+    Gpt *g = (Gpt *)m;
+    int all[N_PROBLEMS], T = SEQ_LEN - 1;
+    if (g->ablate & NO_MASK || g->max_batch < N_PROBLEMS)
+        return -1;                          /* write every answer instead */
+    for (int p = 0; p < N_PROBLEMS; p++)
+        all[p] = p;
+    fill_batch(g, all, N_PROBLEMS, T);
+    return grade_batch(g, T, 3, solved);    /* from the '=' on */
 }
 
 /* out (n x p) = a (n x m) times b (m x p) */
@@ -1459,27 +1465,14 @@ static real layout_batch_loss(Model *m, const int *problems, int n,
 int layout_grade(LayoutGpt *l, int which,
                  unsigned char solved[N_PROBLEMS])
 {
-    Gpt *g = &l->gpt;
-    int all[N_PROBLEMS], same[N_PROBLEMS], correct = 0;
+    int all[N_PROBLEMS], same[N_PROBLEMS];
     int equals = (int)strlen(layouts[which]) - 1, T = equals + 3;
     for (int p = 0; p < N_PROBLEMS; p++) {
         all[p] = p;
         same[p] = which;
     }
-    fill_layout_batch(g, all, same, N_PROBLEMS, T);
-    gpt_forward(g, g->tokens, N_PROBLEMS, T);
-    for (int p = 0; p < N_PROBLEMS; p++) {
-        int right = 1;
-        for (int t = equals; t < T; t++) {
-            int row = p * T + t, target = g->targets[row];
-            const real *scores = g->act.logits + row * VOCAB;
-            if (target >= 0 && argmax(scores, VOCAB) != target)
-                right = 0;
-        }
-        solved[p] = (unsigned char)right;
-        correct += right;
-    }
-    return correct;
+    fill_layout_batch(&l->gpt, all, same, N_PROBLEMS, T);
+    return grade_batch(&l->gpt, T, equals, solved);
 }
 
 static int layout_grade_all(Model *m, unsigned char solved[N_PROBLEMS])
@@ -1505,11 +1498,6 @@ int layout_answer(Gpt *g, int p, int which, char out[8])
     return gpt_continue(g, tokens, (int)strlen(layouts[which]), out);
 }
 
-static int layout_answer_book(Model *m, int p, char out[8])
-{
-    return layout_answer((Gpt *)m, p, 0, out);
-}
-
 int layout_gpt_create(LayoutGpt *l, uint64_t seed)
 {
     if (gpt_create_with_positions(&l->gpt, seed, N_HEADS, MAX_BATCH,
@@ -1517,7 +1505,6 @@ int layout_gpt_create(LayoutGpt *l, uint64_t seed)
         return -1;
     l->gpt.model.batch_loss = layout_batch_loss;
     l->gpt.model.grade = layout_grade_all;
-    l->gpt.model.answer = layout_answer_book;
     layout_draw_init(&l->layouts, seed);
     return 0;
 }
@@ -1661,10 +1648,8 @@ static void check_embedding_and_layernorm(ExerciseCheck *c, real mark)
 {
     int tokens[4] = {1, 0, 0, 1};
     real tok_emb[4] = {1, 2, 3, 4}, pos_emb[4] = {10, 20, 30, 40};
-    real out[8];
+    real out[8] = {mark, mark, mark, mark, mark, mark, mark, mark};
     static const double embedded[8] = {13, 24, 31, 42, 11, 22, 33, 44};
-    for (int i = 0; i < 8; i++)
-        out[i] = mark;
     embed_forward(out, tokens, tok_emb, pos_emb, 2, 2, 2);
     exercise_verdict(c, 3, known(out, embedded, 8),
                      untouched(out, 8, mark));
@@ -1676,13 +1661,13 @@ static void check_embedding_and_layernorm(ExerciseCheck *c, real mark)
         -1.7056041802963335};
     static const double means[2] = {3, 1};
     static const double rstds[2] = {0.5345217202229368, 0.4264010450740834};
-    for (int i = 0; i < 8; i++)
-        out[i] = mark;
-    layernorm_forward(out, mean, rstd, in, gain, 2, 4);
-    exercise_verdict(c, 4, known(out, normed, 8) && known(mean, means, 2)
+    real norm[8] = {mark, mark, mark, mark, mark, mark, mark, mark};
+    layernorm_forward(norm, mean, rstd, in, gain, 2, 4);
+    exercise_verdict(c, 4, known(norm, normed, 8) && known(mean, means, 2)
                            && known(rstd, rstds, 2),
-                     untouched(out, 8, mark));
-    real d_out[8] = {0.5, -1, 2, 0.25, 1, 1, -0.5, 0}, d_in[8];
+                     untouched(norm, 8, mark));
+    real d_out[8] = {0.5, -1, 2, 0.25, 1, 1, -0.5, 0};
+    real d_in[8] = {0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125};
     real d_gain[4] = {0.25, 0.25, 0.25, 0.25};
     real kept_mean[2] = {3, 1};
     real kept_rstd[2] = {(real)rstds[0], (real)rstds[1]};
@@ -1693,8 +1678,6 @@ static void check_embedding_and_layernorm(ExerciseCheck *c, real mark)
     static const double d_gain_after[4] = {
         -1.1373238103711034, 0.3581206751488534, 0.4632005225370417,
         0.6508912901672026};
-    for (int i = 0; i < 8; i++)
-        d_in[i] = 0.125;
     layernorm_backward(d_in, d_gain, d_out, in, gain, kept_mean,
                        kept_rstd, 2, 4);
     exercise_verdict(c, 5, known(d_in, d_in_after, 8)
@@ -1719,9 +1702,7 @@ static void check_attention_row(ExerciseCheck *c, real mark)
     mask_future(S, T);
     int same = 1, left = 1;
     for (int t = 0; t < T; t++) {
-        real score[T + 1];
-        for (int u = 0; u <= T; u++)
-            score[u] = mark;
+        real score[T + 1] = {mark, mark, mark, mark, mark};
         attention_scores(score, q + t * C + FIRST, k + FIRST, t, T, C, D);
         same = same && score[T] == mark;
         for (int u = 0; u < T; u++)
@@ -1729,10 +1710,9 @@ static void check_attention_row(ExerciseCheck *c, real mark)
         left = left && untouched(score, T, mark);
     }
     exercise_verdict(c, 6, same, left);
-    real row[T] = {0.5, -0.25, 900, 2}, weight[T + 1];
+    real row[T] = {0.5, -0.25, 900, 2};
+    real weight[T + 1] = {mark, mark, mark, mark, mark};
     real classic[T] = {0.5, -0.25, -INFINITY, -INFINITY};
-    for (int u = 0; u <= T; u++)
-        weight[u] = mark;
     softmax_rows(classic, 1, T);
     attention_softmax(weight, row, 1, T);
     same = weight[T] == mark;

@@ -208,7 +208,6 @@ typedef struct {
     Activations act, grad;  /* values and their gradients, same layout */
     int B, T;               /* the batch they hold now: B sequences of T */
     real *act_memory, *grad_memory;
-    size_t act_size;        /* reals in each of the two memories */
     int *tokens, *targets;  /* max_batch * SEQ_LEN; target -1 = none */
     int n_positions;        /* rows of pos_emb: SEQ_LEN in the book */
     TableSpec tables[N_GPT_TABLES];     /* gpt_tables, pos_emb that long */

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <tgmath.h>
 
-double separation(const real *x, int stride, const unsigned char *has,
-                  int n)
+static double separation(const real *x, int stride,
+                         const unsigned char *has, int n)
 {
     double sum[2] = {0, 0}, squares[2] = {0, 0}, mean[2];
     int count[2] = {0, 0};
@@ -202,7 +202,8 @@ void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN],
     }
 }
 
-int best_threshold(const real *h, const unsigned char *has, double d)
+static int best_threshold(const real *h, const unsigned char *has,
+                          double d)
 {
     int best = 0;
     for (int cut = 0; cut < N_PROBLEMS; cut++) {  /* threshold at h[cut] */

@@ -4,8 +4,6 @@
 #define DISSECT_H
 #include "core.h"
 
-double separation(const real *x, int stride, const unsigned char *has,
-                  int n);
 int    best_separating_column(const real *x, int n, int width,
                               const unsigned char *has, double *measure);
 
@@ -26,7 +24,6 @@ extern const Concept concepts[N_CONCEPTS];
 enum { EQUALS_AT = 3 };             /* the position of the = */
 void activations_at_equals(Gpt *g, real h[N_PROBLEMS * HIDDEN],
                            real in[N_PROBLEMS * WIDTH]);
-int best_threshold(const real *h, const unsigned char *has, double d);
 typedef struct {
     int count;          /* problems with the concept */
     int neuron;         /* the column that separates them best */

@@ -92,9 +92,8 @@ typedef struct {                /* one model's runs over the seeds */
 
 static Spread spread_of(const Trials *trials, const Trials *book)
 {
-    Spread sp = {.first_lo = MAX_STEPS, .first_hi = -1,
-                 .lowest = N_PROBLEMS, .score_lo = N_PROBLEMS,
-                 .loss_lo = INFINITY};
+    Spread sp = {.first_hi = -1, .lowest = N_PROBLEMS,
+                 .score_lo = N_PROBLEMS};
     int theirs[N_SEEDS];                /* the book's model's sp.first */
     for (int s = 0; s < N_SEEDS; s++) {
         const Run *run = &trials->run[s];
@@ -110,13 +109,12 @@ static Spread spread_of(const Trials *trials, const Trials *book)
         sp.score_lo = score < sp.score_lo ? score : sp.score_lo;
         sp.score_hi = score > sp.score_hi ? score : sp.score_hi;
         sp.best = best > sp.best ? best : sp.best;
-        sp.loss_lo = fmin(sp.loss_lo, trials->loss[s]);
-        sp.loss_hi = fmax(sp.loss_hi, trials->loss[s]);
         sp.never += first < 0;
-        if (first >= 0 && first < sp.first_lo)
-            sp.first_lo = first;
         sp.first_hi = first > sp.first_hi ? first : sp.first_hi;
     }
+    sp.first_lo = lowest_of_ints(sp.first, N_SEEDS);
+    sp.loss_lo = lowest_of(trials->loss, N_SEEDS);
+    sp.loss_hi = highest_of(trials->loss, N_SEEDS);
     seed_by_seed(sp.first, theirs, N_SEEDS, sp.count);
     return sp;
 }
@@ -211,14 +209,11 @@ static int figure_trials(const char *fig, const Trials *trials, int v)
             int i = m * N_SEEDS_DRAWN + s;
             const Run *run = &trials[m ? v : 0].run[s];
             curves_of(run, step[i], loss[i], correct[i]);
-            /* colour, pattern and width name the model, lightness the seed */
-            if (s == 0)
-                snprintf(labels[i], sizeof labels[i], "%s, seed %llu",
-                         m ? variant(v).label : "book's model",
-                         (unsigned long long)run->cfg.seed);
-            else
-                snprintf(labels[i], sizeof labels[i], "seed %llu",
-                         (unsigned long long)run->cfg.seed);
+            /* colour, pattern and width name the model, lightness the seed;
+               the first seed's label names the model too */
+            snprintf(labels[i], sizeof labels[i], "%s%sseed %llu",
+                     s > 0 ? "" : m ? variant(v).label : "book's model",
+                     s > 0 ? "" : ", ", (unsigned long long)run->cfg.seed);
             svg_tint(colours[i], svg_palette(m), 0.3 * s);
             losses[i] = (SvgSeries){labels[i], step[i], loss[i],
                                     run->result.n_records, m, colours[i],
@@ -392,22 +387,18 @@ static int figure_softmax_scale(const char *fig, Text *numbers, Gpt *g)
         return fail("out of memory");
     problem_tokens(7 * 10 + 8, tokens);
     gpt_trace(g, tokens, 4, tr);
-    float largest[MAX_HEADS];
-    for (int h = 0; h < tr->n_heads; h++) {
-        largest[h] = 0;
-        for (int u = 0; u <= t; u++)
-            largest[h] = fmaxf(largest[h], (float)tr->weights[h][t][u]);
-        if (largest[h] < largest[head])
+    for (int h = 1; h < tr->n_heads; h++) {     /* its largest weight least */
+        const real *w = tr->weights[h][t], *least = tr->weights[head][t];
+        if ((float)w[argmax(w, t + 1)] < (float)least[argmax(least, t + 1)])
             head = h;
     }
     number(numbers, "scale_head", "%d", head);
     for (int k = 0; k < N_SCALES; k++) {
-        double scaled[4], max = -INFINITY, sum = 0, top = 0;
-        for (int u = 0; u <= t; u++) {
-            scaled[u] = scales[k] * (double)tr->scores[head][t][u];
-            if (scaled[u] > max)
-                max = scaled[u];
-        }
+        const real *row = tr->scores[head][t];
+        double scaled[4], sum = 0, top = 0;
+        double max = scales[k] * (double)row[argmax(row, t + 1)];
+        for (int u = 0; u <= t; u++)
+            scaled[u] = scales[k] * (double)row[u];
         for (int u = 0; u <= t; u++)
             sum += exp(scaled[u] - max);
         for (int u = 0; u <= t; u++) {

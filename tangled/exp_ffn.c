@@ -76,15 +76,6 @@ static void no_gelu_collapse(Text *numbers, Claims *claims, Gpt *g)
           "largest difference %.7f", worst);
 }
 
-static int lowest_of_the_seeds(const Trained runs[N_SEEDS])
-{
-    int lowest = N_PROBLEMS;
-    for (int s = 0; s < N_SEEDS; s++)
-        if (lowest_after_perfect(&runs[s].run) < lowest)
-            lowest = lowest_after_perfect(&runs[s].run);
-    return lowest;
-}
-
 static int train_without_gelu(Text *numbers, Claims *claims, FfnRuns *e)
 {
     const Trained *with = e->with_gelu;
@@ -92,6 +83,7 @@ static int train_without_gelu(Text *numbers, Claims *claims, FfnRuns *e)
     double loss = 0, loss_with = 0, steps[2][N_SEEDS];
     int slower = 0, ends = 0, reached = 0;
     int counted[2][N_SEEDS], final[N_SEEDS];  /* [0]: without GELU */
+    int fell_to[2][N_SEEDS];    /* the lowest after the first 100/100 */
     for (int s = 0; s < N_SEEDS; s++) {
         Gpt *g = swept_measured(&e->no_gelu[s], &e->sweep, r, s);
         if (g == NULL)
@@ -99,17 +91,17 @@ static int train_without_gelu(Text *numbers, Claims *claims, FfnRuns *e)
         done_with(g, &e->sweep);
         loss += e->no_gelu[s].loss / N_SEEDS;
         loss_with += with[s].loss / N_SEEDS;
-        counted[0][s] = steps_to_perfect(&e->no_gelu[s].run);
-        counted[1][s] = steps_to_perfect(&with[s].run);
-        for (int k = 0; k < 2; k++)
-            steps[k][s] = counted[k][s];
+        steps[0][s] = counted[0][s] = steps_to_perfect(&e->no_gelu[s].run);
+        steps[1][s] = counted[1][s] = steps_to_perfect(&with[s].run);
         final[s] = e->no_gelu[s].correct;
         slower += counted[0][s] > counted[1][s];
         ends += final[s] == N_PROBLEMS;
         reached += e->no_gelu[s].run.result.first_perfect > 0;
+        fell_to[0][s] = lowest_after_perfect(&e->no_gelu[s].run);
+        fell_to[1][s] = lowest_after_perfect(&with[s].run);
     }
-    int lowest_without = lowest_of_the_seeds(e->no_gelu),
-        lowest_with = lowest_of_the_seeds(with);
+    int lowest_without = lowest_of_ints(fell_to[0], N_SEEDS),
+        lowest_with = lowest_of_ints(fell_to[1], N_SEEDS);
     number(numbers, "nogelu_mean_loss", "%.3f", loss);
     number(numbers, "gelu_mean_loss", "%.3f", loss_with);
     numbers_of_spread(numbers, "nogelu_steps", "%g", steps[0], N_SEEDS);

@@ -341,7 +341,8 @@ static void numbers_of_one(Text *out, const HeldOut *e, int model,
     double held[N_SEEDS * N_LAYOUTS], one[N_SEEDS];
     int n = 0, perfect = 0, seen = N_PROBLEMS, whole = N_PROBLEMS;
     int seeds = family_seeds[family];
-    char name[64];
+    NumberName name = named("heldout_%s_%s", model_tags[model],
+                            family_tags[family]);
     for (int k = 0; k < N_LAYOUTS; k++) {
         for (int s = 0; s < seeds; s++) {
             const int *right = e->right[model][family][s][k];
@@ -355,20 +356,17 @@ static void numbers_of_one(Text *out, const HeldOut *e, int model,
                     whole = e->right[model][family][s][WHOLE][i];
             }
         }
-        snprintf(name, sizeof name, "heldout_%s_%s_%d", model_tags[model],
-                 family_tags[family], k);
-        numbers_of_spread(out, name, "%g", one, seeds);
+        numbers_of_spread(out, named("%s_%d", name.text, k).text, "%g",
+                          one, seeds);
     }
-    snprintf(name, sizeof name, "heldout_%s_%s", model_tags[model],
-             family_tags[family]);
-    numbers_of_spread(out, name, "%g", held, n);
+    numbers_of_spread(out, name.text, "%g", held, n);
     static const char *const suffix[4] = {"perfect", "seen_lo", "whole_lo",
                                           "runs"};
     int value[4] = {perfect, seen, whole, n};
     for (int i = 0; i < 4; i++) {
         if (i == 2 && !whole_was_run(model, family))
             continue;
-        number(out, named("%s_%s", name, suffix[i]).text, "%d", value[i]);
+        number(out, named("%s_%s", name.text, suffix[i]).text, "%d", value[i]);
     }
 }
 
@@ -483,9 +481,8 @@ static int worst_are(Text *out, const HeldOut *e, int model, int family,
             one[s] = e->right[model][family][s][k][k];
         median[k] = median_of(one, family_seeds[family]);
         if (has(family, k)) {
-            char label[64];
-            snprintf(label, sizeof label, "%s_%d", name, n++);
-            number(out, label, "%s", layouts[family_first[family] + k]);
+            number(out, named("%s_%d", name, n++).text, "%s",
+                   layouts[family_first[family] + k]);
             with = median[k] > with ? median[k] : with;
         } else {
             without = median[k] < without ? median[k] : without;

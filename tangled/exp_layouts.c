@@ -361,12 +361,11 @@ static double percent_on(const LayoutRuns *e, int s, int part)
 
 static void numbers_of_weights(Text *out, const LayoutRuns *e)
 {
-    double operands[N_SEEDS], fillers[N_SEEDS], moved[N_SEEDS];
-    double sum_peaks[N_SEEDS], even = 0, even_fillers = 0;
+    double operands[N_SEEDS], fillers[N_SEEDS], sum_peaks[N_SEEDS];
+    double even = 0, even_fillers = 0;
     for (int s = 0; s < N_SEEDS; s++) {
         operands[s] = percent_on(e, s, ON_A);
         fillers[s] = percent_on(e, s, ON_FILLERS);
-        moved[s] = e->moved[s];
         sum_peaks[s] = e->sum_on_operand[s];
     }
     for (int which = 0; which < N_LAYOUTS; which++) {
@@ -376,7 +375,7 @@ static void numbers_of_weights(Text *out, const LayoutRuns *e)
     }
     numbers_of_spread(out, "layouts_operands", "%.0f", operands, N_SEEDS);
     numbers_of_spread(out, "layouts_fillers", "%.0f", fillers, N_SEEDS);
-    numbers_of_spread(out, "layouts_moved", "%.2f", moved, N_SEEDS);
+    numbers_of_spread(out, "layouts_moved", "%.2f", e->moved, N_SEEDS);
     numbers_of_spread(out, "layouts_sum_peaks", "%.0f", sum_peaks, N_SEEDS);
     number(out, "layouts_operands_even", "%.0f", even);
     number(out, "layouts_fillers_even", "%.0f", even_fillers);

@@ -297,6 +297,8 @@ static int figure_longer(const char *fig, const Longer *x)
 
 static void numbers_of_longer(Text *out, const Longer *x)
 {
+    static const char *const counted[5] = {"back", "reached",
+        "collapsed_early", "collapsed", "collapses"};  /* of LongSummary */
     number(out, "longer_times", "%d", LONGER);
     number(out, "longer_seeds", "%d", LONG_SEEDS);
     number(out, "longer_megabytes", "%.0f", sizeof *x / 1e6);
@@ -308,15 +310,11 @@ static void numbers_of_longer(Text *out, const Longer *x)
     for (int v = 0; v < x->n_models; v++) {
         const LongSummary *y = &x->sum[v];
         const char *tag = x->model[v].tag;
-        number(out, named("longer_%s_back", tag).text, "%d", y->back);
-        number(out, named("longer_%s_reached", tag).text, "%d",
-               y->reached);
-        number(out, named("longer_%s_collapsed_early", tag).text, "%d",
-               y->early);
-        number(out, named("longer_%s_collapsed", tag).text, "%d",
-               y->collapsed);
-        number(out, named("longer_%s_collapses", tag).text, "%d",
-               y->collapses);
+        int count[5] = {y->back, y->reached, y->early, y->collapsed,
+                        y->collapses};
+        for (int k = 0; k < 5; k++)
+            number(out, named("longer_%s_%s", tag, counted[k]).text, "%d",
+                   count[k]);
         numbers_of_spread(out, named("longer_%s_final", tag).text, "%.0f",
                           y->final, LONG_SEEDS);
         if (y->reached == 0)
@@ -335,21 +333,18 @@ static void numbers_of_longer(Text *out, const Longer *x)
 
 static void numbers_of_onsets(Text *out, const Onsets *o)
 {
+    static const char *const ratio[4] = {"moved", "before", "sharpest",
+                                         "loss"};
+    static const char *const format[4] = {"%.1f", "%.1f", "%.2f", "%.1f"};
+    const double *of[4] = {o->moved, o->before, o->sharpest, o->loss};
     number(out, "longer_onsets", "%d", o->onsets);
     number(out, "longer_onsets_moved", "%d", o->moved_above);
     number(out, "longer_onsets_before", "%d", o->before_above);
     number(out, "longer_onsets_sharper", "%d", o->sharper);
     number(out, "longer_onsets_loss", "%d", o->loss_above);
-    if (o->onsets == 0)
-        return;
-    numbers_of_spread(out, "longer_onset_moved", "%.1f", o->moved,
-                      o->onsets);
-    numbers_of_spread(out, "longer_onset_before", "%.1f", o->before,
-                      o->onsets);
-    numbers_of_spread(out, "longer_onset_sharpest", "%.2f", o->sharpest,
-                      o->onsets);
-    numbers_of_spread(out, "longer_onset_loss", "%.1f", o->loss,
-                      o->onsets);
+    for (int k = 0; k < 4 && o->onsets > 0; k++)
+        numbers_of_spread(out, named("longer_onset_%s", ratio[k]).text,
+                          format[k], of[k], o->onsets);
 }
 
 static int same_start(const Run *longer, const Run *book)

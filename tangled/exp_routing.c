@@ -424,11 +424,9 @@ static int circuits_of_the_book_model(const char *fig, Text *numbers,
     int sharp = 0, top = 0, bottom = 0, at[3] = {0, 0, 0};
     double range = 0, moved = 0, largest = 0;
     for (int head = 0; head < g->n_heads; head++) {
-        int hi = 0, lo = 0;
-        for (int d = 1; d < N_DIGITS; d++) {
-            hi = c[head].qk[0][d] > c[head].qk[0][hi] ? d : hi;
+        int hi = argmax(c[head].qk[0], N_DIGITS), lo = 0;
+        for (int d = 1; d < N_DIGITS; d++)
             lo = c[head].qk[0][d] < c[head].qk[0][lo] ? d : lo;
-        }
         if (c[head].qk[0][hi] - c[head].qk[0][lo] > range)
             range = c[head].qk[0][hi] - c[head].qk[0][lo],
             sharp = head, top = hi, bottom = lo;

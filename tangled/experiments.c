@@ -283,12 +283,9 @@ void numbers_of_spread(Text *numbers, const char *prefix,
     static const char *const suffix[3] = {"median", "lo", "hi"};
     double value[3] = {median_of(values, n), kth_smallest(values, n, 0),
                        kth_smallest(values, n, n - 1)};
-    for (int i = 0; i < 3; i++) {
-        char name[64], text[64];
-        snprintf(name, sizeof name, "%s_%s", prefix, suffix[i]);
-        snprintf(text, sizeof text, format, value[i]);
-        number(numbers, name, "%s", text);
-    }
+    for (int i = 0; i < 3; i++)
+        number(numbers, named("%s_%s", prefix, suffix[i]).text, format,
+               value[i]);
 }
 
 double cosine(const real *x, const real *y, int n)

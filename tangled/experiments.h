@@ -70,7 +70,8 @@ typedef int Topic(const char *model, const char *sweep, const char *dir,
                   const char *fig, Text *numbers, Claims *claims);
 Topic perceptron_experiments, specimen_experiments, routing_experiments,
       ablation_experiments, heads_experiments, ffn_experiments,
-      speed_experiments;
+      speed_experiments, layouts_experiments, heldout_experiments,
+      longer_experiments;
 
 /* the chapters the claims belong to, as the table of claims names them */
 #define CHAPTER_PERCEPTRON "The welded wiring"
@@ -105,10 +106,6 @@ int  answered_under(Gpt *g, Patch patch, int which, int from,
 int  answered_at_mean(Gpt *g, PatchSite site);
 int  partner_of(int p);
 
-Topic layouts_experiments;
-
-Topic heldout_experiments;
-
 enum { NEVER = 1 << 30 };   /* the first 100/100 of a run without one */
 void   seed_by_seed(const int *these, const int *those, int n,
                     int count[3]);
@@ -116,12 +113,9 @@ double median_of_ints(const int *values, int n);
 int    lowest_of_ints(const int *values, int n);
 int    highest_of_ints(const int *values, int n);
 
-Topic longer_experiments;
-
 Gpt *swept(Run *run, const Sweep *sw, Relative r, int s);
 Gpt *swept_measured(Trained *t, const Sweep *sw, Relative r, int s);
 void done_with(Gpt *relative, const Sweep *sw);
 int  sweep_all(const char *model, const char *dir);
-
 
 #endif

@@ -12,6 +12,11 @@
 
 static size_t disk_space_for_tests(size_t length);
 
+static int fail_errno(const char *path, int error)
+{
+    return fail("cannot write %s: %s", path, strerror(error ? error : EIO));
+}
+
 int write_file(const char *path, const char *data, size_t length)
 {
     char temporary[4096];
@@ -54,11 +59,6 @@ int fail(const char *format, ...)
     fputc('\n', stderr);
     va_end(args);
     return -1;
-}
-
-int fail_errno(const char *path, int error)
-{
-    return fail("cannot write %s: %s", path, strerror(error ? error : EIO));
 }
 
 int make_directory(const char *path)

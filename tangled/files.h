@@ -6,7 +6,6 @@
 #include "text.h"                   /* Text */
 
 int fail(const char *format, ...) PRINTF_LIKE(1, 2);
-int fail_errno(const char *path, int error);
 int write_file(const char *path, const char *data, size_t length);
 int make_directory(const char *path);
 int save_text(const char *dir, const char *name, Text *text);
@@ -19,6 +18,5 @@ int load_checkpoint(const char *path, Gpt *g);
 
 size_t checkpoint_head_of_file(const char *path, unsigned char *head,
                                size_t size);
-
 
 #endif

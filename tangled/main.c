@@ -16,12 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void report_training(const Run *run, const char *output);
-static const char *default_model(const char *program, char *path,
-                                 size_t size);
-static const char *quoted(const char *text);
-static const char *list_of_parts(void);
-
 enum { MAX_WORDS = 256 };
 
 typedef struct {
@@ -29,8 +23,75 @@ typedef struct {
     int corrupt_step, corrupt_table; /* test hook: at this record, a NaN */
     Gpt *g;
 } Watcher;
-static void watch_training(const TrainRecord *r, void *context);
-static int training_fault(const Run *run);
+
+static const char *default_model(const char *program, char *path,
+                                 size_t size)
+{
+    const char *slash = strrchr(program, '/');
+    if (access("attention.ckpt", F_OK) == 0 || slash == NULL
+        || (size_t)(slash - program) + sizeof "/model.ckpt" > size)
+        return "attention.ckpt";
+    memcpy(path, program, (size_t)(slash - program));
+    strcpy(path + (slash - program), "/model.ckpt");
+    return access(path, F_OK) == 0 ? path : "attention.ckpt";
+}
+
+static const char *quoted(const char *text)
+{
+    static char out[256];
+    size_t n = 0, i = 0;
+    out[n++] = '\'';
+    for (; text[i] != '\0' && i < 40; i++) {
+        unsigned char c = (unsigned char)text[i];
+        n += (size_t)snprintf(out + n, sizeof out - n,
+                              c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
+    }
+    snprintf(out + n, sizeof out - n, "%s'",
+             text[i] != '\0' ? "\xe2\x80\xa6" : "");  /* an ellipsis */
+    return out;
+}
+
+static int training_fault(const Run *run)
+{
+    char why[128];
+    if (run->result.fault_step == 0)
+        return 0;
+    return fail("%s", training_stopped(why, sizeof why, &run->result));
+}
+
+static void watch_training(const TrainRecord *r, void *context)
+{
+    Watcher *w = context;
+    if (w->progress) {
+        fprintf(stderr, "\rstep %6d   loss %.4f   score %3d/%d", r->step,
+                (double)r->loss, r->correct, N_PROBLEMS);
+        fflush(stderr);
+    }
+    if (w->corrupt_table >= 0 && r->step >= w->corrupt_step) {
+        w->g->model.p.table[w->corrupt_table][0] = NAN;
+        w->corrupt_table = -1;
+    }
+}
+
+static void report_training(const Run *run, const char *output)
+{
+    const TrainRecord *last = &run->log[run->result.n_records - 1];
+    if (run->result.first_perfect > 0)
+        printf("first 100/100 at step %d\n", run->result.first_perfect);
+    printf("saved %s after %d steps\n", output, run->result.steps_done);
+    printf("%d/%d\n", last->correct, N_PROBLEMS);
+}
+
+static const char *list_of_parts(void)
+{
+    static char list[160];
+    size_t n = 0;
+    for (int i = 0; i < N_PARTS && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+                              i == 0 ? "" : i + 1 < N_PARTS ? ", " : " or ",
+                              part_table[i].name);
+    return list;
+}
 
 static int usage_error(const char *format, ...) PRINTF_LIKE(1, 2);
 
@@ -222,33 +283,6 @@ static int parse_arguments(int argc, char **argv, const char *accepted,
     return 0;
 }
 
-static const char *default_model(const char *program, char *path,
-                                 size_t size)
-{
-    const char *slash = strrchr(program, '/');
-    if (access("attention.ckpt", F_OK) == 0 || slash == NULL
-        || (size_t)(slash - program) + sizeof "/model.ckpt" > size)
-        return "attention.ckpt";
-    memcpy(path, program, (size_t)(slash - program));
-    strcpy(path + (slash - program), "/model.ckpt");
-    return access(path, F_OK) == 0 ? path : "attention.ckpt";
-}
-
-static const char *quoted(const char *text)
-{
-    static char out[256];
-    size_t n = 0, i = 0;
-    out[n++] = '\'';
-    for (; text[i] != '\0' && i < 40; i++) {
-        unsigned char c = (unsigned char)text[i];
-        n += (size_t)snprintf(out + n, sizeof out - n,
-                              c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
-    }
-    snprintf(out + n, sizeof out - n, "%s'",
-             text[i] != '\0' ? "\xe2\x80\xa6" : "");  /* an ellipsis */
-    return out;
-}
-
 static int parse_tokens(const char *text, int max, int *tokens,
                         int *length)
 {
@@ -303,37 +337,6 @@ static int command_train(const Arguments *a)
     delete_transformer(g);
     free(run);
     return status;
-}
-
-static int training_fault(const Run *run)
-{
-    char why[128];
-    if (run->result.fault_step == 0)
-        return 0;
-    return fail("%s", training_stopped(why, sizeof why, &run->result));
-}
-
-static void watch_training(const TrainRecord *r, void *context)
-{
-    Watcher *w = context;
-    if (w->progress) {
-        fprintf(stderr, "\rstep %6d   loss %.4f   score %3d/%d", r->step,
-                (double)r->loss, r->correct, N_PROBLEMS);
-        fflush(stderr);
-    }
-    if (w->corrupt_table >= 0 && r->step >= w->corrupt_step) {
-        w->g->model.p.table[w->corrupt_table][0] = NAN;
-        w->corrupt_table = -1;
-    }
-}
-
-static void report_training(const Run *run, const char *output)
-{
-    const TrainRecord *last = &run->log[run->result.n_records - 1];
-    if (run->result.first_perfect > 0)
-        printf("first 100/100 at step %d\n", run->result.first_perfect);
-    printf("saved %s after %d steps\n", output, run->result.steps_done);
-    printf("%d/%d\n", last->correct, N_PROBLEMS);
 }
 
 static int parse_problem(const char *text, int *problem, int *layout)
@@ -667,17 +670,6 @@ static const char usage_end[] =
     "\n"
     "Exit status: 0 on success, 1 on a failure while running, 2 on bad"
     " usage.\n";
-
-static const char *list_of_parts(void)
-{
-    static char list[160];
-    size_t n = 0;
-    for (int i = 0; i < N_PARTS && n < sizeof list; i++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-                              i == 0 ? "" : i + 1 < N_PARTS ? ", " : " or ",
-                              part_table[i].name);
-    return list;
-}
 
 static void print_wrapped(const char *text, int indent, int width)
 {

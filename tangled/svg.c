@@ -73,6 +73,15 @@ static void text_escaped(Text *t, const char *s)
         text_printf(t, "</tspan>");
 }
 
+/* Axis ticks: values and their labels, covering lo..hi. */
+enum { SVG_MAX_TICKS = 24, SVG_LABEL_LEN = 24 };
+typedef struct {
+    double lo, hi; /* the range the axis shows */
+    int count;
+    double value[SVG_MAX_TICKS];
+    char label[SVG_MAX_TICKS][SVG_LABEL_LEN];
+} SvgTicks;
+
 /* Returned by value, so one printf can take several numbers. */
 typedef struct {
     char s[SVG_LABEL_LEN];
@@ -151,7 +160,9 @@ static void add_tick(SvgTicks *ticks, double v, const char *label)
     ticks->count++;
 }
 
-SvgTicks svg_nice_ticks(double lo, double hi, int target, int loose)
+/* About `target` ticks at 1, 2 or 5 x 10^k; if loose, the range grows to
+   the ticks around it, else the ticks stay inside lo..hi. */
+static SvgTicks svg_nice_ticks(double lo, double hi, int target, int loose)
 {
     SvgTicks ticks = {0};
     widen_range(&lo, &hi);
@@ -231,7 +242,8 @@ static void fix_log_range(double *lo, double *hi)
         *lo = *hi / 10;
 }
 
-SvgTicks svg_log_ticks(double lo, double hi, int loose)
+/* Ticks at powers of ten, with 2 and 5 between them over short ranges. */
+static SvgTicks svg_log_ticks(double lo, double hi, int loose)
 {
     fix_log_range(&lo, &hi);
     SvgTicks all = log_candidates(lo, hi), ticks = {0};
@@ -317,13 +329,6 @@ static Rgb interpolate(const Rgb *anchors, int n, double u)
                  a->b + f * (b->b - a->b)};
 }
 
-static Rgb color_at(SvgColorMap map, double u)
-{
-    if (map == SVG_DIVERGING)
-        return interpolate(blue_white_red, 9, u);
-    return interpolate(viridis, 10, u);
-}
-
 static Num hex(Rgb c)
 {
     Num h;
@@ -370,27 +375,26 @@ static double char_em(unsigned char c)
     return 0.76;
 }
 
-/* Width of s at font size `size`, counting a UTF-8 character once and
-   a dollar sign, which marks a variable, not at all. */
-static double text_width(const char *s, double size)
+/* Width of s in the figures' one size of type, counting a UTF-8
+   character once and a dollar sign, which marks a variable, not at all. */
+static double text_width(const char *s)
 {
     double em = 0;
     for (; s && *s; s++)
         if (((unsigned char)*s & 0xC0) != 0x80 && *s != '$')
             em += char_em((unsigned char)*s);
-    return em * size;
+    return em * TEXT_SIZE;
 }
 
 static double widest_tick(const SvgTicks *ticks)
 {
     double w = 0;
     for (int i = 0; i < ticks->count; i++)
-        w = fmax(w, text_width(ticks->label[i], TEXT_SIZE));
+        w = fmax(w, text_width(ticks->label[i]));
     return w;
 }
 
 typedef struct {
-    double size;
     const char *anchor; /* "middle" or "end"; NULL: start */
     int bold;
     double rotate;    /* degrees, about (x, y) */
@@ -403,7 +407,7 @@ static void put_text(Text *t, double x, double y, Font f, const char *s)
     if (!s || !*s)
         return;
     text_printf(t, "<text x=\"%s\" y=\"%s\" font-size=\"%s\"", px(x).s,
-                px(y).s, fixed(f.size, 1).s);
+                px(y).s, fixed(TEXT_SIZE, 1).s);
     if (f.anchor)
         text_printf(t, " text-anchor=\"%s\"", f.anchor);
     if (f.bold)
@@ -430,17 +434,21 @@ static int line_count(const char *s)
     return n;
 }
 
-/* s, split into lines at each \n, the first line's baseline at y. */
-static void put_lines(Text *t, double x, double y, Font f, const char *s)
+/* s, split into lines at each \n, the first line's baseline at y, into
+   t unless it is NULL; returns the width of the widest line. */
+static double put_lines(Text *t, double x, double y, Font f, const char *s)
 {
     char line[128];
-    int n = line_count(s);
-    for (int k = 0; s && k < n; k++) {
+    double widest = 0;
+    for (int k = 0, n = line_count(s); s && k < n; k++) {
         size_t len = strcspn(s, "\n");
         snprintf(line, sizeof line, "%.*s", (int)len, s);
-        put_text(t, x, y + k * LINE_PITCH, f, line);
+        widest = fmax(widest, text_width(line));
+        if (t != NULL)
+            put_text(t, x, y + k * LINE_PITCH, f, line);
         s += len + (s[len] == '\n');
     }
+    return widest;
 }
 
 static void put_line(Text *t, double x1, double y1, double x2, double y2,
@@ -463,7 +471,7 @@ static void put_rect(Text *t, SvgRect r, const char *fill,
 /* An axis title turned to read upwards, its right edge at `right`. */
 static void put_y_title(Text *t, double right, double middle, const char *s)
 {
-    Font font = {.size = TEXT_SIZE, .anchor = "middle", .rotate = -90};
+    Font font = {.anchor = "middle", .rotate = -90};
     put_text(t, right - 0.25 * TEXT_SIZE, middle, font, s);
 }
 
@@ -526,6 +534,14 @@ static void span_add(Span *s, double v)
     s->hi = fmax(s->hi, v);
 }
 
+/* s grown by the finite ones of n values in a row. */
+static void span_add_values(Span *s, const float *values, int n)
+{
+    for (int i = 0; values && i < n; i++)
+        if (isfinite(values[i]))
+            span_add(s, values[i]);
+}
+
 /* The caller's fixed range if it gave one, else the data's. */
 static SvgTicks range_ticks(double fixed_lo, double fixed_hi, Span data,
                             int log, double target)
@@ -546,9 +562,8 @@ static int labels_apart(const SvgTicks *ticks, double length, int up)
     for (int i = 1; i < ticks->count; i++) {
         double gap = axis_map(&a, ticks->value[i]) -
                      axis_map(&a, ticks->value[i - 1]);
-        double need = up ? TEXT_SIZE
-                         : (text_width(ticks->label[i - 1], TEXT_SIZE) +
-                            text_width(ticks->label[i], TEXT_SIZE)) / 2;
+        double need = up ? TEXT_SIZE : (text_width(ticks->label[i - 1]) +
+                                        text_width(ticks->label[i])) / 2;
         if (gap < need + LABEL_GAP)
             return 0;
     }
@@ -605,7 +620,7 @@ static double plot_right(const Frame *f) { return f->plot.x + f->plot.w; }
 
 static void draw_y_ticks(Text *t, const Frame *f)
 {
-    Font font = {.size = TEXT_SIZE, .anchor = "end"};
+    Font font = {.anchor = "end"};
     for (int i = 0; i < f->y_ticks.count; i++) {
         double y = axis_map(&f->y, f->y_ticks.value[i]);
         put_line(t, f->plot.x, y, plot_right(f), y, GRID);
@@ -617,7 +632,7 @@ static void draw_y_ticks(Text *t, const Frame *f)
 
 static void draw_x_ticks(Text *t, const Frame *f)
 {
-    Font font = {.size = TEXT_SIZE, .anchor = "middle"};
+    Font font = {.anchor = "middle"};
     double bottom = plot_bottom(f);
     for (int i = 0; i < f->x_ticks.count; i++) {
         double x = axis_map(&f->x, f->x_ticks.value[i]);
@@ -635,10 +650,9 @@ static void draw_titles(Text *t, const Frame *f, double box_top,
 {
     double middle_x = f->plot.x + f->plot.w / 2;
     put_text(t, middle_x, box_top + TITLE_ABOVE + TEXT_SIZE,
-             (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
-             title);
+             (Font){.anchor = "middle", .bold = 1}, title);
     put_text(t, middle_x, plot_bottom(f) + TICK_LABELS + 4 + TEXT_SIZE,
-             (Font){.size = TEXT_SIZE, .anchor = "middle"}, x_label);
+             (Font){.anchor = "middle"}, x_label);
     put_y_title(t, f->plot.x - left_margin(&f->y_ticks, NULL) - 4,
                 f->plot.y + f->plot.h / 2, y_label);
 }
@@ -702,8 +716,7 @@ static Frame line_frame(SvgRect box, const SvgLinePanel *p)
         f.y_ticks = powers_of_ten(f.y_ticks);
     double left = left_margin(&f.y_ticks, p->y_label);
     f.x_ticks = across_ticks(p->x_min, p->x_max, x, box.w - left - 20);
-    const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
-    double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
+    double right = text_width(f.x_ticks.label[f.x_ticks.count - 1]) / 2 + 2;
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
                        height};
     f.x = (Axis){f.x_ticks.lo, f.x_ticks.hi, 0, f.plot.x, plot_right(&f)};
@@ -818,20 +831,7 @@ static int best_spot(Frame *f, const SvgLinePanel *p, const SvgRect *spots,
     return best;
 }
 
-/* The widest line of a label, and the height of all its lines. */
-static double lines_width(const char *s)
-{
-    double w = 0;
-    for (int k = 0, n = line_count(s); k < n; k++) {
-        size_t len = strcspn(s, "\n");
-        char line[128];
-        snprintf(line, sizeof line, "%.*s", (int)len, s);
-        w = fmax(w, text_width(line, TEXT_SIZE));
-        s += len + (s[len] == '\n');
-    }
-    return w;
-}
-
+/* The height of all the lines of a label. */
 static double label_height(const char *s)
 {
     return (line_count(s) - 1) * LINE_PITCH + 1.3 * TEXT_SIZE;
@@ -851,7 +851,7 @@ static void draw_guide(Text *t, Frame *f, const SvgLinePanel *p,
         put_line(t, f->plot.x, at, plot_right(f), at, GUIDE);
     if (!g->label)
         return;
-    double w = lines_width(g->label) + 4;
+    double w = put_lines(NULL, 0, 0, (Font){0}, g->label) + 4; /* measure */
     double h = label_height(g->label);
     double x_first = vertical ? at + 4 : plot_right(f) - w - 4;
     double x_second = vertical ? at - w - 4 : f->plot.x + 4;
@@ -863,12 +863,12 @@ static void draw_guide(Text *t, Frame *f, const SvgLinePanel *p,
                         {x_second, y_second, w, h}};
     SvgRect r = spots[best_spot(f, p, spots, 4)];
     put_lines(t, r.x + 2, r.y + 0.95 * TEXT_SIZE,
-              (Font){.size = TEXT_SIZE, .halo = 1}, g->label);
+              (Font){.halo = 1}, g->label);
 }
 
 static double legend_item_width(const SvgSeries *s)
 {
-    return SWATCH + 6 + text_width(s->label, TEXT_SIZE);
+    return SWATCH + 6 + text_width(s->label);
 }
 
 /* Where column `col` of a legend of `per` items a row starts, from its
@@ -924,8 +924,8 @@ static void legend_item(Text *t, double x, double y, const SvgSeries *s,
                     "stroke=\"%s\" stroke-width=\"%s\"%s/>\n",
                     px(x).s, px(middle).s, px(x + SWATCH).s, px(middle).s,
                     color, line_width(s).s, svg_dash_pattern(s->dash));
-    put_text(t, x + SWATCH + 6, middle + 0.35 * TEXT_SIZE,
-             (Font){.size = TEXT_SIZE}, s->label);
+    put_text(t, x + SWATCH + 6, middle + 0.35 * TEXT_SIZE, (Font){0},
+             s->label);
 }
 
 void svg_legend(Text *t, double x, double y, const SvgSeries *series, int n,
@@ -966,27 +966,20 @@ void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
         key = panels[0].series;
         n_key = panels[0].n_series;
     }
-    SvgRect legend =
-        shared ? svg_legend_size(key, n_key, width) : (SvgRect){0, 0, 0, 0};
-    double top = MARGIN;
-    int per_row =
-        (int)fmax(1, fmin(n, (width - 2 * MARGIN) / PANEL_LEAST));
+    SvgRect legend = svg_legend_size(key, n_key, width); /* none: empty */
+    int per_row = (int)fmax(1, fmin(n, (width - 2 * MARGIN) / PANEL_LEAST));
     int rows = n ? (n + per_row - 1) / per_row : 1;
     double panel_w = n ? (width - 2 * MARGIN) / per_row : 0;
-    double panel_h = height - top - MARGIN - legend.h;
+    double panel_h = height - 2 * MARGIN - legend.h;
     svg_begin(t, width, height + (rows - 1) * panel_h);
     for (int i = 0; i < n; i++)
-        svg_line_panel(t,
-                       (SvgRect){MARGIN + i % per_row * panel_w,
-                                 top + i / per_row * panel_h,
-                                 panel_w, panel_h},
-                       &panels[i]);
-    if (legend.w > 0)
-        svg_legend(t, (width - legend.w) / 2, top + rows * panel_h, key,
-                   n_key, width);
+        svg_line_panel(t, (SvgRect){MARGIN + i % per_row * panel_w,
+                                    MARGIN + i / per_row * panel_h,
+                                    panel_w, panel_h}, &panels[i]);
+    svg_legend(t, (width - legend.w) / 2, MARGIN + rows * panel_h, key,
+               n_key, width);
     svg_end(t);
 }
-
 
 /* Where 0..1 along the colour map a value falls; a diverging map puts
    zero at the white middle even when lo..hi is lopsided. */
@@ -997,16 +990,20 @@ static double scale_unit(SvgColorScale s, double v)
     return (v - s.lo) / (s.hi - s.lo);
 }
 
+static Rgb color_at(SvgColorScale s, double v)
+{
+    if (s.map == SVG_DIVERGING)
+        return interpolate(blue_white_red, 9, scale_unit(s, v));
+    return interpolate(viridis, 10, scale_unit(s, v));
+}
+
 SvgColorScale svg_fit_scale(SvgColorScale s, const SvgHeatmap *maps, int n)
 {
     if (s.lo < s.hi)
         return s;
     Span span = {INFINITY, -INFINITY};
     for (int k = 0; maps && k < n; k++)
-        for (int i = 0; maps[k].values && i < maps[k].rows * maps[k].cols;
-             i++)
-            if (isfinite(maps[k].values[i]))
-                span_add(&span, maps[k].values[i]);
+        span_add_values(&span, maps[k].values, maps[k].rows * maps[k].cols);
     if (s.map == SVG_DIVERGING) { /* symmetric, so white means zero */
         double m = fmax(fabs(span.lo), fabs(span.hi));
         span = (Span){-m, m};
@@ -1026,12 +1023,12 @@ static const char *label_at(const char *const *labels, int i, char buf[16])
     return buf;
 }
 
-static double widest_label(const char *const *labels, int n, double size)
+static double widest_label(const char *const *labels, int n)
 {
     char buf[16];
     double w = 0;
     for (int i = 0; i < n; i++)
-        w = fmax(w, text_width(label_at(labels, i, buf), size));
+        w = fmax(w, text_width(label_at(labels, i, buf)));
     return w;
 }
 
@@ -1045,9 +1042,8 @@ static int label_step(double pitch, double need)
     return step;
 }
 
-/* The numbers' size: the text's, if all of them fit their cells, else
-   0, none. */
-static double number_size(const SvgHeatmap *m, double cell)
+/* Do all the numbers fit their cells, in the text's size? */
+static int numbers_fit(const SvgHeatmap *m, double cell)
 {
     char buf[32];
     double widest = 0;
@@ -1056,9 +1052,9 @@ static double number_size(const SvgHeatmap *m, double cell)
     for (int i = 0; i < m->rows * m->cols; i++)
         if (isfinite(m->values[i])) {
             caller_format(buf, m->cell_format, m->values[i]);
-            widest = fmax(widest, text_width(buf, TEXT_SIZE));
+            widest = fmax(widest, text_width(buf));
         }
-    return widest + 4 <= cell ? TEXT_SIZE : 0;
+    return widest + 4 <= cell;
 }
 
 /* The grid of square cells, centred with its labels in the box. */
@@ -1087,7 +1083,7 @@ double svg_heatmap_height(const SvgHeatmap *m, double cell)
 static HeatLayout heat_layout(SvgRect box, const SvgHeatmap *m)
 {
     HeatLayout L;
-    L.row_label_w = widest_label(m->row_labels, m->rows, TEXT_SIZE);
+    L.row_label_w = widest_label(m->row_labels, m->rows);
     double left = L.left =
         L.row_label_w + 6 + (m->y_label ? AXIS_TITLE : 0);
     double top = heat_top(m), bottom = heat_bottom(m);
@@ -1110,10 +1106,8 @@ static void draw_cells(Text *t, const SvgHeatmap *m, const HeatLayout *L,
             double v = m->values[r * m->cols + c];
             SvgRect cell = {L->grid.x + c * L->cell,
                             L->grid.y + r * L->cell, L->cell, L->cell};
-            put_rect(t, cell,
-                     isfinite(v) ? hex(color_at(s.map, scale_unit(s, v))).s
-                                 : "url(#hatch)",
-                     NULL);
+            put_rect(t, cell, isfinite(v) ? hex(color_at(s, v)).s
+                                          : "url(#hatch)", NULL);
         }
     text_printf(t, "</g>\n");
 }
@@ -1142,7 +1136,7 @@ static void put_minus_mark(Text *t, double x, double y, double half,
 static void draw_cell_marks(Text *t, const SvgHeatmap *m,
                             const HeatLayout *L, SvgColorScale s)
 {
-    double size = number_size(m, L->cell);
+    int numbers = numbers_fit(m, L->cell);
     char buf[32];
     for (int r = 0; r < m->rows; r++)
         for (int c = 0; c < m->cols; c++) {
@@ -1151,12 +1145,11 @@ static void draw_cell_marks(Text *t, const SvgHeatmap *m,
             double y = L->grid.y + (r + 0.5) * L->cell;
             if (!isfinite(v))
                 continue;
-            Rgb fill = color_at(s.map, scale_unit(s, v));
-            if (size > 0) {
+            Rgb fill = color_at(s, v);
+            if (numbers) {
                 caller_format(buf, m->cell_format, v);
-                put_text(t, x, y + 0.35 * size,
-                         (Font){.size = size, .anchor = "middle",
-                                .fill = ink_on(fill)},
+                put_text(t, x, y + 0.35 * TEXT_SIZE,
+                         (Font){.anchor = "middle", .fill = ink_on(fill)},
                          buf);
             } else if (sign_marked(s, v)) {
                 put_minus_mark(t, x, y, fmax(1.5, 0.18 * L->cell), fill);
@@ -1172,21 +1165,19 @@ static void draw_heat_labels(Text *t, const SvgHeatmap *m,
     double bottom = g->y + g->h;
     int row_step = label_step(L->cell, TEXT_SIZE);
     int col_step = label_step(L->cell, LABEL_GAP +
-        widest_label(m->col_labels, m->cols, TEXT_SIZE));
+        widest_label(m->col_labels, m->cols));
     for (int r = 0; r < m->rows; r += row_step)
         put_text(t, g->x - 6, g->y + (r + 0.5) * L->cell + 0.35 * TEXT_SIZE,
-                 (Font){.size = TEXT_SIZE, .anchor = "end"},
-                 label_at(m->row_labels, r, buf));
+                 (Font){.anchor = "end"}, label_at(m->row_labels, r, buf));
     for (int c = 0; c < m->cols; c += col_step)
         put_text(t, g->x + (c + 0.5) * L->cell, bottom + 4 + TEXT_SIZE,
-                 (Font){.size = TEXT_SIZE, .anchor = "middle"},
+                 (Font){.anchor = "middle"},
                  label_at(m->col_labels, c, buf));
     put_lines(t, g->x + g->w / 2,
               g->y - 10 - (line_count(m->title) - 1) * LINE_PITCH,
-              (Font){.size = TEXT_SIZE, .anchor = "middle", .bold = 1},
-              m->title);
+              (Font){.anchor = "middle", .bold = 1}, m->title);
     put_text(t, g->x + g->w / 2, bottom + TEXT_SIZE + 8 + TEXT_SIZE,
-             (Font){.size = TEXT_SIZE, .anchor = "middle"}, m->x_label);
+             (Font){.anchor = "middle"}, m->x_label);
     put_y_title(t, g->x - L->row_label_w - 14, g->y + g->h / 2, m->y_label);
 }
 
@@ -1232,8 +1223,7 @@ static void put_gradient(Text *t, Num id_x, Num id_y, SvgColorScale s)
     for (int i = 0; i <= 32; i++) {
         double at = i / 32.0, v = s.lo + at * (s.hi - s.lo);
         text_printf(t, "<stop offset=\"%s\" stop-color=\"%s\"/>\n",
-                    fixed(at, 4).s,
-                    hex(color_at(s.map, scale_unit(s, v))).s);
+                    fixed(at, 4).s, hex(color_at(s, v)).s);
     }
     text_printf(t, "</linearGradient></defs>\n");
 }
@@ -1248,8 +1238,7 @@ static void draw_bar_marks(Text *t, SvgRect box, SvgColorScale s)
         double v = s.hi - (y - box.y) / box.h * (s.hi - s.lo);
         if (sign_marked(s, v))
             put_minus_mark(t, box.x + 0.5 * COLOR_BAR_WIDTH, y,
-                           0.25 * COLOR_BAR_WIDTH,
-                           color_at(s.map, scale_unit(s, v)));
+                           0.25 * COLOR_BAR_WIDTH, color_at(s, v));
     }
 }
 
@@ -1268,7 +1257,7 @@ void svg_color_bar(Text *t, SvgRect box, SvgColorScale s)
         double y = box.y + box.h * (s.hi - ticks.value[i]) / (s.hi - s.lo);
         put_line(t, x, y, x + TICK_LEN, y, AXIS);
         put_text(t, x + TICK_LEN + 3, y + 0.35 * TEXT_SIZE,
-                 (Font){.size = TEXT_SIZE}, ticks.label[i]);
+                 (Font){0}, ticks.label[i]);
     }
     put_y_title(t, box.x + box.w, box.y + box.h / 2, s.label);
 }
@@ -1279,7 +1268,7 @@ static double heat_block_width(SvgRect box, const SvgHeatmap *m)
     if (!m->values || m->rows <= 0 || m->cols <= 0)
         return box.w;
     HeatLayout L = heat_layout(box, m);
-    return fmax(L.left + L.grid.w, text_width(m->title, TEXT_SIZE)) + 20;
+    return fmax(L.left + L.grid.w, text_width(m->title)) + 20;
 }
 
 static int same_label(const char *a, const char *b)
@@ -1339,9 +1328,8 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
     columns = columns < 1 ? 1 : columns > n && n > 0 ? n : columns;
     int rows = n > 0 ? (n + columns - 1) / columns : 1;
     double bar_w = svg_color_bar_width(fitted) + 16;
-    double top = MARGIN;
-    SvgRect box = {0, top, (width - 2 * MARGIN - bar_w) / columns,
-                   (height - top - MARGIN) / rows};
+    SvgRect box = {0, MARGIN, (width - 2 * MARGIN - bar_w) / columns,
+                   (height - 2 * MARGIN) / rows};
     while (columns > 1 && box.w < HEAT_LEAST)
         box.w = (width - 2 * MARGIN - bar_w) / --columns;
     if (n > 0 && width <= NARROW_WIDTH)
@@ -1362,7 +1350,6 @@ void svg_heatmaps(Text *t, const SvgHeatmap *maps, int n, int columns,
     svg_end(t);
 }
 
-
 static float bar_value(const SvgBarChart *c, int group, int category)
 {
     return c->values[group * c->n_categories + category];
@@ -1372,10 +1359,7 @@ static float bar_value(const SvgBarChart *c, int group, int category)
 static Span bar_extent(const SvgBarChart *c)
 {
     Span s = {0, 0};
-    for (int g = 0; g < c->n_groups; g++)
-        for (int i = 0; i < c->n_categories; i++)
-            if (isfinite(bar_value(c, g, i)))
-                span_add(&s, bar_value(c, g, i));
+    span_add_values(&s, c->values, c->n_groups * c->n_categories);
     return s;
 }
 
@@ -1421,7 +1405,7 @@ static void draw_categories(Text *t, const Frame *f, const SvgBarChart *c)
     double y = plot_bottom(f) + TICK_LEN + TEXT_SIZE;
     for (int i = 0; i < c->n_categories; i++)
         put_text(t, f->plot.x + (i + 0.5) * slot, y,
-                 (Font){.size = TEXT_SIZE, .anchor = "middle"},
+                 (Font){.anchor = "middle"},
                  label_at(c->categories, i, buf));
 }
 
@@ -1470,7 +1454,6 @@ void svg_bar_chart(Text *t, const SvgBarChart *c, double width,
     svg_end(t);
 }
 
-
 enum { DOT_RADIUS = 5, DOT_STEP = 10 };   /* a dot, and a column's pitch */
 
 static float dot_value(const SvgDotChart *c, int row, int i)
@@ -1491,17 +1474,13 @@ static Frame dot_frame(SvgRect box, const SvgDotChart *c, double left)
 {
     Frame f = {0};
     Span x = {INFINITY, -INFINITY};
-    for (int r = 0; r < c->n_rows; r++)
-        for (int i = 0; i < c->n_dots; i++)
-            if (isfinite(dot_value(c, r, i)))
-                span_add(&x, dot_value(c, r, i));
+    span_add_values(&x, c->values, c->n_rows * c->n_dots);
     if (x.lo > x.hi)
         x = (Span){0, 1};
     double pad = 0.03 * (x.hi - x.lo);  /* no dot on the frame's edge */
     x = (Span){x.lo - pad, x.hi + pad};
     f.x_ticks = across_ticks(c->x_min, c->x_max, x, box.w - left - 20);
-    const char *last_x = f.x_ticks.label[f.x_ticks.count - 1];
-    double right = text_width(last_x, TEXT_SIZE) / 2 + 2;
+    double right = text_width(f.x_ticks.label[f.x_ticks.count - 1]) / 2 + 2;
     double top = c->title ? TITLE_ABOVE + TEXT_SIZE + 14 : TEXT_SIZE;
     double bottom = TICK_LABELS + 4 + (c->x_label ? AXIS_TITLE : 0);
     f.plot = (SvgRect){box.x + left, box.y + top, box.w - left - right,
@@ -1514,7 +1493,6 @@ static void draw_dot_row(Text *t, const Frame *f, const SvgDotChart *c,
                          int row, double middle)
 {
     const char *colour = c->colours ? c->colours[row] : svg_palette(row);
-    int any = 0;
     for (int i = 0; i < c->n_dots; i++) {
         float v = dot_value(c, row, i);
         if (!isfinite(v))
@@ -1527,11 +1505,7 @@ static void draw_dot_row(Text *t, const Frame *f, const SvgDotChart *c,
         put_dot(t, axis_map(&f->x, v),
                 middle + (before - 0.5 * (same - 1)) * DOT_STEP, colour,
                 i == 0);
-        any = 1;
     }
-    if (!any)
-        put_text(t, f->plot.x + 8, middle + 0.35 * TEXT_SIZE,
-                 (Font){.size = TEXT_SIZE, .fill = "#666666"}, c->none);
 }
 
 static double dot_median(const SvgDotChart *c, int row, float *sorted)
@@ -1553,7 +1527,7 @@ static double dot_median(const SvgDotChart *c, int row, float *sorted)
 void svg_dot_chart(Text *t, const SvgDotChart *c, double width,
                    double height)
 {
-    double names = widest_label(c->rows, c->n_rows, TEXT_SIZE) + 12;
+    double names = widest_label(c->rows, c->n_rows) + 12;
     double lift = c->n_rows > 0 && names > (width - 2 * MARGIN) / 2
                   ? TEXT_SIZE + 6 : 0;
     height += c->n_rows * lift;
@@ -1573,20 +1547,21 @@ void svg_dot_chart(Text *t, const SvgDotChart *c, double width,
             double top = f.plot.y + r * band, middle = top + lift + 0.5 * (band - lift);
             char buf[16];
             if (lift > 0)
-                put_text(t, f.plot.x, top + TEXT_SIZE + 2, (Font){.size = TEXT_SIZE},
+                put_text(t, f.plot.x, top + TEXT_SIZE + 2, (Font){0},
                          label_at(c->rows, r, buf));
             else
                 put_text(t, f.plot.x - 8, middle + 0.35 * TEXT_SIZE,
-                         (Font){.size = TEXT_SIZE, .anchor = "end"},
-                         label_at(c->rows, r, buf));
+                         (Font){.anchor = "end"}, label_at(c->rows, r, buf));
             if (r > 0)
-                put_line(t, f.plot.x, f.plot.y + r * band, plot_right(&f),
-                         f.plot.y + r * band, GRID);
+                put_line(t, f.plot.x, top, plot_right(&f), top, GRID);
             double median = dot_median(c, r, sorted);
             if (isfinite(median))       /* under the dots, the row high */
                 put_line(t, axis_map(&f.x, median), middle - 0.48 * (band - lift),
                          axis_map(&f.x, median), middle + 0.48 * (band - lift),
                          "stroke=\"" INK "\" stroke-width=\"2.5\"");
+            else                        /* no median: the row has no value */
+                put_text(t, f.plot.x + 8, middle + 0.35 * TEXT_SIZE,
+                         (Font){.fill = "#666666"}, c->none);
             draw_dot_row(t, &f, c, r, middle);
         }
         put_line(t, f.plot.x, plot_bottom(&f), plot_right(&f),

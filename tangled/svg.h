@@ -10,20 +10,6 @@
    phone; the type keeps its size in both. */
 enum { FIGURE_WIDTH = 760, NARROW_WIDTH = 380 };
 
-/* Axis ticks: values and their labels, covering lo..hi. */
-enum { SVG_MAX_TICKS = 24, SVG_LABEL_LEN = 24 };
-typedef struct {
-    double lo, hi; /* the range the axis shows */
-    int count;
-    double value[SVG_MAX_TICKS];
-    char label[SVG_MAX_TICKS][SVG_LABEL_LEN];
-} SvgTicks;
-/* About `target` ticks at 1, 2 or 5 x 10^k; if loose, the range grows to
-   the ticks around it, else the ticks stay inside lo..hi. */
-SvgTicks svg_nice_ticks(double lo, double hi, int target, int loose);
-/* Ticks at powers of ten, with 2 and 5 between them over short ranges. */
-SvgTicks svg_log_ticks(double lo, double hi, int loose);
-
 /* Okabe-Ito colours, safe for colour-blind readers; i wraps around. */
 const char *svg_palette(int i);
 /* The SVG attribute of line pattern i: 0 solid, 1 dashed, 2 dotted,
@@ -69,9 +55,8 @@ typedef struct {
 
 /* Panels side by side, one legend below for the key of panels[0], or
    its series (none if panels[0].legend is SVG_LEGEND_NONE).  Where a
-   panel would
-   be narrower than 340 pixels, the panels wrap into rows, each
-   `height` less the legend high. */
+   panel would be narrower than 340 pixels, the panels wrap into rows,
+   each `height` less the legend high. */
 void svg_line_charts(Text *t, const SvgLinePanel *panels, int n_panels,
                      double width, double height);
 
@@ -147,6 +132,5 @@ void svg_heatmap_panel(Text *t, SvgRect box, const SvgHeatmap *map,
 double svg_heatmap_height(const SvgHeatmap *map, double cell);
 double svg_color_bar_width(SvgColorScale fitted);
 void svg_color_bar(Text *t, SvgRect box, SvgColorScale fitted);
-
 
 #endif

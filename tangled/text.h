@@ -21,5 +21,4 @@ typedef struct {
 void text_printf(Text *t, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void text_free(Text *t);
 
-
 #endif

@@ -169,8 +169,7 @@ static double stage_height(const WireStage *s)
 {
     double h = s->rows ? 2 * WIRE_TAG + 22 : WIRE_LINE + 10;
     for (int i = 0; i < s->n_tables; i++)
-        if (2 * WIRE_TAG + table_height(s->table[i]) > h)
-            h = 2 * WIRE_TAG + table_height(s->table[i]);
+        h = fmax(h, 2 * WIRE_TAG + table_height(s->table[i]));
     return h;
 }
 
@@ -227,15 +226,13 @@ static void draw_stage(Text *svg, const WireLayout *L, const WireStage *s,
                     "fill=\"#222222\">%s</text>\n", x,
                     mid - WIRE_LINE / 2.0 - 2, WIRE_LINE + 4,
                     svg_palette(0), x + 60, mid + 6, box);
-    if (L->names_above)
-        text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
-                    "font-style=\"italic\" fill=\"#222222\">%s</text>\n",
-                    line + WIRE_INDENT, mid - stage_height(s) / 2 - 8,
-                    s->what);
-    else
-        text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" "
-                    "text-anchor=\"end\" fill=\"#222222\">%s</text>\n",
-                    L->spine - 30, mid + 6, s->what);
+    int above = L->names_above;     /* the name: above the stage, or left */
+    text_printf(svg, "<text x=\"%d\" y=\"%.1f\" font-size=\"17\" %s "
+                "fill=\"#222222\">%s</text>\n",
+                above ? line + WIRE_INDENT : L->spine - 30,
+                above ? mid - stage_height(s) / 2 - 8 : mid + 6,
+                above ? "font-style=\"italic\"" : "text-anchor=\"end\"",
+                s->what);
 }
 
 static void draw_rows(Text *svg, const WireLayout *L, const int *tokens,
